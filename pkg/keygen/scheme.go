@@ -1,0 +1,163 @@
+package keygen
+
+import (
+	"fmt"
+)
+
+// SchemeSpec declares a key scheme: the PartitionKey and RowKey templates of
+// an entity, optional secondary rows and optional index tables.
+type SchemeSpec struct {
+	Name        string
+	Description string
+	// PartitionKey and RowKey are templates (see Template).
+	PartitionKey string
+	RowKey       string
+	// Rows are extra RowKeys of the same entity in the same partition, written
+	// together with the main row in one entity group transaction so that
+	// several dominant queries are served by point reads (seed 002's
+	// BIB:/AGE: registrations).
+	Rows []string
+	// Indexes are index tables (PostsByCategory...): for every entity a row
+	// pointing at the main row, in a separate table.
+	Indexes []IndexSpec
+}
+
+// IndexSpec declares one index table. Its rows carry the main row's
+// PartitionKey and RowKey as MainPartitionKey and MainRowKey.
+type IndexSpec struct {
+	Name         string // table name suffix, like PostsByCategory
+	PartitionKey string
+	RowKey       string
+}
+
+// Scheme is a compiled SchemeSpec, immutable and safe for concurrent use.
+type Scheme struct {
+	Name        string
+	Description string
+	PK, RK      *Template
+	Rows        []*Template
+	Indexes     []Index
+}
+
+// Index is a compiled IndexSpec.
+type Index struct {
+	Name   string
+	PK, RK *Template
+}
+
+// SchemeError says which template of which scheme is wrong. Field is the
+// scenario field name: partition_key, row_key, rows[N], indexes[N].name,
+// indexes[N].partition_key or indexes[N].row_key.
+type SchemeError struct {
+	Scheme string
+	Field  string
+	Err    error
+}
+
+func (e *SchemeError) Error() string {
+	return fmt.Sprintf("scheme %q: %s: %v", e.Scheme, e.Field, e.Err)
+}
+
+// Unwrap returns the underlying template or key error.
+func (e *SchemeError) Unwrap() error { return e.Err }
+
+// CompileScheme compiles a scheme's templates over the population and checks
+// statically that none can produce a forbidden character.
+func CompileScheme(p *Population, s SchemeSpec) (*Scheme, error) {
+	sc := &Scheme{Name: s.Name, Description: s.Description}
+	compile := func(field, src string) (*Template, error) {
+		t, err := p.Compile(src)
+		if err != nil {
+			return nil, &SchemeError{s.Name, field, err}
+		}
+		for _, out := range t.outputs() {
+			if err := ValidateKey([]byte(out)); err != nil {
+				return nil, &SchemeError{s.Name, field, err}
+			}
+		}
+		return t, nil
+	}
+	var err error
+	if sc.PK, err = compile("partition_key", s.PartitionKey); err != nil {
+		return nil, err
+	}
+	if sc.RK, err = compile("row_key", s.RowKey); err != nil {
+		return nil, err
+	}
+	for i, r := range s.Rows {
+		t, err := compile(fmt.Sprintf("rows[%d]", i), r)
+		if err != nil {
+			return nil, err
+		}
+		sc.Rows = append(sc.Rows, t)
+	}
+	seen := map[string]bool{}
+	for i, ix := range s.Indexes {
+		if !tableSuffixOK(ix.Name) {
+			return nil, &SchemeError{s.Name, fmt.Sprintf("indexes[%d].name", i), fmt.Errorf("%w: %q must be 1-40 letters or digits, starting with a letter (it is appended to the table name)", ErrScheme, ix.Name)}
+		}
+		if seen[ix.Name] {
+			return nil, &SchemeError{s.Name, fmt.Sprintf("indexes[%d].name", i), fmt.Errorf("%w: index %q is declared twice", ErrScheme, ix.Name)}
+		}
+		seen[ix.Name] = true
+		pk, err := compile(fmt.Sprintf("indexes[%d].partition_key", i), ix.PartitionKey)
+		if err != nil {
+			return nil, err
+		}
+		rk, err := compile(fmt.Sprintf("indexes[%d].row_key", i), ix.RowKey)
+		if err != nil {
+			return nil, err
+		}
+		sc.Indexes = append(sc.Indexes, Index{Name: ix.Name, PK: pk, RK: rk})
+	}
+	return sc, nil
+}
+
+func tableSuffixOK(s string) bool {
+	if len(s) < 1 || len(s) > 40 {
+		return false
+	}
+	for i, c := range s {
+		letter := c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
+		if !letter && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// Keys holds one entity's rendered keys. Reuse it to avoid allocation.
+type Keys struct {
+	PK, RK []byte
+	Rows   [][]byte    // secondary RowKeys, one per Scheme.Rows
+	Index  []IndexKeys // one per Scheme.Indexes
+}
+
+// IndexKeys are the keys of an entity's row in one index table.
+type IndexKeys struct{ PK, RK []byte }
+
+// Keys renders every key of entity e into k.
+func (s *Scheme) Keys(e *Entity, k *Keys) {
+	k.PK = s.PK.Append(k.PK[:0], e)
+	k.RK = s.RK.Append(k.RK[:0], e)
+	if len(s.Rows) > 0 {
+		if len(k.Rows) != len(s.Rows) {
+			k.Rows = make([][]byte, len(s.Rows))
+		}
+		for i, t := range s.Rows {
+			k.Rows[i] = t.Append(k.Rows[i][:0], e)
+		}
+	}
+	if len(s.Indexes) > 0 {
+		if len(k.Index) != len(s.Indexes) {
+			k.Index = make([]IndexKeys, len(s.Indexes))
+		}
+		for i, ix := range s.Indexes {
+			k.Index[i].PK = ix.PK.Append(k.Index[i].PK[:0], e)
+			k.Index[i].RK = ix.RK.Append(k.Index[i].RK[:0], e)
+		}
+	}
+}
+
+// RowsPerEntity is how many rows of the main table one entity occupies.
+func (s *Scheme) RowsPerEntity() int { return 1 + len(s.Rows) }

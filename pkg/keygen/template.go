@@ -1,0 +1,180 @@
+package keygen
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Template is a compiled key template: literal text with {expr} and
+// {expr:format} placeholders, "{{" and "}}" for literal braces.
+//
+//	{device}                  a field in its default form ("dev-0042")
+//	{seq:08} {seq:d8} {n:x4}  a number zero-padded (decimal or hex)
+//	{time:yyyy-MM-dd}         the event time in a .NET or Go layout, or year|month|day|hour|minute|second
+//	{inverted_ticks}          a built-in (see BuiltinFields)
+//	{hash(order) % 16:03}     FNV-1a 64 of the rendered value, modulo 16, zero-padded to 3
+//	{customer % 10}           a numeric value modulo 10
+//	{tenant:lower}            a string value lower- or upper-cased
+//
+// A Template is immutable and safe for concurrent use.
+type Template struct {
+	src   string
+	parts []part
+	refs  []string
+}
+
+// TemplateError locates a template problem: Offset is the byte offset in the
+// template where it starts.
+type TemplateError struct {
+	Template string
+	Offset   int
+	Msg      string
+}
+
+func (e *TemplateError) Error() string {
+	return fmt.Sprintf("template %q at offset %d: %s", e.Template, e.Offset, e.Msg)
+}
+
+// Unwrap makes every TemplateError match ErrTemplate.
+func (e *TemplateError) Unwrap() error { return ErrTemplate }
+
+// Compile parses a template over the population's fields and the built-ins.
+func (p *Population) Compile(src string) (*Template, error) {
+	t := &Template{src: src}
+	var lit strings.Builder
+	flush := func() {
+		if lit.Len() > 0 {
+			t.parts = append(t.parts, literal(lit.String()))
+			lit.Reset()
+		}
+	}
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '{' && i+1 < len(src) && src[i+1] == '{':
+			lit.WriteByte('{')
+			i++
+		case c == '}' && i+1 < len(src) && src[i+1] == '}':
+			lit.WriteByte('}')
+			i++
+		case c == '}':
+			return nil, &TemplateError{src, i, "unmatched '}' (write }} for a literal brace)"}
+		case c == '{':
+			end := strings.IndexByte(src[i:], '}')
+			if end < 0 {
+				return nil, &TemplateError{src, i, "unclosed '{' (write {{ for a literal brace)"}
+			}
+			flush()
+			pt, ref, err := p.compilePlaceholder(src[i+1 : i+end])
+			if err != nil {
+				return nil, &TemplateError{src, i, err.Error()}
+			}
+			t.parts = append(t.parts, pt)
+			t.refs = append(t.refs, ref)
+			i += end
+		default:
+			lit.WriteByte(c)
+		}
+	}
+	flush()
+	return t, nil
+}
+
+// compilePlaceholder compiles the inside of one {...}.
+func (p *Population) compilePlaceholder(body string) (part, string, error) {
+	expr, format, _ := strings.Cut(body, ":")
+	format = strings.TrimSpace(format)
+	expr = strings.TrimSpace(expr)
+	term, modText, hasMod := strings.Cut(expr, "%")
+	term = strings.TrimSpace(term)
+	var mod int64
+	if hasMod {
+		m, err := strconv.ParseInt(strings.TrimSpace(modText), 10, 64)
+		if err != nil || m < 1 {
+			return nil, "", fmt.Errorf("the modulus in %q must be a whole number >= 1, like %% 16", expr)
+		}
+		mod = m
+	}
+	hashed := false
+	if strings.HasPrefix(term, "hash(") {
+		if !strings.HasSuffix(term, ")") {
+			return nil, "", fmt.Errorf("%q: hash needs one field in parentheses, like hash(order)", term)
+		}
+		term = strings.TrimSpace(term[len("hash(") : len(term)-1])
+		hashed = true
+		if !hasMod {
+			return nil, "", fmt.Errorf("hash(%s) needs a modulus, like {hash(%s) %% 16}", term, term)
+		}
+	}
+	if term == "" {
+		return nil, "", fmt.Errorf("empty placeholder; name a field or built-in: %s", p.knownNames())
+	}
+	src, err := p.resolve(term)
+	if err != nil {
+		return nil, "", err
+	}
+	if hashed {
+		nf, ok := parseNumFormat(format)
+		if !ok {
+			return nil, "", fmt.Errorf("%q is not a number format; use 03, d3 or x4", format)
+		}
+		return hashPart{src: src, mod: mod, nf: nf}, term, nil
+	}
+	if hasMod {
+		if !src.numeric() {
+			return nil, "", fmt.Errorf("%s is not numeric: use {hash(%s) %% %d} to bucket it", term, term, mod)
+		}
+		nf, ok := parseNumFormat(format)
+		if !ok {
+			return nil, "", fmt.Errorf("%q is not a number format; use 03, d3 or x4", format)
+		}
+		return modPart{src: src, mod: mod, nf: nf}, term, nil
+	}
+	pt, err := src.withFormat(format)
+	return pt, term, err
+}
+
+// Append renders the template for e onto dst.
+func (t *Template) Append(dst []byte, e *Entity) []byte {
+	for _, pt := range t.parts {
+		dst = pt.appendTo(dst, e)
+	}
+	return dst
+}
+
+// Render returns the template for e as a string.
+func (t *Template) Render(e *Entity) string { return string(t.Append(nil, e)) }
+
+// String returns the template source.
+func (t *Template) String() string { return t.src }
+
+// Refs returns the fields and built-ins the template uses, in order.
+func (t *Template) Refs() []string { return t.refs }
+
+// Constant reports whether the template renders the same key for every entity.
+func (t *Template) Constant() bool { return len(t.refs) == 0 }
+
+// outputs returns strings covering every character the template can produce
+// (one per literal and per representative value of each placeholder).
+func (t *Template) outputs() []string {
+	var out []string
+	for _, pt := range t.parts {
+		out = append(out, pt.outputs()...)
+	}
+	return out
+}
+
+// maxLen bounds the rendered length in bytes.
+func (t *Template) maxLen() int {
+	n := 0
+	for _, pt := range t.parts {
+		n += pt.maxLen()
+	}
+	return n
+}
+
+func (p *Population) knownNames() string {
+	names := append([]string{}, p.Fields()...)
+	return strings.Join(append(names, BuiltinFields...), ", ")
+}

@@ -1,0 +1,116 @@
+package scenario
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/tablestress/tablestress/pkg/keygen"
+)
+
+// PopulationSpec returns the keygen population of the scenario: the declared
+// fields plus the default fields of every built-in scheme used, so that all
+// schemes see the same entity stream.
+func (s *Scenario) PopulationSpec() keygen.PopulationSpec {
+	fields := make([]keygen.FieldSpec, 0, len(s.Population.Fields))
+	for _, f := range s.Population.Fields {
+		fields = append(fields, f.keygen())
+	}
+	for _, sc := range s.Schemes {
+		if b, ok := keygen.LookupBuiltin(sc.Builtin); ok {
+			fields = keygen.WithBuiltinFields(fields, b)
+		}
+	}
+	return keygen.PopulationSpec{
+		Seed:     s.Seed,
+		Start:    s.Population.Start.Time,
+		Interval: s.Population.Interval.D(),
+		Fields:   fields,
+		Payload:  keygen.PayloadSpec{Size: int(s.Population.Payload)},
+	}
+}
+
+func (f Field) keygen() keygen.FieldSpec {
+	return keygen.FieldSpec{
+		Name: f.Name, Kind: f.Kind, Values: f.Values, Weights: f.Weights, Count: f.Count,
+		Distribution: string(f.Distribution), Prefix: f.Prefix, Width: f.Width,
+		Min: f.Min, Max: f.Max, Start: f.Start, Step: f.Step, Words: f.Words,
+	}
+}
+
+// SchemeSpec returns the keygen spec of scheme i: the built-in's templates or
+// the scenario's own.
+func (s *Scenario) SchemeSpec(i int) keygen.SchemeSpec {
+	sc := s.Schemes[i]
+	if b, ok := keygen.LookupBuiltin(sc.Builtin); ok {
+		spec := b.Spec
+		spec.Name = sc.Name
+		if sc.Description != "" {
+			spec.Description = sc.Description
+		}
+		return spec
+	}
+	spec := keygen.SchemeSpec{Name: sc.Name, Description: sc.Description, PartitionKey: sc.PartitionKey, RowKey: sc.RowKey, Rows: sc.Rows}
+	for _, ix := range sc.Indexes {
+		spec.Indexes = append(spec.Indexes, keygen.IndexSpec{Name: ix.Name, PartitionKey: ix.PartitionKey, RowKey: ix.RowKey})
+	}
+	return spec
+}
+
+// Compile builds the population and every scheme. A scenario that passed
+// Validate always compiles.
+func (s *Scenario) Compile() (*keygen.Population, []*keygen.Scheme, error) {
+	pop, err := keygen.NewPopulation(s.PopulationSpec())
+	if err != nil {
+		return nil, nil, err
+	}
+	schemes := make([]*keygen.Scheme, len(s.Schemes))
+	for i := range s.Schemes {
+		if schemes[i], err = keygen.CompileScheme(pop, s.SchemeSpec(i)); err != nil {
+			return nil, nil, err
+		}
+	}
+	return pop, schemes, nil
+}
+
+// Scheme returns the index of the scheme called name.
+func (s *Scenario) Scheme(name string) (int, error) {
+	for i, sc := range s.Schemes {
+		if sc.Name == name {
+			return i, nil
+		}
+	}
+	names := make([]string, len(s.Schemes))
+	for i, sc := range s.Schemes {
+		names[i] = sc.Name
+	}
+	return 0, fmt.Errorf("%w: no scheme %q in %s; it has %v", ErrInvalid, name, s.DisplayName(), names)
+}
+
+// schemeError locates a keygen error of scheme i at its template.
+func (s *Scenario) schemeError(i int, err error) error {
+	base := fmt.Sprintf("schemes[%d]", i)
+	var se *keygen.SchemeError
+	if !errors.As(err, &se) {
+		return s.errAt(base, "%v", err)
+	}
+	path := base + "." + se.Field
+	if s.Schemes[i].Builtin != "" {
+		path = base + ".builtin"
+	}
+	var te *keygen.TemplateError
+	if errors.As(se.Err, &te) {
+		p := s.pos.lookup(path)
+		e := &Error{File: s.File, Line: p.line, Col: p.col + te.Offset + s.quoteShift(path), Path: path, Msg: te.Msg}
+		return e
+	}
+	return s.errAt(path, "%v", se.Err)
+}
+
+// quoteShift is 1 when the value at path was written in quotes, so a template
+// offset lands on the right column.
+func (s *Scenario) quoteShift(path string) int {
+	if s.quoted[path] {
+		return 1
+	}
+	return 0
+}

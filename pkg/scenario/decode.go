@@ -1,0 +1,261 @@
+package scenario
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// pos is a 1-based line and column in the scenario file.
+type pos struct{ line, col int }
+
+// positions maps a field path ("workload.mix[2].rows") to where its value is.
+type positions map[string]pos
+
+// decoder walks a yaml.Node tree into typed structs, strictly: unknown fields,
+// wrong types and malformed values are collected as errors with their
+// position instead of stopping at the first one.
+type decoder struct {
+	file   string
+	pos    positions
+	quoted map[string]bool // paths whose scalar was written in quotes
+	errs   []error
+}
+
+func (d *decoder) errorf(n *yaml.Node, path, format string, a ...any) {
+	d.errs = append(d.errs, &Error{File: d.file, Line: n.Line, Col: n.Column, Path: path, Msg: fmt.Sprintf(format, a...)})
+}
+
+var (
+	scalarType = reflect.TypeOf((*scalar)(nil)).Elem()
+	fieldsType = reflect.TypeOf(Fields(nil))
+)
+
+// decode fills v (addressable) from n; path names v for errors.
+func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
+	for n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	d.pos[path] = pos{n.Line, n.Column}
+	if n.Kind == yaml.ScalarNode && n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+		d.quoted[path] = true
+	}
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return // "key:" with no value keeps the default
+	}
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			v.Set(reflect.New(v.Type().Elem()))
+		}
+		d.decode(n, v.Elem(), path)
+		return
+	}
+	if v.Addr().Type().Implements(scalarType) {
+		if n.Kind != yaml.ScalarNode {
+			d.errorf(n, path, "expected a single value, found %s", kindName(n))
+			return
+		}
+		if err := v.Addr().Interface().(scalar).parseScalar(n.Value); err != nil {
+			d.errorf(n, path, "%v", err)
+		}
+		return
+	}
+	if v.Type() == fieldsType {
+		d.decodeFields(n, v, path)
+		return
+	}
+	switch v.Kind() {
+	case reflect.Struct:
+		d.decodeStruct(n, v, path)
+	case reflect.Slice:
+		if n.Kind != yaml.SequenceNode {
+			d.errorf(n, path, "expected a list (- item lines or [a, b]), found %s", kindName(n))
+			return
+		}
+		s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
+		for i, item := range n.Content {
+			d.decode(item, s.Index(i), fmt.Sprintf("%s[%d]", path, i))
+		}
+		v.Set(s)
+	default:
+		d.decodeBasic(n, v, path)
+	}
+}
+
+// decodeBasic decodes strings, numbers and booleans.
+func (d *decoder) decodeBasic(n *yaml.Node, v reflect.Value, path string) {
+	if n.Kind != yaml.ScalarNode {
+		d.errorf(n, path, "expected a single value, found %s", kindName(n))
+		return
+	}
+	text := n.Value
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString(text)
+	case reflect.Bool:
+		b, err := strconv.ParseBool(text)
+		if err != nil || n.Tag != "!!bool" {
+			d.errorf(n, path, "%q is not a boolean; write true or false", text)
+			return
+		}
+		v.SetBool(b)
+	case reflect.Int, reflect.Int64:
+		i, err := strconv.ParseInt(strings.ReplaceAll(text, "_", ""), 10, 64)
+		if err != nil || v.OverflowInt(i) {
+			d.errorf(n, path, "%q is not a whole number", text)
+			return
+		}
+		v.SetInt(i)
+	case reflect.Uint64:
+		u, err := strconv.ParseUint(strings.ReplaceAll(text, "_", ""), 10, 64)
+		if err != nil {
+			d.errorf(n, path, "%q is not a whole number >= 0", text)
+			return
+		}
+		v.SetUint(u)
+	case reflect.Float64:
+		f, err := strconv.ParseFloat(strings.ReplaceAll(text, "_", ""), 64)
+		if err != nil {
+			d.errorf(n, path, "%q is not a number", text)
+			return
+		}
+		v.SetFloat(f)
+	default:
+		d.errorf(n, path, "cannot decode into %s", v.Type())
+	}
+}
+
+// decodeStruct decodes a mapping into a struct by yaml tags, reporting unknown
+// and repeated keys.
+func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
+	fields := yamlFields(v.Type())
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, path, "expected a mapping with keys such as %s, found %s", strings.Join(sortedKeys(fields), ", "), kindName(n))
+		return
+	}
+	seen := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		name := k.Value
+		sub := join(path, name)
+		if line, dup := seen[name]; dup {
+			d.errorf(k, sub, "%q is given twice (first on line %d)", name, line)
+			continue
+		}
+		seen[name] = k.Line
+		idx, ok := fields[name]
+		if !ok {
+			d.errorf(k, sub, "unknown field %q in %s; %s", name, describe(path), suggest(name, fields))
+			continue
+		}
+		d.decode(val, v.Field(idx), sub)
+	}
+}
+
+// decodeFields decodes the population's fields mapping, keeping file order.
+func (d *decoder) decodeFields(n *yaml.Node, v reflect.Value, path string) {
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, path, "expected a mapping of field names to field definitions, found %s", kindName(n))
+		return
+	}
+	var out Fields
+	seen := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		sub := join(path, k.Value)
+		if line, dup := seen[k.Value]; dup {
+			d.errorf(k, sub, "field %q is declared twice (first on line %d)", k.Value, line)
+			continue
+		}
+		seen[k.Value] = k.Line
+		f := Field{Name: k.Value}
+		d.decode(val, reflect.ValueOf(&f).Elem(), sub)
+		d.pos[sub+".@key"] = pos{k.Line, k.Column}
+		out = append(out, f)
+	}
+	v.Set(reflect.ValueOf(out))
+}
+
+// yamlFields maps yaml key names to struct field indexes.
+func yamlFields(t reflect.Type) map[string]int {
+	m := map[string]int{}
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
+		if name != "" && name != "-" {
+			m[name] = i
+		}
+	}
+	return m
+}
+
+func sortedKeys(m map[string]int) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func join(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+func describe(path string) string {
+	if path == "" {
+		return "the scenario"
+	}
+	return path
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	}
+	return fmt.Sprintf("%q", n.Value)
+}
+
+// suggest names the closest known key, or lists them all.
+func suggest(name string, fields map[string]int) string {
+	best, bestD := "", 4
+	for k := range fields {
+		if dist := editDistance(strings.ToLower(name), k); dist < bestD {
+			best, bestD = k, dist
+		}
+	}
+	if best != "" && bestD <= max(1, len(name)/3) {
+		return fmt.Sprintf("did you mean %q?", best)
+	}
+	return "known fields: " + strings.Join(sortedKeys(fields), ", ")
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,105 @@
+package scenario
+
+import (
+	"fmt"
+	"time"
+)
+
+// Defaults of every optional scenario value. applyDefaults is the only place
+// that fills them in.
+const (
+	DefaultSeed         = 1
+	DefaultEntities     = 10_000
+	DefaultInterval     = time.Second
+	DefaultPayload      = 512
+	DefaultDuration     = 30 * time.Second
+	DefaultWorkers      = 16
+	DefaultTimeout      = 10 * time.Second
+	DefaultRangeRows    = 50
+	DefaultMaxPages     = 10
+	DefaultBatchSize    = 50
+	DefaultBatchKind    = "insert"
+	DefaultRangeFrom    = "entity"
+	DefaultDistribution = "uniform"
+)
+
+// DefaultStart is the event time of entity 0 unless population.start is set.
+var DefaultStart = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// applyDefaults fills every value the file left out. A value the file gives
+// explicitly (even 0) is kept: the decoder records which paths it saw.
+func (s *Scenario) applyDefaults() {
+	if !s.given("seed") {
+		s.Seed = DefaultSeed
+	}
+	p := &s.Population
+	if !s.given("population.entities") {
+		p.Entities = DefaultEntities
+	}
+	if !s.given("population.start") {
+		p.Start = Time{DefaultStart}
+	}
+	if !s.given("population.interval") {
+		p.Interval = Duration(DefaultInterval)
+	}
+	if !s.given("population.payload") {
+		p.Payload = DefaultPayload
+	}
+	for i := range s.Schemes {
+		sc := &s.Schemes[i]
+		if sc.Name == "" {
+			sc.Name = sc.Builtin
+		}
+	}
+	w := &s.Workload
+	if !s.given("workload.duration") && len(w.Stages) == 0 {
+		w.Duration = Duration(DefaultDuration)
+	}
+	if len(w.Stages) > 0 && !s.given("workload.duration") {
+		var total time.Duration
+		for _, st := range w.Stages {
+			total += st.Duration.D()
+		}
+		w.Duration = Duration(total)
+	}
+	if !s.given("workload.workers") {
+		w.Workers = DefaultWorkers
+	}
+	if !s.given("workload.timeout") {
+		w.Timeout = Duration(DefaultTimeout)
+	}
+	if w.Distribution == "" {
+		w.Distribution = DefaultDistribution
+	}
+	if w.Retry.Kind == "" {
+		w.Retry.Kind = "none"
+	}
+	for i := range w.Mix {
+		op := &w.Mix[i]
+		path := fmt.Sprintf("workload.mix[%d]", i)
+		if !s.given(path + ".weight") {
+			op.Weight = 1
+		}
+		if op.Rows == 0 && (op.Op == "range_query") {
+			op.Rows = DefaultRangeRows
+		}
+		if op.From == "" && op.Op == "range_query" {
+			op.From = DefaultRangeFrom
+		}
+		if !s.given(path+".max_pages") && (op.Op == "range_query" || op.Op == "partition_scan" || op.Op == "table_scan") {
+			op.MaxPages = DefaultMaxPages
+		}
+		if op.Op == "batch" {
+			if op.Size == 0 {
+				op.Size = DefaultBatchSize
+			}
+			if op.Kind == "" {
+				op.Kind = DefaultBatchKind
+			}
+		}
+		if op.Op == "update" && op.ETag == nil {
+			t := true
+			op.ETag = &t
+		}
+	}
+}

@@ -1,0 +1,112 @@
+package scenario
+
+// Scenario is one scenario file: the entity population, the key schemes to
+// run it through, the workload, and the pass/fail thresholds.
+//
+// Struct tags: yaml names the key; doc is the description shown by
+// `tablestress schema` and in errors; enum lists the allowed values.
+type Scenario struct {
+	// File is the path the scenario was read from ("" for in-memory input).
+	File string `yaml:"-"`
+
+	Name        string     `yaml:"name" doc:"Short name of the scenario, used in reports."`
+	Description string     `yaml:"description" doc:"What the scenario demonstrates and the expected outcome."`
+	Seed        uint64     `yaml:"seed" doc:"Seed of the entity stream and of the request generators (default 1). Same seed, same keys, same operations."`
+	Population  Population `yaml:"population" doc:"The entities: how many are seeded, their fields, event time and payload."`
+	Schemes     []Scheme   `yaml:"schemes" doc:"Key schemes (PartitionKey/RowKey designs) to run the same entity stream through. run uses the first (or --scheme), compare runs them all."`
+	Workload    Workload   `yaml:"workload" doc:"The operations, their mix, rate and duration."`
+	Thresholds  []string   `yaml:"thresholds" doc:"Pass/fail conditions checked at the end, like 'p99(point_read) < 20ms' or 'throttle_rate < 1%'. Exit code 99 when one fails."`
+	Embedded    Embedded   `yaml:"embedded" doc:"Settings of the embedded Table service, used when the target is embedded."`
+
+	pos      positions
+	quoted   map[string]bool
+	warnings []string
+}
+
+// Population declares the entity stream (see package keygen).
+type Population struct {
+	Entities Count    `yaml:"entities" doc:"Entities written by the seed phase before the workload starts (e.g. 20000, 50k, 1M)."`
+	Start    Time     `yaml:"start" doc:"Event time of entity 0, RFC 3339 (default 2025-01-01T00:00:00Z)."`
+	Interval Duration `yaml:"interval" doc:"How far the event time advances from one entity to the next (default 1s). Makes date-keyed designs hot the way they are in Azure."`
+	Payload  Size     `yaml:"payload" doc:"Filler bytes per entity in Data properties (default 512B; e.g. 1KiB)."`
+	Fields   Fields   `yaml:"fields" doc:"Named fields and how each entity's value is drawn."`
+}
+
+// Field declares one field; which members apply depends on Kind.
+type Field struct {
+	Name         string       `yaml:"-"`
+	Kind         string       `yaml:"kind" doc:"How values are drawn." enum:"choice,id,int,sequence,guid,slug"`
+	Values       []string     `yaml:"values" doc:"choice: the possible values."`
+	Weights      []float64    `yaml:"weights" doc:"choice: relative weight of each value (default equal)."`
+	Count        int64        `yaml:"count" doc:"id: how many distinct ids exist."`
+	Distribution Distribution `yaml:"distribution" doc:"id: how ids are drawn: uniform, zipf(S), hotspot(HOT,OPS), sequential..."`
+	Prefix       string       `yaml:"prefix" doc:"id: text before the number, like dev-."`
+	Width        int          `yaml:"width" doc:"id, int, sequence: zero-pad the number to this many digits."`
+	Min          int64        `yaml:"min" doc:"int: smallest value."`
+	Max          int64        `yaml:"max" doc:"int: largest value."`
+	Start        int64        `yaml:"start" doc:"sequence: value of entity 0."`
+	Step         int64        `yaml:"step" doc:"sequence: increment per entity (default 1)."`
+	Words        int          `yaml:"words" doc:"slug: number of words (default 3)."`
+}
+
+// Scheme is one key scheme: a built-in by name, or templates.
+type Scheme struct {
+	Name         string   `yaml:"name" doc:"Name of the scheme in reports; defaults to the built-in's name."`
+	Builtin      string   `yaml:"builtin" doc:"Use a scheme of the catalogue (tablestress schemes lists them); its fields are added to the population unless declared."`
+	Description  string   `yaml:"description" doc:"What the scheme is."`
+	PartitionKey string   `yaml:"partition_key" doc:"PartitionKey template, like '{device}_{time:yyyy-MM-dd}'."`
+	RowKey       string   `yaml:"row_key" doc:"RowKey template, like '{inverted_ticks}'."`
+	Rows         []string `yaml:"rows" doc:"Secondary RowKey templates: extra rows of the same entity in the same partition, written with the main row in one entity group transaction (e.g. 'AGE:{age:03}__{bib}')."`
+	Indexes      []Index  `yaml:"indexes" doc:"Index tables (e.g. PostsByCategory): a row per entity pointing at the main row."`
+}
+
+// Index is one index table of a scheme.
+type Index struct {
+	Name         string `yaml:"name" doc:"Index table name suffix, like PostsByCategory."`
+	PartitionKey string `yaml:"partition_key" doc:"PartitionKey template of the index rows."`
+	RowKey       string `yaml:"row_key" doc:"RowKey template of the index rows."`
+}
+
+// Workload is the run phase.
+type Workload struct {
+	Duration         Duration     `yaml:"duration" doc:"How long the measured run lasts (default 30s), after the warm-up."`
+	MaxOperations    Count        `yaml:"max_operations" doc:"Stop after this many operations (0: no limit); whichever of duration and max_operations comes first."`
+	Warmup           Duration     `yaml:"warmup" doc:"Run this long before measuring; excluded from every figure (default 0s)."`
+	Workers          int          `yaml:"workers" doc:"Concurrent workers (default 16). Without rate they run flat out (closed loop); with rate they bound concurrency."`
+	Rate             Rate         `yaml:"rate" doc:"Open loop: operations started per second (e.g. 2000 or 2000/s), whatever the latency. Late starts are measured from the scheduled time and starts that cannot happen are counted as dropped."`
+	Stages           []Stage      `yaml:"stages" doc:"Open loop ramps: each stage moves the rate linearly to its target over its duration. Replaces duration."`
+	Distribution     Distribution `yaml:"distribution" doc:"Which existing entity an operation picks: uniform (default), zipf(S), hotspot(HOT,OPS), latest, sequential, single."`
+	TargetPartitions []string     `yaml:"target_partitions" doc:"Pin reads, updates, deletes and inserts to these PartitionKeys (seed 002's stress-test step 3)."`
+	Retry            Retry        `yaml:"retry" doc:"Retry strategy for throttling and timeouts: none, fixed(DELAY,N), exponential(DEFAULT,MIN,MAX,N) (seed 002). Every attempt is counted."`
+	Timeout          Duration     `yaml:"timeout" doc:"Per-request timeout (default 10s)."`
+	Mix              []Operation  `yaml:"mix" doc:"The operations and their weights."`
+}
+
+// Stage is one leg of an open-loop rate profile.
+type Stage struct {
+	Duration Duration `yaml:"duration" doc:"How long the stage lasts."`
+	Rate     Rate     `yaml:"rate" doc:"Rate reached at the end of the stage (linear ramp from the previous stage's)."`
+}
+
+// Operation is one entry of the mix.
+type Operation struct {
+	Op           string       `yaml:"op" doc:"The operation." enum:"point_read,range_query,partition_scan,table_scan,insert,upsert_merge,upsert_replace,update,delete,batch"`
+	Weight       float64      `yaml:"weight" doc:"Relative share of the mix (default 1)."`
+	Distribution Distribution `yaml:"distribution" doc:"Overrides the workload's request distribution for this operation."`
+	Select       []string     `yaml:"select" doc:"point_read, range_query, partition_scan, table_scan: project these properties ($select)."`
+	Rows         int          `yaml:"rows" doc:"range_query: rows to read from the picked entity's RowKey on (default 50); with across_partitions, entities to span."`
+	From         string       `yaml:"from" doc:"range_query: start at the picked entity's RowKey (entity, default) or at the start of its partition (start: the newest N with inverted keys)." enum:"entity,start"`
+	Across       bool         `yaml:"across_partitions" doc:"range_query: a PartitionKey range from the picked entity's PartitionKey to that of the entity rows later, instead of a RowKey range."`
+	Index        string       `yaml:"index" doc:"range_query, partition_scan: query this index table of the scheme instead of the main table."`
+	Filter       string       `yaml:"filter" doc:"table_scan: an OData filter on non-key properties, like \"department eq 'Sales'\"."`
+	MaxPages     int          `yaml:"max_pages" doc:"partition_scan, table_scan, range_query: stop after this many pages (default 10; 0 = all)."`
+	Size         int          `yaml:"size" doc:"batch: entities per entity group transaction (1-100, default 50)."`
+	Kind         string       `yaml:"kind" doc:"batch: insert, upsert_merge, upsert_replace or mixed (all three in turn)." enum:"insert,upsert_merge,upsert_replace,mixed"`
+	ETag         *bool        `yaml:"etag" doc:"update: read the entity first and update with its ETag, counting 412 conflicts (default true); false updates with If-Match *."`
+}
+
+// Embedded configures the embedded Table service when it is the target.
+type Embedded struct {
+	Model  string `yaml:"model" doc:"Partition model: azure (default), off, or azure with overrides like 'azure,balance=20s'."`
+	Faults string `yaml:"faults" doc:"Fault injection, like '503=1%,latency=2ms'."`
+}
