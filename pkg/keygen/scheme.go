@@ -70,10 +70,8 @@ func CompileScheme(p *Population, s SchemeSpec) (*Scheme, error) {
 		if err != nil {
 			return nil, &SchemeError{s.Name, field, err}
 		}
-		for _, out := range t.outputs() {
-			if err := ValidateKey([]byte(out)); err != nil {
-				return nil, &SchemeError{s.Name, field, err}
-			}
+		if err := t.checkChars(); err != nil {
+			return nil, &SchemeError{s.Name, field, err}
 		}
 		return t, nil
 	}

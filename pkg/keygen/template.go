@@ -1,6 +1,7 @@
 package keygen
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -19,9 +20,10 @@ import (
 //
 // A Template is immutable and safe for concurrent use.
 type Template struct {
-	src   string
-	parts []part
-	refs  []string
+	src     string
+	parts   []part
+	offsets []int // byte offset of each part in src
+	refs    []string
 }
 
 // TemplateError locates a template problem: Offset is the byte offset in the
@@ -30,51 +32,67 @@ type TemplateError struct {
 	Template string
 	Offset   int
 	Msg      string
+	Err      error // the underlying error, such as a *KeyError, or nil
 }
 
 func (e *TemplateError) Error() string {
 	return fmt.Sprintf("template %q at offset %d: %s", e.Template, e.Offset, e.Msg)
 }
 
-// Unwrap makes every TemplateError match ErrTemplate.
-func (e *TemplateError) Unwrap() error { return ErrTemplate }
+// Unwrap makes every TemplateError match ErrTemplate, and the underlying
+// error when there is one.
+func (e *TemplateError) Unwrap() []error {
+	if e.Err != nil {
+		return []error{ErrTemplate, e.Err}
+	}
+	return []error{ErrTemplate}
+}
 
 // Compile parses a template over the population's fields and the built-ins.
 func (p *Population) Compile(src string) (*Template, error) {
 	t := &Template{src: src}
 	var lit strings.Builder
+	litStart := 0
 	flush := func() {
 		if lit.Len() > 0 {
 			t.parts = append(t.parts, literal(lit.String()))
+			t.offsets = append(t.offsets, litStart)
 			lit.Reset()
 		}
+	}
+	addLit := func(at int, c byte) {
+		if lit.Len() == 0 {
+			litStart = at
+		}
+		lit.WriteByte(c)
 	}
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		switch {
 		case c == '{' && i+1 < len(src) && src[i+1] == '{':
-			lit.WriteByte('{')
+			addLit(i, '{')
 			i++
 		case c == '}' && i+1 < len(src) && src[i+1] == '}':
-			lit.WriteByte('}')
+			addLit(i, '}')
 			i++
 		case c == '}':
-			return nil, &TemplateError{src, i, "unmatched '}' (write }} for a literal brace)"}
+			return nil, &TemplateError{Template: src, Offset: i, Msg: "unmatched '}' (write }} for a literal brace)"}
 		case c == '{':
 			end := strings.IndexByte(src[i:], '}')
 			if end < 0 {
-				return nil, &TemplateError{src, i, "unclosed '{' (write {{ for a literal brace)"}
+				return nil, &TemplateError{Template: src, Offset: i, Msg: "unclosed '{' (write {{ for a literal brace)"}
 			}
 			flush()
 			pt, ref, err := p.compilePlaceholder(src[i+1 : i+end])
 			if err != nil {
-				return nil, &TemplateError{src, i, err.Error()}
+				return nil, &TemplateError{Template: src, Offset: i, Msg: err.Error()}
 			}
 			t.parts = append(t.parts, pt)
+			t.offsets = append(t.offsets, i)
 			t.refs = append(t.refs, ref)
 			i += end
 		default:
-			lit.WriteByte(c)
+			addLit(i, c)
 		}
 	}
 	flush()
@@ -155,14 +173,26 @@ func (t *Template) Refs() []string { return t.refs }
 // Constant reports whether the template renders the same key for every entity.
 func (t *Template) Constant() bool { return len(t.refs) == 0 }
 
-// outputs returns strings covering every character the template can produce
-// (one per literal and per representative value of each placeholder).
-func (t *Template) outputs() []string {
-	var out []string
-	for _, pt := range t.parts {
-		out = append(out, pt.outputs()...)
+// checkChars validates, part by part, every representative output of the
+// template against the key rules, so a literal '/' or a choice value with a
+// '#' is reported at its offset in the template.
+func (t *Template) checkChars() error {
+	for k, pt := range t.parts {
+		for _, out := range pt.outputs() {
+			if err := ValidateKey([]byte(out)); err != nil {
+				var ke *KeyError
+				msg := err.Error()
+				if errors.As(err, &ke) {
+					msg = ke.Reason
+					if ke.Key != out || len(pt.outputs()) > 1 {
+						msg = fmt.Sprintf("can generate %q: %s", clip(ke.Key, 60), ke.Reason)
+					}
+				}
+				return &TemplateError{Template: t.src, Offset: t.offsets[k], Msg: msg, Err: err}
+			}
+		}
 	}
-	return out
+	return nil
 }
 
 // maxLen bounds the rendered length in bytes.

@@ -160,7 +160,7 @@ workload:
 	// A key template that can generate a forbidden character is refused with the offending value.
 	bad := strings.Replace(base, "- builtin: device-date", "- name: slashy\n    partition_key: \"{path}\"\n    row_key: \"{i}\"", 1) + "    - op: insert\n"
 	_, errs := Parse("v.yaml", []byte(bad))
-	if got := joinErrs(errs); !strings.Contains(got, `v.yaml:7:20: schemes[0].partition_key: key "a/b": '/' is not allowed`) {
+	if got := joinErrs(errs); !strings.Contains(got, `v.yaml:7:21: schemes[0].partition_key: can generate "a/b": '/' is not allowed`) {
 		t.Errorf("forbidden character not reported at the template:\n%s", got)
 	}
 	// Workers, duration, scheme problems.

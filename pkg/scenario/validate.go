@@ -70,6 +70,12 @@ func (s *Scenario) Validate() []error {
 			}
 		}
 	}
+	sortByPosition(errs)
+	return errs
+}
+
+// sortByPosition orders errors by line and column.
+func sortByPosition(errs []error) {
 	slices.SortStableFunc(errs, func(a, b error) int {
 		ea, _ := a.(*Error)
 		eb, _ := b.(*Error)
@@ -81,7 +87,6 @@ func (s *Scenario) Validate() []error {
 		}
 		return ea.Col - eb.Col
 	})
-	return errs
 }
 
 // ThresholdCheck, when set (by the package that evaluates thresholds), parses

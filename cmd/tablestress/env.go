@@ -1,0 +1,28 @@
+package main
+
+import (
+	"io"
+	"os"
+
+	"golang.org/x/term"
+)
+
+// env is what commands may touch of the outside world, injected so commands
+// are testable: output streams, environment variables, whether stdout is a
+// terminal.
+type env struct {
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	isTerminal     bool
+	stdin          io.Reader
+}
+
+func newEnv(stdout, stderr *os.File) *env {
+	return &env{
+		stdout:     stdout,
+		stderr:     stderr,
+		getenv:     os.Getenv,
+		isTerminal: term.IsTerminal(int(stdout.Fd())),
+		stdin:      os.Stdin,
+	}
+}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+const rootLong = `tablestress stress-tests Azure Table Storage partitions.
+
+A scenario file (YAML) describes a population of entities, one or more key
+schemes (PartitionKey/RowKey templates) and a workload. tablestress creates a
+test table, seeds it, drives worker pools with point reads, range queries,
+scans, inserts, updates, deletes and entity group transactions, and reports
+throughput, throttling (503 ServerBusy, 500 OperationTimedOut, 504, 429) and
+latency per partition, each partition's peak against Azure's 2,000 entities/s
+partition target.
+
+Targets (--target or TABLESTRESS_TARGET): embedded (default: a Table service
+with Azure's partition model, started in-process), azurite, a connection
+string, UseDevelopmentStorage=true, an account URL
+(https://ACCOUNT.table.core.windows.net, signed in with DefaultAzureCredential),
+a SAS URL, or a Cosmos DB Table endpoint.
+
+Start here:
+  tablestress keys scenarios/hot-partition.yaml     analyse key schemes, no server
+  tablestress run scenarios/quickstart.yaml         run on the embedded service
+  tablestress compare scenarios/hot-partition.yaml  every scheme side by side
+
+Exit codes: 0 success, 1 runtime failure, 2 usage or invalid scenario,
+99 thresholds failed.`
+
+// newRoot builds the command tree.
+func newRoot(ctx context.Context, e *env) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "tablestress",
+		Short:         "Partition stress-testing load generator for Azure Table Storage",
+		Long:          rootLong,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       version,
+	}
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	root.SetContext(ctx)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError("%v (see %s --help)", err, c.CommandPath())
+	})
+	root.AddCommand(
+		newValidateCmd(e),
+		newKeysCmd(e),
+		newSchemesCmd(e),
+		newSchemaCmd(e),
+		newVersionCmd(e),
+	)
+	for _, add := range extraCommands {
+		root.AddCommand(add(e))
+	}
+	return root
+}
+
+// extraCommands are registered by the files that define further commands.
+var extraCommands []func(*env) *cobra.Command
+
+// execute runs the command line and returns the exit code, printing any
+// error on stderr.
+func execute(ctx context.Context, args []string, e *env) int {
+	root := newRoot(ctx, e)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err != nil {
+		code := codeOf(err)
+		if code == exitFailure && isCobraUsage(err) {
+			code = exitUsage
+		}
+		var ee *exitError
+		if !errors.As(err, &ee) || !ee.silent {
+			fmt.Fprintln(e.stderr, "tablestress:", err)
+		}
+		return code
+	}
+	return exitOK
+}
+
+func newVersionCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			fmt.Fprintln(e.stdout, "tablestress", version)
+			return nil
+		},
+	}
+}

@@ -1,0 +1,215 @@
+package workload
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/tablestress/tablestress/pkg/keygen"
+	"github.com/tablestress/tablestress/pkg/scenario"
+)
+
+// PartitionTarget is Azure's scalability target for one partition, in
+// entities per second (Azure Storage scalability targets; seed 002).
+const PartitionTarget = 2000
+
+// Analysis is what `tablestress keys` reports for one scheme: the partition
+// distribution of the seeded population and of a simulated workload, with no
+// server involved.
+type Analysis struct {
+	Scheme      string       `json:"scheme"`
+	Examples    []KeyExample `json:"examples"`
+	Population  Distribution `json:"population"`
+	Workload    Distribution `json:"workload"`
+	Ops         int          `json:"ops"`
+	Rate        float64      `json:"rate"`
+	BusiestRate float64      `json:"busiest_entities_per_sec"`
+	OverTarget  bool         `json:"over_target"`
+	Monotonic   string       `json:"monotonic,omitempty"`
+	ExtendShare float64      `json:"inserts_extending_key_range"`
+	InsertRate  float64      `json:"insert_entities_per_sec"`
+	PerOp       []OpAnalysis `json:"operations"`
+	Collisions  int          `json:"rowkey_collisions_in_sample"`
+	Verdicts    []string     `json:"verdicts"`
+}
+
+// KeyExample is one entity's keys.
+type KeyExample struct {
+	Entity       int64    `json:"entity"`
+	PartitionKey string   `json:"partition_key"`
+	RowKey       string   `json:"row_key"`
+	Rows         []string `json:"secondary_rows,omitempty"`
+}
+
+// Distribution summarises entities per partition.
+type Distribution struct {
+	Entities     int64   `json:"entities"`
+	Partitions   int     `json:"partitions"`
+	Max          int64   `json:"max"`
+	Mean         float64 `json:"mean"`
+	P99          int64   `json:"p99"`
+	Busiest      string  `json:"busiest"`
+	BusiestShare float64 `json:"busiest_share"`
+	Gini         float64 `json:"gini"`
+}
+
+// OpAnalysis is the simulated workload of one operation kind.
+type OpAnalysis struct {
+	Op         string  `json:"op"`
+	Ops        int     `json:"ops"`
+	Entities   int64   `json:"entities"`
+	Partitions float64 `json:"partitions_per_op"`
+	Note       string  `json:"note,omitempty"`
+}
+
+// Analyze simulates ops operations of the scenario's workload under scheme,
+// with every write acknowledged at once, and measures how the entities they
+// touch spread over partitions. rate (operations per second) turns the
+// busiest partition's share into entities/s to compare with the 2,000/s
+// target.
+func Analyze(sc *scenario.Scenario, pop *keygen.Population, scheme *keygen.Scheme, ops int, rate float64) (*Analysis, error) {
+	seeded := int64(sc.Population.Entities)
+	plan, err := NewPlan(sc, pop, scheme, seeded, sc.Seed)
+	if err != nil {
+		return nil, err
+	}
+	a := &Analysis{Scheme: scheme.Name, Ops: ops, Rate: rate}
+	res, _ := scheme.Check(pop, max(seeded, 1))
+	a.Collisions = res.Collisions
+
+	sizes := map[string]int64{}
+	var e keygen.Entity
+	var k keygen.Keys
+	var minPK, maxPK string
+	rows := int64(scheme.RowsPerEntity())
+	for i := int64(0); i < seeded; i++ {
+		pop.Entity(i, &e)
+		scheme.Keys(&e, &k)
+		pk := string(k.PK)
+		sizes[pk] += rows
+		if i == 0 || pk < minPK {
+			minPK = pk
+		}
+		if i == 0 || pk > maxPK {
+			maxPK = pk
+		}
+		if i < 5 {
+			ex := KeyExample{Entity: i, PartitionKey: pk, RowKey: string(k.RK)}
+			for _, r := range k.Rows {
+				ex.Rows = append(ex.Rows, string(r))
+			}
+			a.Examples = append(a.Examples, ex)
+		}
+	}
+	a.Population = summarize(sizes)
+	sortedPKs := make([]string, 0, len(sizes))
+	for pk := range sizes {
+		sortedPKs = append(sortedPKs, pk)
+	}
+	sort.Strings(sortedPKs)
+
+	sim := &simulation{plan: plan, sizes: sizes, sorted: sortedPKs, load: map[string]int64{}, perOp: map[string]*OpAnalysis{}, minPK: minPK, maxPK: maxPK, seeded: seeded > 0}
+	planners := make([]*Planner, 8)
+	for w := range planners {
+		planners[w] = plan.NewPlanner(w)
+	}
+	for n := 0; n < ops; n++ {
+		sim.step(planners[n%len(planners)].Next())
+	}
+	a.Workload = summarize(sim.load)
+	if ops > 0 && rate > 0 {
+		a.BusiestRate = float64(a.Workload.Max) * rate / float64(ops)
+		a.OverTarget = a.BusiestRate > PartitionTarget
+		a.InsertRate = float64(sim.insertEntities) * rate / float64(ops)
+	}
+	if sim.inserts > 0 {
+		up, down := float64(sim.appends)/float64(sim.inserts), float64(sim.prepends)/float64(sim.inserts)
+		a.ExtendShare = math.Max(up, down)
+		switch {
+		case up >= 0.9:
+			a.Monotonic = "append-only"
+		case down >= 0.9:
+			a.Monotonic = "prepend-only"
+		}
+	}
+	for _, name := range scenario.Ops {
+		if o := sim.perOp[name]; o != nil {
+			o.Partitions /= math.Max(float64(o.Ops), 1)
+			a.PerOp = append(a.PerOp, *o)
+		}
+	}
+	a.Verdicts = verdicts(a, sim)
+	return a, nil
+}
+
+// summarize computes the spread of per-partition counts.
+func summarize(counts map[string]int64) Distribution {
+	d := Distribution{Partitions: len(counts)}
+	if len(counts) == 0 {
+		return d
+	}
+	vals := make([]int64, 0, len(counts))
+	for pk, c := range counts {
+		vals = append(vals, c)
+		d.Entities += c
+		if c > d.Max || (c == d.Max && pk < d.Busiest) {
+			d.Max, d.Busiest = c, pk
+		}
+	}
+	sort.Slice(vals, func(i, j int) bool { return vals[i] < vals[j] })
+	d.Mean = float64(d.Entities) / float64(len(vals))
+	d.P99 = vals[min(len(vals)-1, int(math.Ceil(0.99*float64(len(vals))))-1)]
+	if d.Entities > 0 {
+		d.BusiestShare = float64(d.Max) / float64(d.Entities)
+		d.Gini = gini(vals, d.Entities)
+	}
+	return d
+}
+
+// gini is the Gini coefficient of sorted non-negative values summing to
+// total: 0 when every partition carries the same load, approaching 1 when one
+// carries all of it. G = 2·Σ i·x_(i) / (n·Σx) − (n+1)/n with 1-based ranks.
+func gini(sorted []int64, total int64) float64 {
+	n := float64(len(sorted))
+	if n < 2 || total == 0 {
+		return 0
+	}
+	var weighted float64
+	for i, v := range sorted {
+		weighted += float64(i+1) * float64(v)
+	}
+	return 2*weighted/(n*float64(total)) - (n+1)/n
+}
+
+func verdicts(a *Analysis, sim *simulation) []string {
+	var v []string
+	if a.OverTarget {
+		v = append(v, fmt.Sprintf("hot partition: %q would take %.0f entities/s at %.0f ops/s, over the %d/s partition target", a.Workload.Busiest, a.BusiestRate, a.Rate, PartitionTarget))
+	}
+	if a.Monotonic != "" {
+		msg := fmt.Sprintf("%s PartitionKeys: %.0f%% of inserts extend the key range, so they all land on one range partition server", a.Monotonic, 100*a.ExtendShare)
+		if a.InsertRate > 0 {
+			msg += fmt.Sprintf(" (%.0f entities/s at %.0f ops/s vs its %d/s)", a.InsertRate, a.Rate, PartitionTarget)
+		}
+		v = append(v, msg)
+	}
+	if a.Population.Partitions > 0 && a.Population.Mean < 2 && a.Population.Entities > 100 {
+		v = append(v, "one partition per entity: no entity group transactions and no range queries within a partition")
+	}
+	if o := sim.perOp["range_query"]; o != nil && sim.rangeWanted > 0 && float64(sim.rangeAvailable) < 0.5*float64(sim.rangeWanted) {
+		v = append(v, fmt.Sprintf("range queries find at most %.0f%% of the rows they ask for: partitions are smaller than the range", 100*float64(sim.rangeAvailable)/float64(sim.rangeWanted)))
+	}
+	if o := sim.perOp["batch"]; o != nil && sim.batchWanted > 0 && float64(sim.batchGot) < 0.5*float64(sim.batchWanted) {
+		v = append(v, fmt.Sprintf("batches hold %.1f entities on average of %.0f asked: too few new entities share a partition", float64(sim.batchGot)/float64(o.Ops), float64(sim.batchWanted)/float64(o.Ops)))
+	}
+	if a.Collisions > 0 {
+		v = append(v, fmt.Sprintf("%d RowKey collisions in the sample: those inserts fail with 409", a.Collisions))
+	}
+	if a.Workload.Gini > 0.6 && a.Workload.Partitions > 1 {
+		v = append(v, fmt.Sprintf("skewed load: Gini %.2f over %d partitions", a.Workload.Gini, a.Workload.Partitions))
+	}
+	if len(v) == 0 {
+		v = append(v, "no partition problem found at this rate")
+	}
+	return v
+}

@@ -1,0 +1,111 @@
+package workload
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestGini(t *testing.T) {
+	tests := []struct {
+		vals []int64
+		want float64
+	}{
+		{[]int64{5, 5, 5, 5}, 0},    // perfectly even
+		{[]int64{0, 0, 0, 4}, 0.75}, // one of four carries everything: (n-1)/n
+		{[]int64{1, 2, 3, 4}, 0.25}, // Σ|xi-xj|/(2n²μ) = 20/(2·16·2.5)
+		{[]int64{7}, 0},             // a single partition
+	}
+	for _, tt := range tests {
+		var total int64
+		for _, v := range tt.vals {
+			total += v
+		}
+		if got := gini(tt.vals, total); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("gini(%v) = %v, want %v", tt.vals, got, tt.want)
+		}
+	}
+}
+
+func analyze(t *testing.T, builtin, mix string, ops int, rate float64) *Analysis {
+	t.Helper()
+	s, pop, sch := testScenario(t, builtin, "  mix:\n"+mix)
+	a, err := Analyze(s, pop, sch, ops, rate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func TestAnalyzeHotPartitionVersusHashBuckets(t *testing.T) {
+	hot := analyze(t, "constant", "    - {op: insert}\n", 10_000, 6000)
+	if hot.Workload.Partitions != 1 || hot.Workload.BusiestShare != 1 || math.Abs(hot.BusiestRate-6000) > 1e-9 || !hot.OverTarget {
+		t.Errorf("constant: %+v rate %v", hot.Workload, hot.BusiestRate)
+	}
+	if !strings.Contains(strings.Join(hot.Verdicts, "\n"), "hot partition") {
+		t.Errorf("constant verdicts: %q", hot.Verdicts)
+	}
+	spread := analyze(t, "hash-buckets", "    - {op: insert}\n", 10_000, 6000)
+	if spread.Workload.Partitions != 16 || spread.OverTarget || spread.BusiestRate > 500 || spread.Workload.Gini > 0.1 {
+		t.Errorf("hash-buckets: %+v rate %v", spread.Workload, spread.BusiestRate)
+	}
+	if spread.Monotonic != "" {
+		t.Errorf("hash buckets flagged %s", spread.Monotonic)
+	}
+}
+
+func TestAnalyzeMonotonicKeys(t *testing.T) {
+	up := analyze(t, "append-only", "    - {op: insert}\n", 2000, 6000)
+	if up.Monotonic != "append-only" || up.ExtendShare != 1 || math.Abs(up.InsertRate-6000) > 1e-9 {
+		t.Errorf("append-only: %q share %v rate %v", up.Monotonic, up.ExtendShare, up.InsertRate)
+	}
+	down := analyze(t, "prepend-only", "    - {op: insert}\n", 2000, 6000)
+	if down.Monotonic != "prepend-only" {
+		t.Errorf("prepend-only: %q", down.Monotonic)
+	}
+	scattered := analyze(t, "guid", "    - {op: insert}\n", 2000, 6000)
+	if scattered.Monotonic != "" || scattered.ExtendShare > 0.05 {
+		t.Errorf("guid keys flagged %q (share %v)", scattered.Monotonic, scattered.ExtendShare)
+	}
+}
+
+func TestAnalyzeGuidPartitionsBreakRangesAndBatches(t *testing.T) {
+	a := analyze(t, "guid", "    - {op: range_query, rows: 50}\n    - {op: batch, size: 50}\n", 2000, 100)
+	v := strings.Join(a.Verdicts, "\n")
+	for _, want := range []string{"one partition per entity", "range queries find at most 2%", "batches hold 1.0 entities"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("missing verdict %q in:\n%s", want, v)
+		}
+	}
+	b := analyze(t, "device", "    - {op: range_query, rows: 5}\n", 1000, 100)
+	if strings.Contains(strings.Join(b.Verdicts, "\n"), "range queries find") {
+		t.Errorf("device partitions hold 20 rows each; a 5-row range is satisfied: %q", b.Verdicts)
+	}
+}
+
+func TestAnalyzeCrossPartitionRange(t *testing.T) {
+	// Day partitions with one entity a second: 2,000 entities span one day, so
+	// a PartitionKey range over 100 entities touches one or two partitions.
+	a := analyze(t, "date", "    - {op: range_query, rows: 100, across_partitions: true}\n", 500, 10)
+	for _, o := range a.PerOp {
+		if o.Op == "range_query" && (o.Partitions < 1 || o.Partitions > 2) {
+			t.Errorf("date range touches %.2f partitions per query", o.Partitions)
+		}
+	}
+	g := analyze(t, "guid", "    - {op: range_query, rows: 100, across_partitions: true, max_pages: 0}\n", 200, 10)
+	for _, o := range g.PerOp {
+		if o.Op == "range_query" && o.Partitions < 20 {
+			t.Errorf("a GUID PartitionKey range should visit many partitions, got %.1f", o.Partitions)
+		}
+	}
+}
+
+func TestAnalyzePopulationSkew(t *testing.T) {
+	a := analyze(t, "natural", "    - {op: point_read}\n", 5000, 1000)
+	if a.Population.Partitions != 5 || a.Population.Busiest != "Engineering" || math.Abs(a.Population.BusiestShare-0.8) > 0.03 {
+		t.Errorf("natural grouping: %+v", a.Population)
+	}
+	if len(a.Examples) != 5 || a.Examples[0].PartitionKey == "" {
+		t.Errorf("examples: %+v", a.Examples)
+	}
+}

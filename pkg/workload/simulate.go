@@ -1,0 +1,178 @@
+package workload
+
+import (
+	"sort"
+
+	"github.com/tablestress/tablestress/pkg/keygen"
+)
+
+// simulation accumulates the partition load of planned steps for Analyze.
+type simulation struct {
+	plan         *Plan
+	sizes        map[string]int64 // rows per partition, kept current
+	sorted       []string         // distinct seeded PartitionKeys, sorted
+	load         map[string]int64 // entities touched per partition
+	perOp        map[string]*OpAnalysis
+	minPK, maxPK string
+	seeded       bool
+
+	inserts, appends, prepends  int
+	insertEntities              int64
+	rangeWanted, rangeAvailable int64
+	batchWanted, batchGot       int64
+
+	ent  keygen.Entity
+	keys keygen.Keys
+}
+
+func (s *simulation) keysOf(i int64) {
+	s.plan.Pop.Entity(i, &s.ent)
+	s.plan.Scheme.Keys(&s.ent, &s.keys)
+}
+
+func (s *simulation) touch(op *OpAnalysis, pk string, n int64) {
+	s.load[pk] += n
+	op.Entities += n
+	op.Partitions++
+}
+
+// inserted accounts a new entity's rows and watches whether its
+// PartitionKey extends the key range (append-only or prepend-only).
+func (s *simulation) inserted(op *OpAnalysis, i int64) {
+	s.keysOf(i)
+	pk := string(s.keys.PK)
+	rows := int64(s.plan.Scheme.RowsPerEntity())
+	if _, exists := s.sizes[pk]; !exists {
+		if !s.seeded || pk > s.maxPK {
+			s.appends++
+		} else if pk < s.minPK {
+			s.prepends++
+		}
+	}
+	if !s.seeded || pk > s.maxPK {
+		s.maxPK = pk
+	}
+	if !s.seeded || pk < s.minPK {
+		s.minPK = pk
+	}
+	s.seeded = true
+	s.inserts++
+	s.insertEntities += rows
+	s.sizes[pk] += rows
+	s.touch(op, pk, rows)
+	s.plan.Written(i)
+}
+
+func (s *simulation) step(st Step) {
+	name := st.Op.Name()
+	op := s.perOp[name]
+	if op == nil {
+		op = &OpAnalysis{Op: name}
+		s.perOp[name] = op
+	}
+	op.Ops++
+	if st.Missing {
+		return
+	}
+	spec := st.Op.Spec
+	switch name {
+	case "insert":
+		s.inserted(op, st.Entity)
+	case "batch":
+		s.batchWanted += int64(spec.Size)
+		s.batchGot += int64(len(st.Batch))
+		parts := op.Partitions
+		for _, i := range st.Batch {
+			s.inserted(op, i)
+		}
+		op.Partitions = parts + 1
+	case "delete":
+		s.keysOf(st.Entity)
+		s.sizes[string(s.keys.PK)] -= int64(s.plan.Scheme.RowsPerEntity())
+		s.touch(op, string(s.keys.PK), 1)
+	case "update":
+		s.keysOf(st.Entity)
+		n := int64(1)
+		if spec.ETag != nil && *spec.ETag {
+			n = 2 // read, then write with the ETag
+		}
+		s.touch(op, string(s.keys.PK), n)
+	case "point_read", "upsert_merge", "upsert_replace":
+		s.keysOf(st.Entity)
+		s.touch(op, string(s.keys.PK), 1)
+	case "range_query":
+		s.keysOf(st.Entity)
+		if spec.Across {
+			s.rangeAcross(op, st, spec.Rows, spec.MaxPages)
+			return
+		}
+		pk := string(s.keys.PK)
+		if st.Op.Index >= 0 {
+			pk = st.Op.Spec.Index + "/" + string(s.keys.Index[st.Op.Index].PK)
+		}
+		avail := min(int64(spec.Rows), s.sizes[string(s.keys.PK)])
+		s.rangeWanted += int64(spec.Rows)
+		s.rangeAvailable += avail
+		s.touch(op, pk, avail)
+	case "partition_scan":
+		s.keysOf(st.Entity)
+		n := s.sizes[string(s.keys.PK)]
+		if spec.MaxPages > 0 {
+			n = min(n, int64(spec.MaxPages)*1000)
+		}
+		s.touch(op, string(s.keys.PK), n)
+	case "table_scan":
+		remaining := int64(-1)
+		if spec.MaxPages > 0 {
+			remaining = int64(spec.MaxPages) * 1000
+		}
+		for _, pk := range s.sorted {
+			if remaining == 0 {
+				break
+			}
+			n := s.sizes[pk]
+			if remaining > 0 {
+				n = min(n, remaining)
+				remaining -= n
+			}
+			s.load[pk] += n
+			op.Entities += n
+			op.Partitions++
+		}
+	}
+}
+
+// rangeAcross accounts a PartitionKey range query from the picked entity's
+// PartitionKey to that of the entity rows later: every seeded partition whose
+// key sorts in between is visited.
+func (s *simulation) rangeAcross(op *OpAnalysis, st Step, span, maxPages int) {
+	lo := string(s.keys.PK)
+	j := min(st.Entity+int64(span), s.plan.Space.Bound()-1)
+	s.keysOf(j)
+	hi := string(s.keys.PK)
+	if hi < lo {
+		lo, hi = hi, lo
+	}
+	from := sort.SearchStrings(s.sorted, lo)
+	to := sort.SearchStrings(s.sorted, hi)
+	if to < len(s.sorted) && s.sorted[to] == hi {
+		to++
+	}
+	remaining := int64(-1)
+	if maxPages > 0 {
+		remaining = int64(maxPages) * 1000
+	}
+	for _, pk := range s.sorted[from:to] {
+		if remaining == 0 {
+			break
+		}
+		n := s.sizes[pk]
+		if remaining > 0 {
+			n = min(n, remaining)
+			remaining -= n
+		}
+		s.load[pk] += n
+		op.Entities += n
+		op.Partitions++
+	}
+}

@@ -1,0 +1,104 @@
+package workload
+
+import (
+	"errors"
+	"sync"
+
+	"github.com/tablestress/tablestress/pkg/keygen"
+)
+
+// ErrNoTargetEntity means no entity of the population falls in the target
+// partitions within the search limit.
+var ErrNoTargetEntity = errors.New("workload: no entity maps to the target partitions")
+
+// targetSearch bounds how far allocation looks for the next entity in a
+// target partition.
+const targetSearch = 1 << 20
+
+// Targets pins operations to named partitions (seed 002's stress-test step 3:
+// "target a single partition"). It keeps the list of entity indices that fall
+// in the target partitions; picks choose a position in that list with the
+// request distribution, and inserts take the next new index whose
+// PartitionKey is a target (skipped indices are never written).
+//
+// Safe for concurrent use: the list is guarded by a mutex, which is taken
+// once per pick or insert.
+type Targets struct {
+	space *Keyspace
+	pop   *keygen.Population
+	sch   *keygen.Scheme
+	set   map[string]bool
+
+	mu   sync.Mutex
+	list []int64
+	ent  keygen.Entity
+	keys keygen.Keys
+}
+
+// NewTargets scans the seeded entities [0, seeded) for the target partitions.
+func NewTargets(space *Keyspace, pop *keygen.Population, sch *keygen.Scheme, partitions []string, seeded int64) *Targets {
+	t := &Targets{space: space, pop: pop, sch: sch, set: map[string]bool{}}
+	for _, p := range partitions {
+		t.set[p] = true
+	}
+	for i := int64(0); i < seeded; i++ {
+		if t.member(i) {
+			t.list = append(t.list, i)
+		}
+	}
+	return t
+}
+
+// member reports whether entity i's PartitionKey is a target. Callers hold mu
+// or own t exclusively.
+func (t *Targets) member(i int64) bool {
+	t.pop.Entity(i, &t.ent)
+	t.keys.PK = t.sch.PK.Append(t.keys.PK[:0], &t.ent)
+	return t.set[string(t.keys.PK)]
+}
+
+// Len returns how many target-partition entities are in the list.
+func (t *Targets) Len() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.list)
+}
+
+// Pick draws an existing entity of the target partitions.
+func (t *Targets) Pick(d keygen.Distribution, st *keygen.Stream) (int64, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := int64(len(t.list))
+	if n == 0 {
+		return 0, false
+	}
+	for try := 0; try < pickTries; try++ {
+		if i := t.list[d.Pick(st, n)]; t.space.Exists(i) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// Allocate returns the next new index whose PartitionKey is a target.
+func (t *Targets) Allocate() (int64, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for n := 0; n < targetSearch; n++ {
+		i := t.space.Allocate()
+		if i < 0 {
+			break
+		}
+		if t.member(i) {
+			return i, nil
+		}
+	}
+	return 0, ErrNoTargetEntity
+}
+
+// Added records an acknowledged insert of a target entity.
+func (t *Targets) Added(i int64) {
+	t.mu.Lock()
+	t.list = append(t.list, i)
+	t.mu.Unlock()
+}
