@@ -169,3 +169,13 @@ func appendJSONString(dst, s []byte) []byte {
 	}
 	return append(dst, '"')
 }
+
+// AppendKeysJSON appends a body holding only the keys, as entity group
+// transaction deletes send it.
+func AppendKeysJSON(dst, pk, rk []byte) []byte {
+	dst = append(dst, `{"PartitionKey":`...)
+	dst = appendJSONString(dst, pk)
+	dst = append(dst, `,"RowKey":`...)
+	dst = appendJSONString(dst, rk)
+	return append(dst, '}')
+}

@@ -150,6 +150,7 @@ workload:
 		{"range rows", "    - op: range_query\n      rows: 5000\n", "use between 1 and 1000"},
 		{"missing index", "    - op: range_query\n      index: PostsByTag\n", `has no index table "PostsByTag"`},
 		{"bad select", "    - op: point_read\n      select: [\"not ok\"]\n", `"not ok" is not a property name`},
+		{"bad threshold", "    - op: insert\nthresholds:\n  - p99(insert) < 20\n", `thresholds[0]: "p99(insert) < 20": a latency needs a unit`},
 	}
 	for _, tt := range tests {
 		_, errs := Parse("v.yaml", []byte(base+tt.extra))

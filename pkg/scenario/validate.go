@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
+	"github.com/tablestress/tablestress/pkg/threshold"
 )
 
 // Limits enforced by Validate.
@@ -57,10 +58,8 @@ func (s *Scenario) Validate() []error {
 	for i, t := range s.Thresholds {
 		if strings.TrimSpace(t) == "" {
 			add(s.errAt(fmt.Sprintf("thresholds[%d]", i), "empty threshold"))
-		} else if ThresholdCheck != nil {
-			if err := ThresholdCheck(t); err != nil {
-				add(s.errAt(fmt.Sprintf("thresholds[%d]", i), "%v", err))
-			}
+		} else if _, err := threshold.Parse(t, Ops); err != nil {
+			add(s.errAt(fmt.Sprintf("thresholds[%d]", i), "%s", strings.TrimPrefix(err.Error(), "threshold: bad expression: ")))
 		}
 	}
 	for path, v := range map[string]string{"embedded.model": s.Embedded.Model, "embedded.faults": s.Embedded.Faults} {
@@ -88,10 +87,6 @@ func sortByPosition(errs []error) {
 		return ea.Col - eb.Col
 	})
 }
-
-// ThresholdCheck, when set (by the package that evaluates thresholds), parses
-// one threshold expression; Validate reports its error at the threshold.
-var ThresholdCheck func(expr string) error
 
 // EmbeddedCheck, when set (by the embedded service's packages), parses
 // embedded.model and embedded.faults.

@@ -1,0 +1,33 @@
+package report
+
+import (
+	"encoding/csv"
+	"io"
+	"strconv"
+)
+
+// CSVHeader is the header of the partitions CSV.
+var CSVHeader = []string{"scheme", "partition_key", "ops", "requests", "entities", "entities_per_sec", "peak_entities_per_sec",
+	"throttled", "errors", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "max_ms", "over_target"}
+
+// WriteCSV writes one row per partition of each report, busiest first.
+func WriteCSV(w io.Writer, reports ...*Report) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(CSVHeader); err != nil {
+		return err
+	}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	i := func(v int64) string { return strconv.FormatInt(v, 10) }
+	for _, r := range reports {
+		for _, p := range r.Partitions {
+			rec := []string{r.Scheme, p.PartitionKey, i(p.Ops), i(p.Requests), i(p.Entities), f(p.EntitiesPerSec), f(p.PeakEntitiesPerSec),
+				i(p.Throttled), i(p.Errors), f(p.Latency.P50), f(p.Latency.P90), f(p.Latency.P99), f(p.Latency.P999), f(p.Latency.Max),
+				strconv.FormatBool(p.OverTarget)}
+			if err := cw.Write(rec); err != nil {
+				return err
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,98 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// num formats an integer with thousands separators: 12,345.
+func num(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// rate formats a per-second figure: 1,234 or 12.3 or 0.45.
+func rate(f float64) string {
+	switch {
+	case f >= 100:
+		return num(int64(f + 0.5))
+	case f >= 10:
+		return strconv.FormatFloat(f, 'f', 1, 64)
+	default:
+		return strconv.FormatFloat(f, 'f', 2, 64)
+	}
+}
+
+// ms formats milliseconds with three significant digits.
+func ms(f float64) string {
+	switch {
+	case f == 0:
+		return "0"
+	case f >= 100:
+		return strconv.FormatFloat(f, 'f', 0, 64)
+	case f >= 10:
+		return strconv.FormatFloat(f, 'f', 1, 64)
+	case f >= 1:
+		return strconv.FormatFloat(f, 'f', 2, 64)
+	default:
+		return strconv.FormatFloat(f, 'f', 3, 64)
+	}
+}
+
+// pct formats a share as a percentage.
+func pct(part, whole int64) string {
+	if whole == 0 {
+		return "0%"
+	}
+	p := 100 * float64(part) / float64(whole)
+	if p > 0 && p < 0.01 {
+		return "<0.01%"
+	}
+	return strconv.FormatFloat(p, 'f', 2, 64) + "%"
+}
+
+// statusLine lists status counts, most frequent first: "200 ×9,812  503 ServerBusy ×12".
+func statusLine(m map[string]int64) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s ×%s", k, num(m[k]))
+	}
+	return strings.Join(parts, "  ")
+}
+
+// displayKey shows the cross-partition pseudo partition readably.
+func displayKey(pk string) string {
+	if pk == "*" {
+		return "(cross-partition)"
+	}
+	if pk == "" {
+		return `""`
+	}
+	return pk
+}

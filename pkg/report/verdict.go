@@ -1,0 +1,80 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// operationOrder is the order operations are listed in.
+var operationOrder = []string{"point_read", "range_query", "partition_scan", "table_scan", "insert", "upsert_merge", "upsert_replace", "update", "delete", "batch"}
+
+// OperationOrder returns the operations present in m in report order.
+func OperationOrder(m map[string]Stats) []string {
+	var out []string
+	for _, op := range operationOrder {
+		if _, ok := m[op]; ok {
+			out = append(out, op)
+		}
+	}
+	var extra []string
+	for op := range m {
+		if !contains(operationOrder, op) {
+			extra = append(extra, op)
+		}
+	}
+	sort.Strings(extra)
+	return append(out, extra...)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Verdict is a one-line judgement of a run: which partitions went over the
+// target and how much was throttled.
+func Verdict(r *Report) string {
+	var over []string
+	for _, p := range r.Partitions {
+		if p.OverTarget {
+			over = append(over, displayKey(p.PartitionKey))
+		}
+	}
+	var parts []string
+	switch {
+	case len(over) == 1:
+		parts = append(parts, fmt.Sprintf("hot partition %s peaked over the %s entities/s target", over[0], rate(r.Run.PartitionTarget)))
+	case len(over) > 1:
+		parts = append(parts, fmt.Sprintf("%d partitions peaked over the %s entities/s target", len(over), rate(r.Run.PartitionTarget)))
+	default:
+		parts = append(parts, fmt.Sprintf("no partition over the %s entities/s target", rate(r.Run.PartitionTarget)))
+	}
+	if r.Totals.Throttled > 0 {
+		parts = append(parts, fmt.Sprintf("%s of requests throttled", pct(r.Totals.Throttled, r.Totals.Requests)))
+		if len(r.Partitions) > 0 {
+			hot := r.Partitions[0]
+			for _, p := range r.Partitions {
+				if p.Throttled > hot.Throttled {
+					hot = p
+				}
+			}
+			if hot.Throttled > 0 {
+				parts = append(parts, fmt.Sprintf("most in %s (%s)", displayKey(hot.PartitionKey), num(hot.Throttled)))
+			}
+		}
+	} else {
+		parts = append(parts, "no throttling")
+	}
+	if r.Totals.Errors > 0 {
+		parts = append(parts, fmt.Sprintf("%s errors", num(r.Totals.Errors)))
+	}
+	if r.Totals.Dropped > 0 {
+		parts = append(parts, fmt.Sprintf("%s dropped", num(r.Totals.Dropped)))
+	}
+	return strings.Join(parts, "; ")
+}
