@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 	"os"
 
@@ -15,6 +16,8 @@ type env struct {
 	getenv         func(string) string
 	isTerminal     bool
 	stdin          io.Reader
+	// hard is canceled by a second interrupt: in-flight requests stop too.
+	hard context.Context
 }
 
 func newEnv(stdout, stderr *os.File) *env {
@@ -24,5 +27,6 @@ func newEnv(stdout, stderr *os.File) *env {
 		getenv:     os.Getenv,
 		isTerminal: term.IsTerminal(int(stdout.Fd())),
 		stdin:      os.Stdin,
+		hard:       context.Background(),
 	}
 }

@@ -72,6 +72,10 @@ type partTotal struct {
 	lat    Compact
 	peak   int64
 	series []int64
+	// lastSec and lastN are the partition's most recent sealed second and
+	// its entities, so data arriving after the seal still counts exactly.
+	lastSec int32
+	lastN   int64
 }
 
 type secTotal struct {
@@ -181,6 +185,10 @@ func (r *Registry) merge(d *tickData) {
 		}
 		t.lat.Merge(&p.lat)
 		for _, sc := range p.secs {
+			if sc.sec < r.sealed {
+				r.late(t, sc.sec, sc.n)
+				continue
+			}
 			s := r.secondTotal(sc.sec)
 			s.parts[t] += sc.n
 		}
@@ -189,11 +197,30 @@ func (r *Registry) merge(d *tickData) {
 		t := r.secondTotal(s.sec)
 		t.add(s.counters)
 		t.lat.Merge(&s.lat)
+		if s.sec < r.sealed { // late data for a sealed second: recompute its interval
+			hot, hotN := r.intervals[s.sec].Hottest, r.intervals[s.sec].HottestEntities
+			iv := intervalOf(int(s.sec), t)
+			iv.Hottest, iv.HottestEntities = hot, hotN
+			r.intervals[s.sec] = iv
+		}
 	}
 }
 
-// secondTotal returns the open second sec; data for a sealed second (which
-// cannot happen while lateSeconds covers the tick jitter) reopens it.
+// late accounts entities of partition p that arrived after second sec was
+// sealed: exact when sec is p's most recent sealed second (the only case the
+// lateSeconds margin lets through in practice), a lower bound otherwise.
+func (r *Registry) late(p *partTotal, sec int32, n int64) {
+	if sec == p.lastSec && p.lastN > 0 {
+		p.lastN += n
+		p.peak = max(p.peak, p.lastN)
+	} else {
+		p.peak = max(p.peak, n)
+	}
+	r.addSeries(p, sec, n)
+}
+
+// secondTotal returns second sec's totals; seconds are kept for the whole
+// run (they are small), their partition maps only until sealed.
 func (r *Registry) secondTotal(sec int32) *secTotal {
 	s := r.seconds[sec]
 	if s == nil {
@@ -236,7 +263,7 @@ func (r *Registry) sealThrough(last int32) {
 	}
 	var open []int32
 	for s := range r.seconds {
-		if s <= last {
+		if s >= r.sealed && s <= last {
 			open = append(open, s)
 		}
 	}
@@ -254,15 +281,16 @@ func (r *Registry) sealThrough(last int32) {
 
 func (r *Registry) seal(sec int32) {
 	s := r.seconds[sec]
-	delete(r.seconds, sec)
 	for int(sec) >= len(r.intervals) {
 		r.intervals = append(r.intervals, Interval{Second: len(r.intervals)})
 	}
 	iv := intervalOf(int(sec), s)
 	for p, n := range s.parts {
 		p.peak = max(p.peak, n)
+		p.lastSec, p.lastN = sec, n
 		r.addSeries(p, sec, n)
 	}
+	s.parts = nil
 	r.intervals[sec] = iv
 }
 
@@ -271,7 +299,7 @@ func (r *Registry) peek(sec int32) Interval {
 	if sec < 0 {
 		return Interval{}
 	}
-	if s, ok := r.seconds[sec]; ok {
+	if s, ok := r.seconds[sec]; ok && sec >= r.sealed {
 		return intervalOf(int(sec), s)
 	}
 	if int(sec) < len(r.intervals) {

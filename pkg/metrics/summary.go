@@ -71,7 +71,9 @@ func (r *Registry) Finish(end time.Time) *Summary {
 		last = -1
 	}
 	for s := range r.seconds {
-		last = max(last, s)
+		if s >= r.sealed {
+			last = max(last, s)
+		}
 	}
 	// A final partial second is kept: it is part of the measured time.
 	r.sealThrough(last)

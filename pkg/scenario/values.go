@@ -115,6 +115,9 @@ func (c *Count) parseScalar(s string) error {
 	return nil
 }
 
+// UnmarshalText parses a count like 20k (for flags).
+func (c *Count) UnmarshalText(b []byte) error { return c.parseScalar(string(b)) }
+
 // Time is an RFC 3339 instant.
 type Time struct{ time.Time }
 

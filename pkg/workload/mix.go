@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
+	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/scenario"
 )
 
@@ -16,6 +17,8 @@ type MixOp struct {
 	Dist keygen.Distribution
 	// Index is the position of Spec.Index in the scheme's index tables, or -1.
 	Index int
+	// Metric is the operation as the metrics recorder counts it.
+	Metric metrics.Op
 }
 
 // Name is the operation name (point_read, batch...).
@@ -42,7 +45,11 @@ func NewMix(ops []scenario.Operation, def string, scheme *keygen.Scheme) (*Mix, 
 		if err != nil {
 			return nil, fmt.Errorf("workload.mix[%d]: %w", i, err)
 		}
-		mo := &MixOp{Spec: op, Dist: d, Index: -1}
+		metric, err := metrics.ParseOp(op.Op)
+		if err != nil {
+			return nil, fmt.Errorf("workload.mix[%d]: %w", i, err)
+		}
+		mo := &MixOp{Spec: op, Dist: d, Index: -1, Metric: metric}
 		if op.Index != "" {
 			for k, ix := range scheme.Indexes {
 				if ix.Name == op.Index {

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tablestress/tablestress/pkg/report"
+)
+
+func init() { extraCommands = append(extraCommands, newRunCmd, newSeedCmd) }
+
+func newRunCmd(e *env) *cobra.Command {
+	f := &runFlags{}
+	cmd := &cobra.Command{
+		Use:   "run SCENARIO",
+		Short: "Create a test table, seed it, run the workload and report per partition",
+		Long: `run executes seed 002's partition stress test with one key scheme: it creates a
+fresh test table, seeds it with the scenario's entities (entity group
+transactions of up to 100 rows per partition), drives the workload, prints a
+report of throughput, throttling and latency per operation and per partition
+with each partition's peak against the 2,000 entities/s target, and deletes the
+table (unless --keep-table).
+
+Ctrl-C stops starting new operations, lets in-flight ones finish (up to --grace),
+writes the partial report, cleans up and exits 1; a second Ctrl-C cancels the
+in-flight requests. Exit codes: 0 ok, 1 the run failed or was interrupted,
+2 bad usage or scenario, 99 a threshold failed.`,
+		Example: `  tablestress run scenarios/quickstart.yaml
+  tablestress run scenarios/hot-partition.yaml --scheme hash-buckets --out report.json
+  tablestress run my.yaml --target azurite --duration 1m --rate 500/s`,
+		Args: oneScenario("run"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ss, err := openSession(cmd, e, args[0], f)
+			if err != nil {
+				return err
+			}
+			defer ss.close()
+			i, err := ss.schemeIndex()
+			if err != nil {
+				return err
+			}
+			rep, _, runErr := ss.runScheme(cmd.Context(), i, false)
+			if err := emit(e, f, rep); err != nil {
+				return err
+			}
+			return outcomeOf(rep, runErr)
+		},
+	}
+	f.register(cmd.Flags(), true)
+	return cmd
+}
+
+func newSeedCmd(e *env) *cobra.Command {
+	f := &runFlags{}
+	cmd := &cobra.Command{
+		Use:   "seed SCENARIO",
+		Short: "Create the test table and load the scenario's entities, nothing else",
+		Long: `seed runs the seed phase alone: it creates the table (or, with --reuse-table,
+writes into an existing one) and loads the population with entity group
+transactions, then counts the rows to verify. Use --table and --keep-table to
+prepare a table for later runs with --reuse-table.`,
+		Args: oneScenario("seed"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ss, err := openSession(cmd, e, args[0], f)
+			if err != nil {
+				return err
+			}
+			defer ss.close()
+			i, err := ss.schemeIndex()
+			if err != nil {
+				return err
+			}
+			_, res, err := ss.runScheme(cmd.Context(), i, true)
+			if err != nil {
+				return withCode(exitFailure, err)
+			}
+			fmt.Fprintf(e.stdout, "seeded table %s: %d entities, %d rows in %d partitions (%d counted) in %.1fs, %d requests, %d throttled\n",
+				res.Table, res.Seed.Entities, res.Seed.Rows, res.Seed.Partitions, res.SeedCounted, res.Seed.Duration.Seconds(), res.Seed.Requests, res.Seed.Throttled)
+			if !f.keepTable {
+				fmt.Fprintln(e.stdout, "the table was deleted again; pass --keep-table to keep it")
+			}
+			return nil
+		},
+	}
+	f.register(cmd.Flags(), false)
+	return cmd
+}
+
+func oneScenario(name string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) != 1 {
+			return usageError("%s needs exactly one scenario file", name)
+		}
+		return nil
+	}
+}
+
+// emit prints and writes a report as the flags ask.
+func emit(e *env, f *runFlags, reps ...*report.Report) error {
+	for _, rep := range reps {
+		if f.format == "json" {
+			if err := report.WriteJSON(e.stdout, rep); err != nil {
+				return err
+			}
+		} else if err := report.WriteText(e.stdout, rep); err != nil {
+			return err
+		}
+	}
+	var doc any = reps[0]
+	if len(reps) > 1 {
+		doc = &report.Compare{Schema: report.SchemaCompare, Scenario: reps[0].Scenario, Runs: reps}
+	}
+	if f.out != "" {
+		if err := writeFile(f.out, func(w *os.File) error { return report.WriteJSON(w, doc) }); err != nil {
+			return err
+		}
+	}
+	if f.csv != "" {
+		if err := writeFile(f.csv, func(w *os.File) error { return report.WriteCSV(w, reps...) }); err != nil {
+			return err
+		}
+	}
+	if f.html != "" {
+		if err := writeFile(f.html, func(w *os.File) error { return report.WriteHTML(w, reps...) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeFile(path string, write func(*os.File) error) error {
+	w, err := os.Create(path)
+	if err != nil {
+		return withCode(exitFailure, err)
+	}
+	if err := write(w); err != nil {
+		w.Close()
+		return withCode(exitFailure, err)
+	}
+	return withCode(exitFailure, w.Close())
+}
+
+// outcomeOf maps a finished run to its exit code: a failure or interruption
+// is 1, failed thresholds 99.
+func outcomeOf(rep *report.Report, runErr error) error {
+	switch {
+	case runErr != nil:
+		return withCode(exitFailure, runErr)
+	case rep.Interrupted:
+		return withCode(exitFailure, fmt.Errorf("interrupted: the report covers the run until the stop"))
+	case !rep.ThresholdsOK():
+		return withCode(exitThreshold, fmt.Errorf("%d threshold(s) failed", failedCount(rep)))
+	}
+	return nil
+}
+
+func failedCount(rep *report.Report) int {
+	n := 0
+	for _, t := range rep.Thresholds {
+		if !t.OK {
+			n++
+		}
+	}
+	return n
+}

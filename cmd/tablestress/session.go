@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tablestress/tablestress/pkg/keygen"
+	"github.com/tablestress/tablestress/pkg/report"
+	"github.com/tablestress/tablestress/pkg/scenario"
+	"github.com/tablestress/tablestress/pkg/table"
+	"github.com/tablestress/tablestress/pkg/workload"
+)
+
+// session is a loaded scenario and an open target, shared by run, compare
+// and seed.
+type session struct {
+	e       *env
+	s       *scenario.Scenario
+	source  string
+	f       *runFlags
+	target  table.Target
+	svc     *table.Service
+	pop     *keygen.Population
+	schemes []*keygen.Scheme
+	close   func()
+}
+
+func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session, error) {
+	s, err := loadScenario(e, path)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.apply(s, cmd.Flags().Changed); err != nil {
+		return nil, err
+	}
+	if errs := s.Validate(); len(errs) > 0 {
+		for _, err := range errs {
+			fmt.Fprintln(e.stderr, err)
+		}
+		return nil, usageError("the flags make the scenario invalid")
+	}
+	pop, schemes, err := s.Compile()
+	if err != nil {
+		return nil, withCode(exitUsage, err)
+	}
+	src, _ := os.ReadFile(path)
+	ss := &session{e: e, s: s, source: string(src), f: f, pop: pop, schemes: schemes, close: func() {}}
+	spec := f.target
+	if spec == "" {
+		spec = e.getenv("TABLESTRESS_TARGET")
+	}
+	tg, err := table.ParseTarget(spec)
+	if err != nil {
+		return nil, usageError("--target: %v", err)
+	}
+	if tg.Kind == table.KindEmbedded {
+		conn, stop, err := startEmbedded(s, f)
+		if err != nil {
+			return nil, err
+		}
+		ss.close = stop
+		if tg, err = table.BindEmbedded(conn); err != nil {
+			stop()
+			return nil, err
+		}
+	}
+	if !tg.IsLoopback() && !f.yes {
+		if err := confirm(e, tg, s); err != nil {
+			ss.close()
+			return nil, err
+		}
+	}
+	svc, err := table.Open(tg, table.Options{Workers: s.Workload.Workers, Timeout: s.Workload.Timeout.D(), UserAgent: "tablestress/" + version})
+	if err != nil {
+		ss.close()
+		return nil, withCode(exitFailure, err)
+	}
+	ss.target, ss.svc = tg, svc
+	stopEmb := ss.close
+	ss.close = func() { svc.Close(); stopEmb() }
+	return ss, nil
+}
+
+// confirm prints the plan for a remote target and asks before loading it.
+func confirm(e *env, tg table.Target, s *scenario.Scenario) error {
+	w := s.Workload
+	plan := fmt.Sprintf("tablestress is about to load %s\n  seed %d entities, then run %v", tg, int64(s.Population.Entities), w.Duration.D())
+	if w.Rate > 0 {
+		plan += fmt.Sprintf(" at %.0f ops/s (about %.0f operations)", float64(w.Rate), float64(w.Rate)*w.Duration.D().Seconds())
+	} else {
+		plan += fmt.Sprintf(" closed loop with %d workers", w.Workers)
+	}
+	fmt.Fprintln(e.stderr, plan)
+	if !e.isTerminal {
+		return usageError("refusing to load a target that is not on this machine without --yes")
+	}
+	fmt.Fprint(e.stderr, "proceed? [y/N] ")
+	line, _ := bufio.NewReader(e.stdin).ReadString('\n')
+	if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+		return usageError("not confirmed")
+	}
+	return nil
+}
+
+// schemeIndex resolves --scheme.
+func (ss *session) schemeIndex() (int, error) {
+	if ss.f.scheme == "" {
+		return 0, nil
+	}
+	i, err := ss.s.Scheme(ss.f.scheme)
+	if err != nil {
+		return 0, usageError("--scheme: %v", err)
+	}
+	return i, nil
+}
+
+// runScheme runs one scheme and builds its report.
+func (ss *session) runScheme(ctx context.Context, i int, seedOnly bool) (*report.Report, *workload.Result, error) {
+	s, w := ss.s, ss.s.Workload
+	grace := ss.f.grace
+	if grace == 0 {
+		grace = w.Timeout.D()
+	}
+	var stages []workload.Stage
+	for _, st := range w.Stages {
+		stages = append(stages, workload.Stage{Duration: st.Duration.D(), Target: float64(st.Rate)})
+	}
+	live := newLive(ss.e, ss.f.quiet)
+	cfg := workload.Config{
+		Scenario: s, Pop: ss.pop, Scheme: ss.schemes[i], Service: workload.TableService{Service: ss.svc},
+		Table: ss.f.table, Reuse: ss.f.reuseTable, Keep: ss.f.keepTable, SeedOnly: seedOnly,
+		Seed: s.Seed, Entities: int64(s.Population.Entities), Duration: w.Duration.D(), Warmup: w.Warmup.D(),
+		MaxOps: int64(w.MaxOperations), Workers: w.Workers, Rate: float64(w.Rate), Stages: stages,
+		Retry: workload.NewRetrier(w.Retry), Grace: grace, PartitionTarget: workload.PartitionTarget,
+		Hard: ss.e.hard, Events: live.events(ss.schemes[i].Name),
+	}
+	res, err := workload.Run(ctx, cfg)
+	live.done()
+	mode := "closed"
+	if w.Rate > 0 || len(w.Stages) > 0 {
+		mode = "open"
+	}
+	failure := res.Failure
+	if err != nil && failure == "" {
+		failure = err.Error()
+	}
+	rep := report.Build(report.Meta{
+		Scenario: s.DisplayName(), Scheme: ss.schemes[i].Name,
+		Target: report.Target{Kind: string(ss.target.Kind), Endpoint: ss.target.Endpoint},
+		Table:  res.Table,
+		Run: report.RunInfo{Mode: mode, Workers: w.Workers, Rate: float64(w.Rate), WarmupS: w.Warmup.D().Seconds(), Seed: s.Seed,
+			Retry: w.Retry.String(), PartitionTarget: workload.PartitionTarget},
+		Seed: report.SeedInfo{Entities: res.Seed.Entities, Rows: res.Seed.Rows, Partitions: res.Seed.Partitions,
+			DurationS: res.Seed.Duration.Seconds(), Throttled: res.Seed.Throttled},
+		Interrupted: res.Interrupted, Failure: failure, ScenarioSource: ss.source,
+	}, res.Summary)
+	if res.Cleanup != nil {
+		fmt.Fprintln(ss.e.stderr, "warning:", res.Cleanup)
+	}
+	if _, terr := rep.EvaluateThresholds(s.Thresholds); terr != nil {
+		return rep, res, withCode(exitUsage, terr)
+	}
+	return rep, res, err
+}

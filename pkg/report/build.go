@@ -1,0 +1,89 @@
+package report
+
+import (
+	"time"
+
+	"github.com/tablestress/tablestress/pkg/metrics"
+)
+
+// Meta is what the report says about the run besides its measurements.
+type Meta struct {
+	Scenario       string
+	Scheme         string
+	Target         Target
+	Table          string
+	Run            RunInfo
+	Seed           SeedInfo
+	Interrupted    bool
+	Failure        string
+	ScenarioSource string
+}
+
+// Build turns a run's metrics summary into a report. A nil summary (the run
+// never reached its run phase) gives a report with zero figures.
+func Build(m Meta, s *metrics.Summary) *Report {
+	r := &Report{Schema: SchemaReport, Scenario: m.Scenario, Scheme: m.Scheme, Target: m.Target, Table: m.Table,
+		Run: m.Run, Seed: m.Seed, Interrupted: m.Interrupted, Failure: m.Failure, ScenarioSource: m.ScenarioSource,
+		Operations: map[string]Stats{}, Partitions: []Partition{}, Intervals: []Interval{}, Thresholds: []Threshold{}}
+	if s == nil {
+		r.Totals.Status = map[string]int64{}
+		return r
+	}
+	r.StartedAt = s.Start.UTC()
+	secs := s.Duration().Seconds()
+	r.DurationS = secs
+	r.Histograms = map[string]string{}
+	r.Totals = stats(s.Totals, secs)
+	if enc, err := s.Totals.Latency.Encode(2); err == nil {
+		r.Histograms["total"] = string(enc)
+	}
+	for op, st := range s.Ops {
+		r.Operations[op.String()] = stats(st, secs)
+		if enc, err := st.Latency.Encode(2); err == nil {
+			r.Histograms[op.String()] = string(enc)
+		}
+	}
+	target := s.PartitionTarget
+	for _, p := range s.Partitions {
+		r.Partitions = append(r.Partitions, Partition{
+			PartitionKey: p.Key, Ops: p.Ops, Requests: p.Requests, Entities: p.Entities,
+			EntitiesPerSec: perSec(p.Entities, secs), PeakEntitiesPerSec: float64(p.Peak),
+			Throttled: p.Throttled, Errors: p.Errors, Status: p.Status,
+			Latency: Latency{P50: usMs(p.Latency.Quantile(0.5)), P90: usMs(p.Latency.Quantile(0.9)), P99: usMs(p.Latency.Quantile(0.99)),
+				P999: usMs(p.Latency.Quantile(0.999)), Max: usMs(p.Latency.Max())},
+			OverTarget: p.Key != metrics.CrossPartition && float64(p.Peak) > target,
+		})
+	}
+	for _, iv := range s.Intervals {
+		r.Intervals = append(r.Intervals, Interval{Second: iv.Second, Ops: iv.Ops, Requests: iv.Requests, Entities: iv.Entities,
+			Throttled: iv.Throttled, Errors: iv.Errors, Dropped: iv.Dropped, P50: iv.P50, P90: iv.P90, P99: iv.P99, Max: iv.Max,
+			Hottest: iv.Hottest, HottestEntities: iv.HottestEntities})
+	}
+	if len(s.Series) > 0 {
+		h := &Heatmap{BinSeconds: s.BinWidth.Seconds()}
+		for _, se := range s.Series {
+			h.Partitions = append(h.Partitions, se.Partition)
+			h.Entities = append(h.Entities, se.Entities)
+		}
+		r.Heatmap = h
+	}
+	return r
+}
+
+func stats(s metrics.Stats, secs float64) Stats {
+	return Stats{Ops: s.Ops, Requests: s.Requests, Entities: s.Entities, OpsPerSec: perSec(s.Ops, secs), EntitiesPerSec: perSec(s.Entities, secs),
+		Throttled: s.Throttled, Errors: s.Errors, Failed: s.Failed, Dropped: s.Dropped, Retries: s.Retries, Pages: s.Pages, Status: s.Status,
+		Latency: Latency{P50: s.LatencyMs(50), P90: s.LatencyMs(90), P99: s.LatencyMs(99), P999: s.LatencyMs(99.9), Max: s.LatencyMs(100)}}
+}
+
+func perSec(n int64, secs float64) float64 {
+	if secs <= 0 {
+		return 0
+	}
+	return float64(n) / secs
+}
+
+func usMs(us int64) float64 { return float64(us) / 1000 }
+
+// SecondsOf converts a duration for RunInfo and SeedInfo.
+func SecondsOf(d time.Duration) float64 { return d.Seconds() }

@@ -1,0 +1,315 @@
+package workload
+
+import (
+	"context"
+	"time"
+
+	"github.com/tablestress/tablestress/pkg/keygen"
+	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/outcome"
+	"github.com/tablestress/tablestress/pkg/table"
+)
+
+// executor performs steps against the tables and records them. Each worker
+// owns one; it is not safe for concurrent use.
+type executor struct {
+	plan    *Plan
+	main    Store
+	indexes []Store // one per scheme index table
+	a       attempts
+	version int64
+
+	ent     keygen.Entity
+	keys    keygen.Keys
+	body    []byte
+	actions []table.Action
+}
+
+// indexLabel is how a partition of an index table is named in reports:
+// "PostsByCategory/azure". '/' cannot occur in a PartitionKey, so labels of
+// the main table and of index tables never collide.
+func indexLabel(index string, pk []byte) string { return index + "/" + string(pk) }
+
+func (x *executor) keysOf(i int64) {
+	x.plan.Pop.Entity(i, &x.ent)
+	x.plan.Scheme.Keys(&x.ent, &x.keys)
+}
+
+// execute performs one step; scheduled is when it was due to start (latency
+// is measured from there).
+func (x *executor) execute(ctx context.Context, s Step, scheduled time.Time) {
+	op := s.Op.Metric
+	if s.Missing {
+		x.a.rec.Dropped(op, x.a.clock.Now())
+		return
+	}
+	var part string
+	var ok bool
+	switch s.Op.Spec.Op {
+	case "point_read":
+		part, ok = x.pointRead(ctx, s)
+	case "range_query", "partition_scan", "table_scan":
+		part, ok = x.query(ctx, s)
+	case "insert":
+		part, ok = x.insert(ctx, s)
+	case "upsert_merge", "upsert_replace":
+		part, ok = x.upsert(ctx, s)
+	case "update":
+		part, ok = x.update(ctx, s)
+	case "delete":
+		part, ok = x.delete(ctx, s)
+	case "batch":
+		part, ok = x.batch(ctx, s)
+	}
+	x.a.rec.Done(op, part, scheduled, x.a.clock.Now(), ok)
+}
+
+func okResult(r table.Result) bool { return r.Outcome.Class == outcome.OK }
+
+func (x *executor) pointRead(ctx context.Context, s Step) (string, bool) {
+	x.keysOf(s.Entity)
+	pk, rk := string(x.keys.PK), x.keys.RK
+	if s.Row > 0 {
+		rk = x.keys.Rows[s.Row-1]
+	}
+	rks := string(rk)
+	res := x.a.do(ctx, s.Op.Metric, pk, false, func(ctx context.Context) table.Result {
+		return x.main.Get(ctx, pk, rks, s.Op.Spec.Select)
+	})
+	return pk, okResult(res) && res.Entities > 0 // a projected read of a missing entity is a 200 with nothing
+}
+
+// query runs range queries, partition scans and table scans page by page;
+// every page is a request of its own.
+func (x *executor) query(ctx context.Context, s Step) (string, bool) {
+	spec := s.Op.Spec
+	store, part := x.main, metrics.CrossPartition
+	q := table.Query{Select: spec.Select}
+	want := 0 // rows wanted; 0 = all pages up to max_pages
+	switch {
+	case spec.Op == "table_scan":
+		q.Filter = spec.Filter
+	case spec.Across:
+		x.keysOf(s.Entity)
+		lo := string(x.keys.PK)
+		j := min(s.Entity+int64(spec.Rows), x.plan.Space.Bound()-1)
+		x.keysOf(j)
+		hi := string(x.keys.PK)
+		if hi < lo {
+			lo, hi = hi, lo
+		}
+		q.Filter = table.FilterPKRange(lo, hi)
+	default:
+		x.keysOf(s.Entity)
+		pk, rk := x.keys.PK, x.keys.RK
+		part = string(pk)
+		if s.Op.Index >= 0 {
+			store = x.indexes[s.Op.Index]
+			pk, rk = x.keys.Index[s.Op.Index].PK, x.keys.Index[s.Op.Index].RK
+			part = indexLabel(spec.Index, pk)
+		}
+		switch {
+		case spec.Op == "partition_scan", spec.From == "start":
+			q.Filter = table.FilterPK(string(pk))
+		default:
+			q.Filter = table.FilterRowRange(string(pk), string(rk), "")
+		}
+		if spec.Op == "range_query" {
+			want = spec.Rows
+			q.Top = int32(min(spec.Rows, 1000))
+		}
+	}
+	pager := store.Query(ctx, q)
+	got, pages := 0, 0
+	for {
+		var page table.Page
+		more := false
+		res := x.a.do(ctx, s.Op.Metric, part, true, func(ctx context.Context) table.Result {
+			var r table.Result
+			page, r, more = pager.Next(ctx)
+			return r
+		})
+		if !okResult(res) {
+			return part, false
+		}
+		pages++
+		got += len(page.Entities)
+		if !more || (spec.MaxPages > 0 && pages >= spec.MaxPages) || (want > 0 && got >= want) {
+			return part, true
+		}
+	}
+}
+
+// entityBody renders the full body of entity row r (0 main, k secondary).
+func (x *executor) entityBody(r int, version int64) []byte {
+	rk := x.keys.RK
+	if r > 0 {
+		rk = x.keys.Rows[r-1]
+	}
+	x.body = x.plan.Pop.AppendJSON(x.body[:0], &x.ent, x.keys.PK, rk, version)
+	return x.body
+}
+
+// rowActions appends an action per row of the current entity.
+func (x *executor) rowActions(kind table.ActionKind, version int64) {
+	for r := 0; r < x.plan.Scheme.RowsPerEntity(); r++ {
+		body := append([]byte(nil), x.entityBody(r, version)...)
+		x.actions = append(x.actions, table.Action{Kind: kind, Entity: body})
+	}
+}
+
+func (x *executor) insert(ctx context.Context, s Step) (string, bool) {
+	x.keysOf(s.Entity)
+	pk := string(x.keys.PK)
+	var res table.Result
+	if len(x.keys.Rows) == 0 {
+		body := x.entityBody(0, 0)
+		res = x.a.do(ctx, s.Op.Metric, pk, false, func(ctx context.Context) table.Result { return x.main.Insert(ctx, body) })
+	} else {
+		// Secondary rows go with the main row in one entity group transaction.
+		x.actions = x.actions[:0]
+		x.rowActions(table.ActionInsert, 0)
+		res = x.a.do(ctx, s.Op.Metric, pk, false, func(ctx context.Context) table.Result { return x.main.Submit(ctx, x.actions) })
+	}
+	if !okResult(res) {
+		return pk, false
+	}
+	x.plan.Written(s.Entity)
+	return pk, x.writeIndexRows(ctx, s)
+}
+
+// writeIndexRows inserts the entity's row in every index table.
+func (x *executor) writeIndexRows(ctx context.Context, s Step) bool {
+	ok := true
+	for k, ix := range x.plan.Scheme.Indexes {
+		ik := x.keys.Index[k]
+		body := keygen.AppendIndexJSON(nil, &x.ent, ik.PK, ik.RK, x.keys.PK, x.keys.RK)
+		res := x.a.do(ctx, s.Op.Metric, indexLabel(ix.Name, ik.PK), false, func(ctx context.Context) table.Result {
+			return x.indexes[k].Insert(ctx, body)
+		})
+		ok = ok && okResult(res)
+	}
+	return ok
+}
+
+func (x *executor) upsert(ctx context.Context, s Step) (string, bool) {
+	x.keysOf(s.Entity)
+	pk := string(x.keys.PK)
+	x.version++
+	mode := table.UpdateModeReplace
+	body := x.entityBody(0, x.version)
+	if s.Op.Spec.Op == "upsert_merge" {
+		mode = table.UpdateModeMerge
+		x.body = x.plan.Pop.AppendPatchJSON(x.body[:0], &x.ent, x.keys.PK, x.keys.RK, x.version)
+		body = x.body
+	}
+	res := x.a.do(ctx, s.Op.Metric, pk, false, func(ctx context.Context) table.Result { return x.main.Upsert(ctx, body, mode) })
+	if okResult(res) {
+		x.plan.Written(s.Entity) // an upsert of a new entity creates it
+	}
+	return pk, okResult(res)
+}
+
+// update replaces the main row. With etag (the default) it reads the entity
+// first and writes with If-Match, so concurrent writers see 412.
+func (x *executor) update(ctx context.Context, s Step) (string, bool) {
+	x.keysOf(s.Entity)
+	pk, rk := string(x.keys.PK), string(x.keys.RK)
+	etag := ""
+	if s.Op.Spec.ETag == nil || *s.Op.Spec.ETag {
+		res := x.a.do(ctx, s.Op.Metric, pk, false, func(ctx context.Context) table.Result { return x.main.Get(ctx, pk, rk, []string{"RowKey"}) })
+		if !okResult(res) || res.Entities == 0 {
+			return pk, false
+		}
+		etag = res.ETag
+	}
+	x.version++
+	body := x.entityBody(0, x.version)
+	res := x.a.do(ctx, s.Op.Metric, pk, false, func(ctx context.Context) table.Result {
+		return x.main.Update(ctx, body, table.UpdateModeReplace, etag)
+	})
+	return pk, okResult(res)
+}
+
+func (x *executor) delete(ctx context.Context, s Step) (string, bool) {
+	x.keysOf(s.Entity)
+	pk, rk := string(x.keys.PK), string(x.keys.RK)
+	var res table.Result
+	if len(x.keys.Rows) == 0 {
+		res = x.a.do(ctx, s.Op.Metric, pk, false, func(ctx context.Context) table.Result { return x.main.Delete(ctx, pk, rk, "") })
+	} else {
+		x.actions = x.actions[:0]
+		for r := 0; r < x.plan.Scheme.RowsPerEntity(); r++ {
+			row := x.keys.RK
+			if r > 0 {
+				row = x.keys.Rows[r-1]
+			}
+			x.actions = append(x.actions, table.Action{Kind: table.ActionDelete, Entity: keygen.AppendKeysJSON(nil, x.keys.PK, row)})
+		}
+		res = x.a.do(ctx, s.Op.Metric, pk, false, func(ctx context.Context) table.Result { return x.main.Submit(ctx, x.actions) })
+	}
+	if !okResult(res) {
+		x.plan.Unclaim(s.Entity)
+		return pk, false
+	}
+	ok := true
+	for k, ix := range x.plan.Scheme.Indexes {
+		ik := x.keys.Index[k]
+		ipk, irk := string(ik.PK), string(ik.RK)
+		r := x.a.do(ctx, s.Op.Metric, indexLabel(ix.Name, ik.PK), false, func(ctx context.Context) table.Result {
+			return x.indexes[k].Delete(ctx, ipk, irk, "")
+		})
+		ok = ok && okResult(r)
+	}
+	return pk, ok
+}
+
+// batchKinds maps a batch kind to the transaction action of each entity;
+// mixed cycles through insert, upsert-replace and upsert-merge.
+var batchKinds = map[string][]table.ActionKind{
+	"insert":         {table.ActionInsert},
+	"upsert_replace": {table.ActionUpsertReplace},
+	"upsert_merge":   {table.ActionUpsertMerge},
+	"mixed":          {table.ActionInsert, table.ActionUpsertReplace, table.ActionUpsertMerge},
+}
+
+// batch writes new entities of one partition in one entity group transaction,
+// then their index rows grouped by index partition.
+func (x *executor) batch(ctx context.Context, s Step) (string, bool) {
+	kinds := batchKinds[s.Op.Spec.Kind]
+	x.actions = x.actions[:0]
+	var pk string
+	for n, i := range s.Batch {
+		x.keysOf(i)
+		pk = string(x.keys.PK)
+		x.rowActions(kinds[n%len(kinds)], 0)
+	}
+	res := x.a.do(ctx, s.Op.Metric, pk, false, func(ctx context.Context) table.Result { return x.main.Submit(ctx, x.actions) })
+	if !okResult(res) {
+		return pk, false
+	}
+	for _, i := range s.Batch {
+		x.plan.Written(i)
+	}
+	ok := true
+	for k, ix := range x.plan.Scheme.Indexes {
+		groups := map[string][]table.Action{}
+		var order []string
+		for _, i := range s.Batch {
+			x.keysOf(i)
+			ik := x.keys.Index[k]
+			body := keygen.AppendIndexJSON(nil, &x.ent, ik.PK, ik.RK, x.keys.PK, x.keys.RK)
+			key := string(ik.PK)
+			if _, seen := groups[key]; !seen {
+				order = append(order, key)
+			}
+			groups[key] = append(groups[key], table.Action{Kind: table.ActionUpsertReplace, Entity: body})
+		}
+		for _, ipk := range order {
+			acts := groups[ipk]
+			r := x.a.do(ctx, s.Op.Metric, ix.Name+"/"+ipk, false, func(ctx context.Context) table.Result { return x.indexes[k].Submit(ctx, acts) })
+			ok = ok && okResult(r)
+		}
+	}
+	return pk, ok
+}

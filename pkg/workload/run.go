@@ -1,0 +1,221 @@
+package workload
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/tablestress/tablestress/pkg/keygen"
+	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/scenario"
+)
+
+// Config is one run of one key scheme: create the tables, seed them, drive
+// the workload, clean up.
+type Config struct {
+	Scenario *scenario.Scenario
+	Pop      *keygen.Population
+	Scheme   *keygen.Scheme
+	Service  Service
+
+	// Table is the main table's name; "" means a fresh unique name. Index
+	// tables are named Table + index name.
+	Table string
+	// Reuse allows writing into tables that already exist (--reuse-table).
+	Reuse bool
+	// Keep leaves the tables in place after the run (--keep-table).
+	Keep bool
+	// SeedOnly stops after the seed phase (tablestress seed).
+	SeedOnly bool
+	// SkipSeed starts the run phase on a table that is already seeded
+	// (requires Reuse).
+	SkipSeed bool
+
+	Seed     uint64
+	Entities int64
+	Duration time.Duration
+	Warmup   time.Duration
+	MaxOps   int64
+	Workers  int
+	// Rate > 0 or Stages: open loop. Otherwise closed loop.
+	Rate   float64
+	Stages []Stage
+	Retry  Retrier
+	// Grace is how long in-flight operations may finish after the run stops
+	// (the deadline, or Ctrl-C) before they are canceled.
+	Grace time.Duration
+	// PartitionTarget is the entities/s a partition is judged against.
+	PartitionTarget float64
+
+	// Hard, when done, cancels in-flight operations at once (a second Ctrl-C).
+	Hard context.Context
+	// Events receives progress; any field may be nil.
+	Events Events
+	Clock  Clock
+}
+
+// Events are the run's progress callbacks, called from the run's goroutines
+// one at a time.
+type Events struct {
+	Phase        func(phase string)
+	SeedProgress func(done, total int64)
+	Interval     func(iv metrics.Interval, live metrics.Live)
+}
+
+// Result is what a run produced, also when it stopped early.
+type Result struct {
+	Table       string
+	Tables      []string // every table the run used
+	Seed        SeedResult
+	SeedCounted int64 // rows counted in the main table after seeding (-1 if not counted)
+	Summary     *metrics.Summary
+	Start       time.Time
+	// Interrupted is set when the run stopped before its end (Ctrl-C, a
+	// failure of the target); Summary then covers what was done.
+	Interrupted bool
+	// Failure states why the run failed, if it did.
+	Failure string
+	// Cleanup is the error of deleting the tables, if any.
+	Cleanup error
+}
+
+// Run executes the configuration. ctx ending stops new work (the soft stop);
+// Config.Hard ending cancels in-flight requests too. Run always returns a
+// Result describing what happened, with an error when it could not complete.
+func Run(ctx context.Context, c Config) (*Result, error) {
+	if c.Clock == nil {
+		c.Clock = RealClock{}
+	}
+	if c.Hard == nil {
+		c.Hard = context.Background()
+	}
+	if c.Workers < 1 {
+		c.Workers = 1
+	}
+	res := &Result{Table: c.Table, SeedCounted: -1}
+	if res.Table == "" {
+		res.Table = FreshTableName(c.Scenario.DisplayName())
+	} else if !ValidTableName(res.Table) {
+		return res, fmt.Errorf("table name %q: Azure table names are 3-63 letters and digits starting with a letter", res.Table)
+	}
+	tbl := &tables{svc: c.Service}
+	defer func() {
+		if !c.Keep {
+			cctx, cancel := context.WithTimeout(c.Hard, 30*time.Second)
+			res.Cleanup = tbl.cleanup(cctx)
+			cancel()
+		}
+	}()
+	c.phase("create tables")
+	names := []string{res.Table}
+	for _, ix := range c.Scheme.Indexes {
+		names = append(names, res.Table+ix.Name)
+	}
+	for _, name := range names {
+		if err := tbl.ensure(ctx, name, c.Reuse); err != nil {
+			res.Failure = err.Error()
+			return res, err
+		}
+	}
+	res.Tables = names
+	main := c.Service.Store(res.Table)
+	indexes := make([]Store, len(c.Scheme.Indexes))
+	for k := range indexes {
+		indexes[k] = c.Service.Store(names[k+1])
+	}
+	plan, err := NewPlan(c.Scenario, c.Pop, c.Scheme, c.Entities, c.Seed)
+	if err != nil {
+		res.Failure = err.Error()
+		return res, err
+	}
+	if !c.SkipSeed && c.Entities > 0 {
+		c.phase("seed")
+		seedRes, err := Seed(ctx, SeedConfig{Plan: plan, Main: main, Indexes: indexes, Entities: c.Entities,
+			Workers: min(max(c.Workers, 8), 64), Progress: c.Events.SeedProgress, Clock: c.Clock})
+		res.Seed = seedRes
+		if err != nil {
+			res.Failure = err.Error()
+			res.Interrupted = ctx.Err() != nil
+			return res, err
+		}
+		c.phase("verify seed")
+		n, err := CountRows(ctx, main)
+		if err != nil {
+			res.Failure = err.Error()
+			return res, err
+		}
+		res.SeedCounted = n
+		if n < res.Seed.Rows-res.Seed.Collisions && n != res.Seed.Rows {
+			err := fmt.Errorf("%w: wrote %d rows but the table holds %d", ErrSeed, res.Seed.Rows, n)
+			res.Failure = err.Error()
+			return res, err
+		}
+	}
+	if c.SeedOnly {
+		return res, nil
+	}
+	c.phase("run")
+	res.Summary, res.Start = c.runPhase(ctx, plan, main, indexes)
+	if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		res.Interrupted = true
+		res.Failure = "interrupted before the end of the run"
+	}
+	return res, nil
+}
+
+func (c *Config) phase(p string) {
+	if c.Events.Phase != nil {
+		c.Events.Phase(p)
+	}
+}
+
+// runPhase drives the workload and returns its summary.
+func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes []Store) (*metrics.Summary, time.Time) {
+	start := c.Clock.Now()
+	reg := metrics.NewRegistry(metrics.Options{PartitionTarget: c.PartitionTarget, Start: start.Add(c.Warmup)})
+	total := c.Warmup + c.Duration
+	stop, cancelStop := context.WithDeadline(ctx, start.Add(total))
+	defer cancelStop()
+	opCtx, cancelOps := context.WithCancel(c.Hard)
+	defer cancelOps()
+	go func() { // in-flight operations get Grace after the stop, then are canceled
+		<-stop.Done()
+		select {
+		case <-c.Clock.After(c.Grace):
+		case <-opCtx.Done():
+		}
+		cancelOps()
+	}()
+
+	p := &pool{plan: plan, reg: reg, main: main, indexes: indexes, retry: c.Retry, clock: c.Clock, workers: c.Workers, maxOps: c.MaxOps}
+	var wg sync.WaitGroup
+	done := make(chan struct{})
+	wg.Add(1)
+	go func() { // the tick: merge recorders once a second, report live figures
+		defer wg.Done()
+		for k := 1; ; k++ {
+			select {
+			case <-done:
+				return
+			case <-c.Clock.After(start.Add(time.Duration(k) * time.Second).Sub(c.Clock.Now())):
+				iv := reg.Tick(c.Clock.Now())
+				if c.Events.Interval != nil {
+					c.Events.Interval(iv, reg.Live())
+				}
+			}
+		}
+	}()
+	switch {
+	case len(c.Stages) > 0:
+		p.open(stop, opCtx, StagesPacer{Start: c.Rate, Stages: c.Stages}, start)
+	case c.Rate > 0:
+		p.open(stop, opCtx, ConstantPacer{Freq: c.Rate, Duration: total}, start)
+	default:
+		p.closed(stop, opCtx)
+	}
+	close(done)
+	wg.Wait()
+	return reg.Finish(c.Clock.Now()), start
+}
