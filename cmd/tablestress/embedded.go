@@ -1,11 +1,51 @@
 package main
 
 import (
+	"context"
+	"time"
+
+	"github.com/tablestress/tablestress/pkg/emulator"
+	"github.com/tablestress/tablestress/pkg/emulator/faults"
+	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/scenario"
 )
 
-// startEmbedded starts the embedded Table service for a run and returns its
-// connection string and a stop function.
-var startEmbedded = func(s *scenario.Scenario, f *runFlags) (string, func(), error) {
-	return "", nil, usageError("the embedded service is not available in this build; use --target azurite or a connection string")
+// embeddedConfig builds the embedded service's configuration from the
+// flags, or the scenario's embedded section.
+func embeddedConfig(s *scenario.Scenario, f *runFlags) (emulator.Config, error) {
+	ms, fs := s.Embedded.Model, s.Embedded.Faults
+	if f.model != "" {
+		ms = f.model
+	}
+	if f.faults != "" {
+		fs = f.faults
+	}
+	mc, err := model.Parse(ms)
+	if err != nil {
+		return emulator.Config{}, usageError("--model: %v", err)
+	}
+	fc, err := faults.Parse(fs)
+	if err != nil {
+		return emulator.Config{}, usageError("--faults: %v", err)
+	}
+	return emulator.Config{Model: mc, Faults: fc}, nil
+}
+
+// startEmbedded starts the embedded Table service on a free loopback port
+// for a run and returns it and a stop function.
+func startEmbedded(s *scenario.Scenario, f *runFlags) (*emulator.Instance, func(), error) {
+	cfg, err := embeddedConfig(s, f)
+	if err != nil {
+		return nil, nil, err
+	}
+	in, err := emulator.Start("127.0.0.1:0", cfg)
+	if err != nil {
+		return nil, nil, withCode(exitFailure, err)
+	}
+	stop := func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = in.Close(ctx)
+	}
+	return in, stop, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tablestress/tablestress/pkg/emulator"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/report"
 	"github.com/tablestress/tablestress/pkg/scenario"
@@ -28,6 +29,8 @@ type session struct {
 	pop     *keygen.Population
 	schemes []*keygen.Scheme
 	close   func()
+	// embedded is the in-process service when the target is embedded.
+	embedded *emulator.Instance
 }
 
 func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session, error) {
@@ -59,12 +62,12 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 		return nil, usageError("--target: %v", err)
 	}
 	if tg.Kind == table.KindEmbedded {
-		conn, stop, err := startEmbedded(s, f)
+		in, stop, err := startEmbedded(s, f)
 		if err != nil {
 			return nil, err
 		}
-		ss.close = stop
-		if tg, err = table.BindEmbedded(conn); err != nil {
+		ss.close, ss.embedded = stop, in
+		if tg, err = table.BindEmbedded(in.ConnectionString()); err != nil {
 			stop()
 			return nil, err
 		}
@@ -138,6 +141,18 @@ func (ss *session) runScheme(ctx context.Context, i int, seedOnly bool) (*report
 		MaxOps: int64(w.MaxOperations), Workers: w.Workers, Rate: float64(w.Rate), Stages: stages,
 		Retry: workload.NewRetrier(w.Retry), Grace: grace, PartitionTarget: workload.PartitionTarget,
 		Hard: ss.e.hard, Events: live.events(ss.schemes[i].Name),
+	}
+	if in := ss.embedded; in != nil {
+		// The seed phase is setup, not measurement: on the embedded
+		// service it runs with the partition model paused. (Against Azure
+		// it is throttled like anything else, and retried.)
+		show := cfg.Events.Phase
+		cfg.Events.Phase = func(p string) {
+			in.PauseModel(p != "run")
+			if show != nil {
+				show(p)
+			}
+		}
 	}
 	res, err := workload.Run(ctx, cfg)
 	live.done()

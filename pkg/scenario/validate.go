@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tablestress/tablestress/pkg/emulator/faults"
+	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/threshold"
 )
@@ -62,11 +64,14 @@ func (s *Scenario) Validate() []error {
 			add(s.errAt(fmt.Sprintf("thresholds[%d]", i), "%s", strings.TrimPrefix(err.Error(), "threshold: bad expression: ")))
 		}
 	}
-	for path, v := range map[string]string{"embedded.model": s.Embedded.Model, "embedded.faults": s.Embedded.Faults} {
-		if check := EmbeddedCheck[path]; v != "" && check != nil {
-			if err := check(v); err != nil {
-				add(s.errAt(path, "%v", err))
-			}
+	if s.Embedded.Model != "" {
+		if _, err := model.Parse(s.Embedded.Model); err != nil {
+			add(s.errAt("embedded.model", "%v", err))
+		}
+	}
+	if s.Embedded.Faults != "" {
+		if _, err := faults.Parse(s.Embedded.Faults); err != nil {
+			add(s.errAt("embedded.faults", "%v", err))
 		}
 	}
 	sortByPosition(errs)
@@ -87,10 +92,6 @@ func sortByPosition(errs []error) {
 		return ea.Col - eb.Col
 	})
 }
-
-// EmbeddedCheck, when set (by the embedded service's packages), parses
-// embedded.model and embedded.faults.
-var EmbeddedCheck = map[string]func(string) error{}
 
 func (s *Scenario) validatePopulation(add func(error)) {
 	p := s.Population

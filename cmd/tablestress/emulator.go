@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tablestress/tablestress/pkg/emulator"
+	"github.com/tablestress/tablestress/pkg/emulator/faults"
+	"github.com/tablestress/tablestress/pkg/emulator/model"
+)
+
+func init() { extraCommands = append(extraCommands, newEmulatorCmd) }
+
+func newEmulatorCmd(e *env) *cobra.Command {
+	var listen, modelSpec, faultSpec string
+	var remote bool
+	cmd := &cobra.Command{
+		Use:   "emulator",
+		Short: "Run the embedded Table service on its own: Azurite that throttles like Azure",
+		Long: `emulator serves the Azure Table REST API for the development account
+devstoreaccount1 (with its well-known key) until interrupted, so any tool or SDK
+can use it. Unlike Azurite it models Azure's partition scalability targets:
+2,000 entities/s per partition and 20,000 requests/s per account answered with
+503 ServerBusy or 500 OperationTimedOut, append-only and prepend-only keys
+sharing one range partition, load balancing that takes moved partitions offline
+for a few seconds. --model off turns that off; --faults injects failures.
+
+Server-side counters per table, partition and status are at
+GET /_tablestress/stats (POST /_tablestress/reset zeroes them).
+
+Model: ` + model.Forms + `
+Faults: ` + faults.Forms,
+		Example: `  tablestress emulator --listen 127.0.0.1:10002
+  tablestress emulator --model azure,balance=30s --faults 503=1%,latency=2ms`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			mc, err := model.Parse(modelSpec)
+			if err != nil {
+				return usageError("--model: %v", err)
+			}
+			fc, err := faults.Parse(faultSpec)
+			if err != nil {
+				return usageError("--faults: %v", err)
+			}
+			in, err := emulator.Start(listen, emulator.Config{Model: mc, Faults: fc, AllowRemote: remote})
+			if err != nil {
+				return usageError("--listen: %v", err)
+			}
+			fmt.Fprintf(e.stdout, "tablestress emulator listening on %s\nmodel: %s\nfaults: %s\nconnection string: DefaultEndpointsProtocol=http;AccountName=%s;AccountKey=<the development key>;TableEndpoint=%s;\n",
+				in.URL(), mc, fc, emulator.DevAccount, in.URL())
+			<-cmd.Context().Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			return in.Close(ctx)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&listen, "listen", "127.0.0.1:10002", "address to listen on (loopback unless --allow-remote)")
+	f.StringVar(&modelSpec, "model", "azure", "partition model: azure, off, or azure with overrides")
+	f.StringVar(&faultSpec, "faults", "", "fault injection, like 503=1%,latency=2ms (default: none)")
+	f.BoolVar(&remote, "allow-remote", false, "allow listening on a non-loopback address")
+	return cmd
+}

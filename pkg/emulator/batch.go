@@ -1,0 +1,238 @@
+package emulator
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// Entity group transaction limits.
+const (
+	maxBatchOps   = 100
+	maxBatchBytes = 4 << 20
+)
+
+// batchOp is one parsed operation of a transaction.
+type batchOp struct {
+	op
+	table  string
+	insert bool
+}
+
+// batch answers POST /$batch: one changeset applied atomically, or refused
+// with Azure's errors, answered as 202 with the failing operation inside.
+func (s *Server) batch(r *http.Request) reply {
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBatchBytes+1))
+	if err != nil {
+		return errReply(invalidInput("The request body could not be read."), "")
+	}
+	if len(body) > maxBatchBytes {
+		return errReply(errBodyTooLarge, "")
+	}
+	ops, perr := parseBatch(r.Header.Get("Content-Type"), body)
+	if perr != nil {
+		return errReply(perr, "")
+	}
+	if len(ops) == 0 {
+		return errReply(invalidInput("The batch holds no operation."), "")
+	}
+	first := ops[0]
+	part := first.pk
+	fail := func(i int, e *apiError) reply {
+		return reply{status: http.StatusAccepted, part: part, table: first.table, body: batchResponse(nil, i, e, s.now()), ctype: "multipart/mixed; boundary=" + batchBoundary}
+	}
+	if len(ops) > maxBatchOps {
+		return fail(maxBatchOps, errTooManyOps)
+	}
+	seen := map[string]bool{}
+	for i, o := range ops {
+		if o.table != first.table {
+			return fail(i, invalidInput("All operations of a batch must address the same table."))
+		}
+		if o.pk != first.pk {
+			return fail(i, errMixedPartitions)
+		}
+		if !validKey(o.pk) || !validKey(o.rk) {
+			return fail(i, invalidInput("The PartitionKey or RowKey contains a character that is not allowed or is too long."))
+		}
+		if seen[o.rk] {
+			return fail(i, errDuplicateRow)
+		}
+		seen[o.rk] = true
+	}
+	t := s.store.table(first.table)
+	if t == nil {
+		return fail(0, errTableNotFound)
+	}
+	f, refused := s.gate(r.Context(), first.table, part, len(ops), true, func() int {
+		t.mu.RLock()
+		defer t.mu.RUnlock()
+		return t.extends(part)
+	})
+	if refused != nil {
+		refused.table = first.table
+		return *refused
+	}
+	results, i, aerr := s.applyBatch(t, ops, f.Discard)
+	if aerr != nil {
+		return fail(i, aerr)
+	}
+	return reply{status: http.StatusAccepted, part: part, table: first.table, entities: len(ops), discard: f.Discard,
+		body: batchResponse(results, -1, nil, s.now()), ctype: "multipart/mixed; boundary=" + batchBoundary}
+}
+
+// applyBatch checks every operation against the table as changed by the
+// ones before it, then applies them all, or none.
+func (s *Server) applyBatch(t *table, ops []batchOp, discard bool) ([]*entity, int, *apiError) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	staged := make([]*entity, len(ops))
+	for i, o := range ops {
+		old := t.get(o.pk, o.rk)
+		e, err := s.check(old, o.op)
+		if err != nil {
+			return nil, i, err
+		}
+		staged[i] = e
+	}
+	if discard {
+		return staged, -1, nil
+	}
+	for i, o := range ops {
+		if o.kind == opDelete {
+			t.tree.Delete(&entity{pk: o.pk, rk: o.rk})
+		} else {
+			t.tree.ReplaceOrInsert(staged[i])
+		}
+	}
+	return staged, -1, nil
+}
+
+// parseBatch reads the multipart body: one changeset of HTTP requests.
+func parseBatch(contentType string, body []byte) ([]batchOp, *apiError) {
+	bad := invalidInput("The batch request body is malformed.")
+	mt, params, err := mime.ParseMediaType(contentType)
+	if err != nil || mt != "multipart/mixed" || params["boundary"] == "" {
+		return nil, bad
+	}
+	outer := multipart.NewReader(bytes.NewReader(body), params["boundary"])
+	cs, err := outer.NextPart()
+	if err != nil {
+		return nil, bad
+	}
+	mt, params, err = mime.ParseMediaType(cs.Header.Get("Content-Type"))
+	if err != nil || mt != "multipart/mixed" || params["boundary"] == "" {
+		return nil, bad
+	}
+	inner := multipart.NewReader(cs, params["boundary"])
+	var ops []batchOp
+	for {
+		p, err := inner.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, bad
+		}
+		raw, err := io.ReadAll(p)
+		if err != nil {
+			return nil, bad
+		}
+		req, err := http.ReadRequest(bufio.NewReader(bytes.NewReader(raw)))
+		if err != nil {
+			return nil, bad
+		}
+		o, aerr := batchOperation(req)
+		if aerr != nil {
+			return nil, aerr
+		}
+		ops = append(ops, o)
+		if len(ops) > maxBatchOps+1 {
+			break
+		}
+	}
+	return ops, nil
+}
+
+// batchOperation turns one inner request into an operation.
+func batchOperation(req *http.Request) (batchOp, *apiError) {
+	// The inner URL is absolute: /ACCOUNT/table(...); drop the account.
+	path := strings.TrimPrefix(req.URL.EscapedPath(), "/")
+	if i := strings.IndexByte(path, '/'); i >= 0 {
+		path = path[i:]
+	}
+	rt, aerr := parseRoute(path)
+	if aerr != nil {
+		return batchOp{}, aerr
+	}
+	body, _ := io.ReadAll(io.LimitReader(req.Body, maxEntityBytes+1))
+	o := batchOp{table: rt.table, op: op{pk: rt.pk, rk: rt.rk, ifMatch: req.Header.Get("If-Match")}}
+	switch {
+	case req.Method == http.MethodPost && rt.kind == "entities":
+		pk, rk, props, aerr := parseBody(body)
+		if aerr != nil {
+			return batchOp{}, aerr
+		}
+		if pk == nil || rk == nil {
+			return batchOp{}, invalidInput("The entity must have a PartitionKey and a RowKey.")
+		}
+		o.kind, o.pk, o.rk, o.props, o.insert = opInsert, *pk, *rk, props, true
+	case rt.kind != "entity":
+		return batchOp{}, invalidInput("A batch operation must address an entity.")
+	case req.Method == http.MethodDelete:
+		o.kind = opDelete
+		if o.ifMatch == "" {
+			o.ifMatch = "*"
+		}
+	case req.Method == http.MethodPut || req.Method == http.MethodPatch || req.Method == "MERGE":
+		_, _, props, aerr := parseBody(body)
+		if aerr != nil {
+			return batchOp{}, aerr
+		}
+		o.kind, o.props, o.merge = opWrite, props, req.Method != http.MethodPut
+	default:
+		return batchOp{}, errMethod
+	}
+	return o, nil
+}
+
+const (
+	batchBoundary     = "batchresponse_5e9b7f6c-3a1d-4c2e-9f0a-tablestress"
+	changesetBoundary = "changesetresponse_0c4d2a8e-7b6f-4e1a-8d3c-tablestress"
+)
+
+// batchResponse renders a transaction's multipart answer: one inner
+// response per operation on success, or the failing one (index failed,
+// with its index before the message as Azure writes it).
+func batchResponse(results []*entity, failed int, e *apiError, now time.Time) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "--%s\r\nContent-Type: multipart/mixed; boundary=%s\r\n\r\n", batchBoundary, changesetBoundary)
+	part := func(status int, header string, body []byte) {
+		fmt.Fprintf(&b, "--%s\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n", changesetBoundary)
+		fmt.Fprintf(&b, "HTTP/1.1 %d %s\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-cache\r\nDataServiceVersion: 3.0;\r\n%s", status, http.StatusText(status), header)
+		if body != nil {
+			fmt.Fprintf(&b, "Content-Type: application/json;odata=minimalmetadata;streaming=true;charset=utf-8\r\n\r\n%s\r\n", body)
+		} else {
+			b.WriteString("\r\n\r\n") // the blank line ending the headers, then the CRLF that starts the next delimiter
+		}
+	}
+	if e != nil {
+		part(e.status, "", errorBody(e, fmt.Sprintf("%d:", max(failed, 0)), now))
+	} else {
+		for _, r := range results {
+			h := "Preference-Applied: return-no-content\r\n"
+			if r != nil {
+				h += "ETag: " + r.etag() + "\r\n"
+			}
+			part(http.StatusNoContent, h, nil)
+		}
+	}
+	fmt.Fprintf(&b, "--%s--\r\n--%s--\r\n", changesetBoundary, batchBoundary)
+	return b.Bytes()
+}

@@ -1,0 +1,214 @@
+package emulator
+
+import (
+	"io"
+	"net/http"
+	"strings"
+)
+
+// readBody reads a request body up to the entity limit (plus slack).
+func readBody(r *http.Request) ([]byte, *apiError) {
+	b, err := io.ReadAll(io.LimitReader(r.Body, maxEntityBytes+64<<10))
+	if err != nil {
+		return nil, invalidInput("The request body could not be read.")
+	}
+	if len(b) > maxEntityBytes+32<<10 {
+		return nil, errEntityTooLarge
+	}
+	return b, nil
+}
+
+func etagHeader(e *entity) map[string]string { return map[string]string{"ETag": e.etag()} }
+
+// insert adds an entity (POST /table).
+func (s *Server) insert(r *http.Request, name string) reply {
+	t := s.store.table(name)
+	if t == nil {
+		return errReply(errTableNotFound, "")
+	}
+	body, aerr := readBody(r)
+	if aerr != nil {
+		return errReply(aerr, "")
+	}
+	pk, rk, props, aerr := parseBody(body)
+	if aerr != nil {
+		return errReply(aerr, "")
+	}
+	if pk == nil || rk == nil {
+		return errReply(invalidInput("The entity must have a PartitionKey and a RowKey."), "")
+	}
+	if !validKey(*pk) || !validKey(*rk) {
+		return errReply(invalidInput("The PartitionKey or RowKey contains a character that is not allowed or is too long."), *pk)
+	}
+	f, refused := s.gate(r.Context(), name, *pk, 1, true, func() int {
+		t.mu.RLock()
+		defer t.mu.RUnlock()
+		return t.extends(*pk)
+	})
+	if refused != nil {
+		return *refused
+	}
+	e := &entity{pk: *pk, rk: *rk, props: fragment(props), ts: s.store.timestamp()}
+	if !f.Discard {
+		t.mu.Lock()
+		if t.get(e.pk, e.rk) != nil {
+			t.mu.Unlock()
+			return errReply(errEntityExists, e.pk)
+		}
+		t.tree.ReplaceOrInsert(e)
+		t.mu.Unlock()
+	}
+	rep := reply{part: e.pk, entities: 1, header: etagHeader(e), discard: f.Discard}
+	if strings.Contains(r.Header.Get("Prefer"), "return-no-content") {
+		rep.status = http.StatusNoContent
+		rep.header["Preference-Applied"] = "return-no-content"
+		return rep
+	}
+	rep.status = http.StatusCreated
+	rep.body = e.appendJSON(nil, metaLevel(r), nil, s.baseURL(r)+"/$metadata#"+name+"/@Element")
+	return rep
+}
+
+// getEntity is a point read.
+func (s *Server) getEntity(r *http.Request, rt route) reply {
+	t := s.store.table(rt.table)
+	if t == nil {
+		return errReply(errTableNotFound, rt.pk)
+	}
+	if _, refused := s.gate(r.Context(), rt.table, rt.pk, 1, false, nil); refused != nil {
+		return *refused
+	}
+	t.mu.RLock()
+	e := t.get(rt.pk, rt.rk)
+	t.mu.RUnlock()
+	if e == nil {
+		return errReply(errNotFound, rt.pk)
+	}
+	sel := selectSet(r.URL.Query().Get("$select"))
+	return reply{status: http.StatusOK, part: rt.pk, entities: 1, header: etagHeader(e),
+		body: e.appendJSON(nil, metaLevel(r), sel, s.baseURL(r)+"/$metadata#"+rt.table+"/@Element")}
+}
+
+// write1 is PUT (replace) or PATCH/MERGE (merge) of one entity: an update
+// with If-Match, an insert-or-replace/merge without.
+func (s *Server) write1(r *http.Request, rt route, mergeMode bool) reply {
+	t := s.store.table(rt.table)
+	if t == nil {
+		return errReply(errTableNotFound, rt.pk)
+	}
+	body, aerr := readBody(r)
+	if aerr != nil {
+		return errReply(aerr, rt.pk)
+	}
+	_, _, props, aerr := parseBody(body)
+	if aerr != nil {
+		return errReply(aerr, rt.pk)
+	}
+	if !validKey(rt.pk) || !validKey(rt.rk) {
+		return errReply(invalidInput("The PartitionKey or RowKey contains a character that is not allowed or is too long."), rt.pk)
+	}
+	ifMatch := r.Header.Get("If-Match")
+	f, refused := s.gate(r.Context(), rt.table, rt.pk, 1, true, func() int {
+		t.mu.RLock()
+		defer t.mu.RUnlock()
+		return t.extends(rt.pk)
+	})
+	if refused != nil {
+		return *refused
+	}
+	e, aerr := s.apply(t, op{kind: opWrite, pk: rt.pk, rk: rt.rk, props: props, merge: mergeMode, ifMatch: ifMatch}, f.Discard)
+	if aerr != nil {
+		return errReply(aerr, rt.pk)
+	}
+	return reply{status: http.StatusNoContent, part: rt.pk, entities: 1, header: etagHeader(e), discard: f.Discard}
+}
+
+func (s *Server) deleteEntity(r *http.Request, rt route) reply {
+	t := s.store.table(rt.table)
+	if t == nil {
+		return errReply(errTableNotFound, rt.pk)
+	}
+	ifMatch := r.Header.Get("If-Match")
+	if ifMatch == "" {
+		return errReply(errMissingIfMatch, rt.pk)
+	}
+	f, refused := s.gate(r.Context(), rt.table, rt.pk, 1, true, nil)
+	if refused != nil {
+		return *refused
+	}
+	if _, aerr := s.apply(t, op{kind: opDelete, pk: rt.pk, rk: rt.rk, ifMatch: ifMatch}, f.Discard); aerr != nil {
+		return errReply(aerr, rt.pk)
+	}
+	return reply{status: http.StatusNoContent, part: rt.pk, entities: 1, discard: f.Discard}
+}
+
+// opKind is a single-entity change.
+type opKind int
+
+const (
+	opInsert opKind = iota
+	opWrite         // update (with If-Match) or upsert (without)
+	opDelete
+)
+
+// op is one change, alone or in a transaction.
+type op struct {
+	kind    opKind
+	pk, rk  string
+	props   []prop
+	merge   bool
+	ifMatch string
+}
+
+// apply performs one change under the table's write lock.
+func (s *Server) apply(t *table, o op, discard bool) (*entity, *apiError) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	old := t.get(o.pk, o.rk)
+	e, err := s.check(old, o)
+	if err != nil || discard {
+		return e, err
+	}
+	if o.kind == opDelete {
+		t.tree.Delete(old)
+	} else {
+		t.tree.ReplaceOrInsert(e)
+	}
+	return e, nil
+}
+
+// check validates o against the current entity (nil when missing) and
+// returns the entity to store (nil for deletes).
+func (s *Server) check(old *entity, o op) (*entity, *apiError) {
+	switch o.kind {
+	case opInsert:
+		if old != nil {
+			return nil, errEntityExists
+		}
+		return &entity{pk: o.pk, rk: o.rk, props: fragment(o.props), ts: s.store.timestamp()}, nil
+	case opDelete:
+		if old == nil {
+			return nil, errNotFound
+		}
+		if o.ifMatch != "*" && o.ifMatch != old.etag() {
+			return nil, errCondition
+		}
+		return nil, nil
+	}
+	if o.ifMatch != "" {
+		if old == nil {
+			return nil, errNotFound
+		}
+		if o.ifMatch != "*" && o.ifMatch != old.etag() {
+			return nil, errCondition
+		}
+	}
+	props := o.props
+	if o.merge && old != nil {
+		props = merge(old.properties(), o.props)
+		if len(props) > maxProperties {
+			return nil, errTooManyProperties
+		}
+	}
+	return &entity{pk: o.pk, rk: o.rk, props: fragment(props), ts: s.store.timestamp()}, nil
+}

@@ -1,0 +1,70 @@
+package emulator
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// apiError is an answer in Azure's error format.
+type apiError struct {
+	status int
+	code   string
+	msg    string
+}
+
+func (e *apiError) Error() string { return strconv.Itoa(e.status) + " " + e.code + ": " + e.msg }
+
+// Azure Table service errors (REST reference "Table service error codes").
+var (
+	errTableNotFound     = &apiError{404, "TableNotFound", "The table specified does not exist."}
+	errTableExists       = &apiError{409, "TableAlreadyExists", "The table specified already exists."}
+	errNotFound          = &apiError{404, "ResourceNotFound", "The specified resource does not exist."}
+	errEntityExists      = &apiError{409, "EntityAlreadyExists", "The specified entity already exists."}
+	errCondition         = &apiError{412, "UpdateConditionNotSatisfied", "The update condition specified in the request was not satisfied."}
+	errAuth              = &apiError{403, "AuthenticationFailed", "Server failed to authenticate the request. Make sure the value of Authorization header is formed correctly including the signature."}
+	errBadTableName      = &apiError{400, "OutOfRangeInput", "The specified resource name length is not within the permissible limits."}
+	errDuplicateRow      = &apiError{400, "InvalidDuplicateRow", "The batch request contains multiple changes with same row key. An entity can appear only once in a batch request."}
+	errMixedPartitions   = &apiError{400, "CommandsInBatchActOnDifferentPartitions", "All commands in a batch must operate on same entity group."}
+	errTooManyOps        = &apiError{400, "InvalidInput", "The batch request operation exceeds the maximum 100 changes per change set."}
+	errBodyTooLarge      = &apiError{413, "RequestBodyTooLarge", "The request body is too large and exceeds the maximum permissible limit."}
+	errEntityTooLarge    = &apiError{400, "EntityTooLarge", "The entity is larger than the maximum allowed size (1MB)."}
+	errTooManyProperties = &apiError{400, "TooManyProperties", "The entity contains more properties than allowed."}
+	errMethod            = &apiError{405, "UnsupportedHttpVerb", "The resource doesn't support specified Http Verb."}
+	errMissingIfMatch    = &apiError{400, "MissingRequiredHeader", "An HTTP header that's mandatory for this request is not specified."}
+)
+
+func invalidInput(format string, a ...any) *apiError {
+	return &apiError{400, "InvalidInput", "One of the request inputs is not valid. " + fmt.Sprintf(format, a...)}
+}
+
+func outOfRange(format string, a ...any) *apiError {
+	return &apiError{400, "OutOfRangeInput", "One of the request inputs is out of range. " + fmt.Sprintf(format, a...)}
+}
+
+// errorBody renders Azure's JSON error; prefix is the failing operation's
+// index in a batch ("0:") or "".
+func errorBody(e *apiError, prefix string, now time.Time) []byte {
+	msg := prefix + e.msg + "\nRequestId:" + requestID(now) + "\nTime:" + now.UTC().Format("2006-01-02T15:04:05.0000000Z")
+	b := []byte(`{"odata.error":{"code":`)
+	b = appendJSONString(b, e.code)
+	b = append(b, `,"message":{"lang":"en-US","value":`...)
+	b = appendJSONString(b, msg)
+	return append(b, `}}}`...)
+}
+
+func requestID(now time.Time) string {
+	return fmt.Sprintf("%08x-0000-0000-0000-%012x", uint32(now.UnixNano()>>20), now.UnixNano()&0xffffffffffff)
+}
+
+// writeError answers e, with the x-ms-error-code header Azure sends.
+func writeError(w http.ResponseWriter, e *apiError, now time.Time) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json;odata=minimalmetadata;streaming=true;charset=utf-8")
+	if e.code != "" {
+		h.Set("x-ms-error-code", e.code)
+	}
+	w.WriteHeader(e.status)
+	w.Write(errorBody(e, "", now))
+}

@@ -1,0 +1,68 @@
+package emulator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+)
+
+// Instance is a running service.
+type Instance struct {
+	*Server
+	ln   net.Listener
+	srv  *http.Server
+	done chan error
+}
+
+// ErrNotLoopback refuses to listen beyond this machine unless allowed.
+var ErrNotLoopback = errors.New("emulator: refusing to listen on a non-loopback address")
+
+// Start listens on addr (like "127.0.0.1:0" for a free port) and serves in
+// a goroutine until Close.
+func Start(addr string, cfg Config) (*Instance, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	if ip := net.ParseIP(host); !cfg.AllowRemote && host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, fmt.Errorf("%w: %q (use 127.0.0.1)", ErrNotLoopback, addr)
+	}
+	s, err := New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	in := &Instance{Server: s, ln: ln, done: make(chan error, 1),
+		srv: &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}}
+	go func() { in.done <- in.srv.Serve(ln) }()
+	return in, nil
+}
+
+// Addr is the address the service listens on.
+func (i *Instance) Addr() string { return i.ln.Addr().String() }
+
+// URL is the table service endpoint, path-style like Azurite's.
+func (i *Instance) URL() string { return "http://" + i.Addr() + "/" + i.account }
+
+// ConnectionString is a connection string for the account.
+func (i *Instance) ConnectionString() string {
+	return "DefaultEndpointsProtocol=http;AccountName=" + i.account + ";AccountKey=" + encodeKey(i.key) + ";TableEndpoint=" + i.URL() + ";"
+}
+
+// Close stops the service, waiting for in-flight requests until ctx ends.
+func (i *Instance) Close(ctx context.Context) error {
+	err := i.srv.Shutdown(ctx)
+	if err != nil {
+		i.srv.Close()
+	}
+	if serr := <-i.done; serr != nil && !errors.Is(serr, http.ErrServerClosed) && err == nil {
+		err = serr
+	}
+	return err
+}

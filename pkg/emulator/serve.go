@@ -1,0 +1,184 @@
+package emulator
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tablestress/tablestress/pkg/emulator/faults"
+	"github.com/tablestress/tablestress/pkg/emulator/model"
+)
+
+// reply is a handler's answer, written and counted in one place.
+type reply struct {
+	status   int
+	err      *apiError
+	header   map[string]string
+	body     []byte
+	ctype    string
+	part     string // partition for the counters
+	table    string // table for the counters, when the route does not name it
+	entities int    // entities served
+	drop     bool   // close the connection instead of answering
+	discard  bool   // a write acknowledged but not stored
+}
+
+func errReply(e *apiError, part string) reply { return reply{status: e.status, err: e, part: part} }
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	path := r.URL.EscapedPath()
+	if strings.HasPrefix(path, "/_tablestress/") {
+		if path == "/_tablestress/stats" || path == "/_tablestress/reset" {
+			s.serveStats(w, r)
+			return
+		}
+		http.NotFound(w, r)
+		return
+	}
+	now := s.now()
+	prefix := "/" + s.account
+	if path != prefix && !strings.HasPrefix(path, prefix+"/") {
+		writeError(w, invalidInput("The account in the URI is not %s.", s.account), now)
+		return
+	}
+	rt, perr := parseRoute(strings.TrimPrefix(path, prefix))
+	tableName := rt.table
+	var rep reply
+	switch {
+	case !s.authorized(r):
+		rep = errReply(errAuth, "")
+	case perr != nil:
+		rep = errReply(perr, "")
+	default:
+		rep = s.dispatch(r, rt)
+		if rep.table != "" {
+			tableName = rep.table
+		}
+	}
+	s.write(w, r, tableName, rep, now)
+}
+
+func (s *Server) dispatch(r *http.Request, rt route) reply {
+	switch rt.kind {
+	case "tables":
+		switch r.Method {
+		case http.MethodPost:
+			return s.createTable(r)
+		case http.MethodGet:
+			return s.listTables(r)
+		}
+	case "table":
+		if r.Method == http.MethodDelete {
+			return s.deleteTable(rt.table)
+		}
+	case "entities":
+		switch r.Method {
+		case http.MethodPost:
+			return s.insert(r, rt.table)
+		case http.MethodGet:
+			return s.query(r, rt.table)
+		}
+	case "entity":
+		switch r.Method {
+		case http.MethodGet:
+			return s.getEntity(r, rt)
+		case http.MethodPut:
+			return s.write1(r, rt, false)
+		case http.MethodPatch, "MERGE":
+			return s.write1(r, rt, true)
+		case http.MethodDelete:
+			return s.deleteEntity(r, rt)
+		}
+	case "batch":
+		if r.Method == http.MethodPost {
+			return s.batch(r)
+		}
+	}
+	return errReply(errMethod, "")
+}
+
+// write sends a reply and counts it.
+func (s *Server) write(w http.ResponseWriter, r *http.Request, table string, rep reply, now time.Time) {
+	if rep.drop {
+		s.stats.record(table, rep.part, "transport", 0, false)
+		if hj, ok := w.(http.Hijacker); ok {
+			if conn, _, err := hj.Hijack(); err == nil {
+				conn.Close()
+				return
+			}
+		}
+		panic(http.ErrAbortHandler)
+	}
+	code := ""
+	if rep.err != nil {
+		code = rep.err.code
+	}
+	entities := 0
+	if rep.status < 300 {
+		entities = rep.entities
+	}
+	s.stats.record(table, rep.part, statusKey(rep.status, code), entities, rep.discard)
+	h := w.Header()
+	h.Set("x-ms-version", "2019-02-02")
+	h.Set("x-ms-request-id", requestID(now))
+	h.Set("Date", now.UTC().Format(http.TimeFormat))
+	h.Set("X-Content-Type-Options", "nosniff")
+	for k, v := range rep.header {
+		h.Set(k, v)
+	}
+	if rep.err != nil {
+		writeError(w, rep.err, now)
+		return
+	}
+	if rep.body != nil {
+		ct := rep.ctype
+		if ct == "" {
+			ct = "application/json;odata=minimalmetadata;streaming=true;charset=utf-8"
+		}
+		h.Set("Content-Type", ct)
+		h.Set("Content-Length", strconv.Itoa(len(rep.body)))
+	}
+	h.Set("DataServiceVersion", "3.0;")
+	w.WriteHeader(rep.status)
+	if rep.body != nil && r.Method != http.MethodHead {
+		w.Write(rep.body)
+	}
+}
+
+// gate applies fault injection and the partition model to a request about
+// to be served. It returns a reply when the request must not be served
+// (refused, dropped), and the fault (for Discard).
+func (s *Server) gate(ctx context.Context, table, part string, entities int, write bool, extends func() int) (faults.Fault, *reply) {
+	f := s.faults.Decide(part, write)
+	if f.Delay > 0 {
+		t := time.NewTimer(f.Delay)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+		}
+	}
+	if f.Drop {
+		return f, &reply{drop: true, part: part}
+	}
+	if f.Status != 0 {
+		r := errReply(&apiError{f.Status, f.Code, f.Message}, part)
+		return f, &r
+	}
+	ext := 0
+	if extends != nil {
+		ext = extends()
+	}
+	mp := part
+	if mp == "*" {
+		mp = "" // spans partitions: charged per partition afterwards
+	}
+	if d := s.model.Admit(model.Request{Table: table, Partition: mp, Entities: entities, Write: write, Extends: ext}); !d.Allow {
+		r := errReply(&apiError{d.Status, d.Code, d.Message}, part)
+		return f, &r
+	}
+	return f, nil
+}

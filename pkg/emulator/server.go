@@ -1,0 +1,188 @@
+// Package emulator is tablestress's embedded Table service: the Azure Table
+// REST API that aztables speaks (tables, entities, OData queries with
+// paging, entity group transactions, Shared Key authentication, Azure's
+// error codes), storing entities in a B-tree per table, with Azure's
+// partition scalability model (package model) and fault injection (package
+// faults) applied to every request, and server-side counters so tests can
+// prove the client reported exactly what the server saw.
+package emulator
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/tablestress/tablestress/pkg/emulator/faults"
+	"github.com/tablestress/tablestress/pkg/emulator/model"
+)
+
+// The development account Azurite and the storage emulator use.
+const (
+	DevAccount = "devstoreaccount1"
+	DevKey     = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
+)
+
+// Config configures the service.
+type Config struct {
+	Account string // default DevAccount
+	Key     string // base64 account key, default DevKey
+	Model   model.Config
+	Faults  faults.Config
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+	// AllowRemote lets Start listen on a non-loopback address.
+	AllowRemote bool
+}
+
+// Server is the Table service as an http.Handler. It is safe for
+// concurrent use.
+type Server struct {
+	account string
+	key     []byte
+	now     func() time.Time
+	store   *store
+	model   *model.Model
+	faults  *faults.Injector
+	stats   *stats
+}
+
+// ErrConfig is returned for an unusable configuration.
+var ErrConfig = errors.New("emulator: bad configuration")
+
+// New returns a service.
+func New(cfg Config) (*Server, error) {
+	if cfg.Account == "" {
+		cfg.Account = DevAccount
+	}
+	if cfg.Key == "" {
+		cfg.Key = DevKey
+	}
+	key, err := base64.StdEncoding.DecodeString(cfg.Key)
+	if err != nil {
+		return nil, fmt.Errorf("%w: the account key is not base64", ErrConfig)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Server{account: cfg.Account, key: key, now: cfg.Now, store: newStore(cfg.Now),
+		model: model.New(cfg.Model, cfg.Now), faults: faults.New(cfg.Faults), stats: newStats()}, nil
+}
+
+// route is a parsed request path.
+type route struct {
+	kind   string // tables, table, entities, entity, batch
+	table  string
+	pk, rk string
+}
+
+// parseRoute reads the path after the account.
+func parseRoute(p string) (route, *apiError) {
+	p = strings.TrimPrefix(p, "/")
+	switch {
+	case p == "Tables" || p == "Tables()":
+		return route{kind: "tables"}, nil
+	case strings.HasPrefix(p, "Tables('") && strings.HasSuffix(p, "')"):
+		name, err := unescape(p[len("Tables('") : len(p)-2])
+		if err != nil {
+			return route{}, err
+		}
+		return route{kind: "table", table: name}, nil
+	case p == "$batch":
+		return route{kind: "batch"}, nil
+	}
+	open := strings.IndexByte(p, '(')
+	if open < 0 {
+		if p == "" || strings.Contains(p, "/") {
+			return route{}, invalidInput("The requested URI does not represent any resource on the server.")
+		}
+		return route{kind: "entities", table: p}, nil
+	}
+	if !strings.HasSuffix(p, ")") {
+		return route{}, invalidInput("The requested URI is malformed.")
+	}
+	rt := route{table: p[:open]}
+	inner := p[open+1 : len(p)-1]
+	if inner == "" {
+		rt.kind = "entities"
+		return rt, nil
+	}
+	un, err := unescape(inner)
+	if err != nil {
+		return route{}, err
+	}
+	pk, rest, ok := keyValue(un, "PartitionKey=")
+	if !ok || !strings.HasPrefix(rest, ",") {
+		return route{}, invalidInput("The requested URI has malformed keys.")
+	}
+	rk, rest, ok := keyValue(rest[1:], "RowKey=")
+	if !ok || rest != "" {
+		return route{}, invalidInput("The requested URI has malformed keys.")
+	}
+	rt.kind, rt.pk, rt.rk = "entity", pk, rk
+	return rt, nil
+}
+
+// keyValue reads NAME='value' (quotes doubled inside) from the start of s.
+func keyValue(s, name string) (string, string, bool) {
+	if !strings.HasPrefix(s, name+"'") {
+		return "", "", false
+	}
+	var b strings.Builder
+	for i := len(name) + 1; i < len(s); i++ {
+		if s[i] == '\'' {
+			if i+1 < len(s) && s[i+1] == '\'' {
+				b.WriteByte('\'')
+				i++
+				continue
+			}
+			return b.String(), s[i+1:], true
+		}
+		b.WriteByte(s[i])
+	}
+	return "", "", false
+}
+
+func unescape(s string) (string, *apiError) {
+	out, err := url.PathUnescape(s)
+	if err != nil {
+		return "", invalidInput("The requested URI is not correctly encoded.")
+	}
+	return out, nil
+}
+
+// metaLevel reads the JSON metadata level from Accept or $format.
+func metaLevel(r *http.Request) int {
+	a := r.URL.Query().Get("$format")
+	if a == "" {
+		a = r.Header.Get("Accept")
+	}
+	switch {
+	case strings.Contains(a, "nometadata"):
+		return noMetadata
+	case strings.Contains(a, "fullmetadata"):
+		return fullMetadata
+	}
+	return minimalMetadata
+}
+
+// baseURL is the service URL as the client addressed it.
+func (s *Server) baseURL(r *http.Request) string {
+	return "http://" + r.Host + "/" + s.account
+}
+
+// validKey checks a PartitionKey or RowKey against Azure's rules.
+func validKey(k string) bool {
+	if len(k) > maxKeyBytes {
+		return false
+	}
+	for _, c := range k {
+		if c == '/' || c == '\\' || c == '#' || c == '?' || c <= 0x1f || (c >= 0x7f && c <= 0x9f) {
+			return false
+		}
+	}
+	return true
+}

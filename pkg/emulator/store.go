@@ -1,0 +1,132 @@
+package emulator
+
+import (
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/google/btree"
+)
+
+// table is one table: entities ordered by (PartitionKey, RowKey) in a
+// B-tree. Reads take the read lock, writes and transactions the write lock.
+type table struct {
+	name string
+	mu   sync.RWMutex
+	tree *btree.BTreeG[*entity]
+}
+
+func entityLess(a, b *entity) bool {
+	if a.pk != b.pk {
+		return a.pk < b.pk
+	}
+	return a.rk < b.rk
+}
+
+func newTable(name string) *table {
+	return &table{name: name, tree: btree.NewG(32, entityLess)}
+}
+
+// get returns the entity with the keys, or nil. Callers hold a lock.
+func (t *table) get(pk, rk string) *entity {
+	e, _ := t.tree.Get(&entity{pk: pk, rk: rk})
+	return e
+}
+
+// extends reports whether a write of a new entity in partition pk creates a
+// PartitionKey beyond the table's greatest (+1) or below its least (-1).
+// Callers hold a lock.
+func (t *table) extends(pk string) int {
+	if t.tree.Len() == 0 {
+		return 0
+	}
+	lo, _ := t.tree.Min()
+	hi, _ := t.tree.Max()
+	switch {
+	case pk > hi.pk:
+		return +1
+	case pk < lo.pk:
+		return -1
+	}
+	return 0
+}
+
+// store holds the account's tables. Table names are case-insensitive.
+type store struct {
+	mu     sync.RWMutex
+	tables map[string]*table
+	clock  func() time.Time
+	lastTS atomic.Int64 // last timestamp handed out, in 100 ns units
+}
+
+func newStore(clock func() time.Time) *store {
+	return &store{tables: map[string]*table{}, clock: clock}
+}
+
+func (s *store) table(name string) *table {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.tables[strings.ToLower(name)]
+}
+
+func (s *store) create(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := strings.ToLower(name)
+	if _, ok := s.tables[k]; ok {
+		return false
+	}
+	s.tables[k] = newTable(name)
+	return true
+}
+
+func (s *store) drop(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := strings.ToLower(name)
+	if _, ok := s.tables[k]; !ok {
+		return false
+	}
+	delete(s.tables, k)
+	return true
+}
+
+// names returns the table names, sorted.
+func (s *store) names() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]string, 0, len(s.tables))
+	for _, t := range s.tables {
+		out = append(out, t.name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// timestamp returns a fresh write time, strictly later than the previous
+// one, so every write gets a distinct ETag.
+func (s *store) timestamp() time.Time {
+	now := s.clock().UTC().UnixNano() / 100
+	for {
+		last := s.lastTS.Load()
+		next := max(now, last+1)
+		if s.lastTS.CompareAndSwap(last, next) {
+			return time.Unix(0, next*100).UTC()
+		}
+	}
+}
+
+var tableNameOK = func(n string) bool {
+	if len(n) < 3 || len(n) > 63 {
+		return false
+	}
+	for i, c := range n {
+		letter := (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+		if !letter && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return !strings.EqualFold(n, "tables")
+}

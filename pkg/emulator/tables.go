@@ -1,0 +1,87 @@
+package emulator
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+)
+
+func (s *Server) createTable(r *http.Request) reply {
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<16))
+	var req struct {
+		TableName string `json:"TableName"`
+	}
+	if json.Unmarshal(body, &req) != nil || req.TableName == "" {
+		return errReply(invalidInput("The request body must name the table: {\"TableName\":\"...\"}."), "")
+	}
+	if !tableNameOK(req.TableName) {
+		return errReply(errBadTableName, "")
+	}
+	if !s.store.create(req.TableName) {
+		return errReply(errTableExists, "")
+	}
+	if strings.Contains(r.Header.Get("Prefer"), "return-no-content") {
+		return reply{status: http.StatusNoContent, header: map[string]string{"Preference-Applied": "return-no-content"}}
+	}
+	out := []byte(`{"odata.metadata":`)
+	out = appendJSONString(out, s.baseURL(r)+"/$metadata#Tables/@Element")
+	out = append(out, `,"TableName":`...)
+	out = appendJSONString(out, req.TableName)
+	return reply{status: http.StatusCreated, body: append(out, '}')}
+}
+
+func (s *Server) deleteTable(name string) reply {
+	if !s.store.drop(name) {
+		return errReply(errNotFound, "") // Delete Table answers ResourceNotFound (entity operations say TableNotFound)
+	}
+	return reply{status: http.StatusNoContent}
+}
+
+// tableRow evaluates filters on table names.
+type tableRow string
+
+func (t tableRow) get(name string) (value, bool) {
+	if name == "TableName" {
+		return value{k: kString, s: string(t)}, true
+	}
+	return value{}, false
+}
+
+func (s *Server) listTables(r *http.Request) reply {
+	q := r.URL.Query()
+	f, err := parseFilter(q.Get("$filter"))
+	if err != nil {
+		return errReply(invalidInput("%v", err), "")
+	}
+	top := topOf(q.Get("$top"))
+	after := q.Get("NextTableName")
+	out := []byte(`{"odata.metadata":`)
+	out = appendJSONString(out, s.baseURL(r)+"/$metadata#Tables")
+	out = append(out, `,"value":[`...)
+	n, next := 0, ""
+	for _, name := range s.store.names() {
+		if after != "" && name < after {
+			continue
+		}
+		if f != nil && !f.eval(tableRow(name)) {
+			continue
+		}
+		if n == top {
+			next = name
+			break
+		}
+		if n > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, `{"TableName":`...)
+		out = appendJSONString(out, name)
+		out = append(out, '}')
+		n++
+	}
+	rep := reply{status: http.StatusOK, body: append(out, "]}"...), entities: n}
+	if next != "" {
+		rep.header = map[string]string{"x-ms-continuation-NextTableName": next}
+	}
+	return rep
+}
