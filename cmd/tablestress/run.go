@@ -97,17 +97,22 @@ func oneScenario(name string) cobra.PositionalArgs {
 	}
 }
 
-// emit prints and writes a report as the flags ask.
-func emit(e *env, f *runFlags, reps ...*report.Report) error {
-	for _, rep := range reps {
-		if f.format == "json" {
-			if err := report.WriteJSON(e.stdout, rep); err != nil {
-				return err
-			}
-		} else if err := report.WriteText(e.stdout, rep); err != nil {
-			return err
-		}
+// emit prints a run's report and writes the files the flags ask for.
+func emit(e *env, f *runFlags, rep *report.Report) error {
+	var err error
+	if f.format == "json" {
+		err = report.WriteJSON(e.stdout, rep)
+	} else {
+		err = report.WriteText(e.stdout, rep)
 	}
+	if err != nil {
+		return err
+	}
+	return emitFiles(f, rep)
+}
+
+// emitFiles writes --out, --csv and --html: one report, or a comparison.
+func emitFiles(f *runFlags, reps ...*report.Report) error {
 	var doc any = reps[0]
 	if len(reps) > 1 {
 		doc = &report.Compare{Schema: report.SchemaCompare, Scenario: reps[0].Scenario, Runs: reps}

@@ -52,7 +52,7 @@ func TestTextAndCSVAndJSON(t *testing.T) {
 	}
 	text := b.String()
 	for _, want := range []string{"scheme constant", "open loop at 6,000 ops/s", "503 ServerBusy ×36,000", "OVER TARGET",
-		"hot partition Orders peaked over the 2,000 entities/s target", "66.67% of requests throttled", "FAIL throttle_rate < 1%"} {
+		"hot partition Orders at or over the 2,000 entities/s target", "66.67% of requests throttled", "FAIL throttle_rate < 1%"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text lacks %q:\n%s", want, text)
 		}

@@ -73,6 +73,8 @@ func partitionVerdict(p Partition, target float64) string {
 	switch {
 	case p.OverTarget:
 		return "OVER TARGET"
+	case p.Throttled > 0 && p.PeakEntitiesPerSec >= 0.9*target:
+		return "HOT: throttled at target"
 	case p.Throttled > 0:
 		return "throttled"
 	case target > 0 && p.PeakEntitiesPerSec > 0.8*target:

@@ -40,19 +40,17 @@ func contains(list []string, s string) bool {
 // target and how much was throttled.
 func Verdict(r *Report) string {
 	var over []string
-	for _, p := range r.Partitions {
-		if p.OverTarget {
-			over = append(over, displayKey(p.PartitionKey))
-		}
+	for _, p := range HotPartitions(r) {
+		over = append(over, displayKey(p.PartitionKey))
 	}
 	var parts []string
 	switch {
 	case len(over) == 1:
-		parts = append(parts, fmt.Sprintf("hot partition %s peaked over the %s entities/s target", over[0], rate(r.Run.PartitionTarget)))
+		parts = append(parts, fmt.Sprintf("hot partition %s at or over the %s entities/s target", over[0], rate(r.Run.PartitionTarget)))
 	case len(over) > 1:
-		parts = append(parts, fmt.Sprintf("%d partitions peaked over the %s entities/s target", len(over), rate(r.Run.PartitionTarget)))
+		parts = append(parts, fmt.Sprintf("%d hot partitions at or over the %s entities/s target", len(over), rate(r.Run.PartitionTarget)))
 	default:
-		parts = append(parts, fmt.Sprintf("no partition over the %s entities/s target", rate(r.Run.PartitionTarget)))
+		parts = append(parts, fmt.Sprintf("no partition at the %s entities/s target", rate(r.Run.PartitionTarget)))
 	}
 	if r.Totals.Throttled > 0 {
 		parts = append(parts, fmt.Sprintf("%s of requests throttled", pct(r.Totals.Throttled, r.Totals.Requests)))

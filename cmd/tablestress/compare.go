@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tablestress/tablestress/pkg/report"
+)
+
+func init() { extraCommands = append(extraCommands, newCompareCmd) }
+
+func newCompareCmd(e *env) *cobra.Command {
+	f := &runFlags{}
+	cmd := &cobra.Command{
+		Use:   "compare SCENARIO",
+		Short: "Run every key scheme of a scenario on the same entity stream and compare them",
+		Long: `compare runs each scheme of the scenario one after another, each on a fresh
+table, with the same seed: the same entities, the same operations in the same
+order, only the keys differ. It prints one side-by-side table (throughput,
+latency, throttling, partitions touched, the busiest partition's peak against
+the 2,000 entities/s target, pages per query, a verdict naming each scheme's
+problem) and per-operation latencies. --out writes a tablestress.compare/v1
+JSON document. Exit code 99 when a threshold fails for any scheme.`,
+		Example: `  tablestress compare scenarios/hot-partition.yaml
+  tablestress compare scenarios/iot-telemetry.yaml --out compare.json --html compare.html`,
+		Args: oneScenario("compare"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ss, err := openSession(cmd, e, args[0], f)
+			if err != nil {
+				return err
+			}
+			defer ss.close()
+			var reps []*report.Report
+			var runErr error
+			for i := range ss.schemes {
+				if ss.f.scheme != "" && ss.s.Schemes[i].Name != ss.f.scheme {
+					continue
+				}
+				if cmd.Context().Err() != nil {
+					break
+				}
+				rep, _, err := ss.runScheme(cmd.Context(), i, false)
+				reps = append(reps, rep)
+				if err != nil {
+					runErr = err
+					break
+				}
+			}
+			if len(reps) == 0 {
+				return runErr
+			}
+			if f.format == "json" {
+				if err := report.WriteJSON(e.stdout, &report.Compare{Schema: report.SchemaCompare, Scenario: reps[0].Scenario, Runs: reps}); err != nil {
+					return err
+				}
+			} else if err := report.WriteCompare(e.stdout, reps); err != nil {
+				return err
+			}
+			quiet := *f
+			quiet.format = "none"
+			if err := emitFiles(&quiet, reps...); err != nil {
+				return err
+			}
+			for _, rep := range reps {
+				if err := outcomeOf(rep, nil); err != nil && codeOf(err) == exitFailure {
+					return err
+				}
+			}
+			if runErr != nil {
+				return withCode(exitFailure, runErr)
+			}
+			failed := 0
+			for _, rep := range reps {
+				failed += failedCount(rep)
+			}
+			if failed > 0 {
+				return withCode(exitThreshold, fmt.Errorf("%d threshold(s) failed", failed))
+			}
+			return nil
+		},
+	}
+	f.register(cmd.Flags(), true)
+	return cmd
+}

@@ -1,0 +1,87 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+)
+
+// SchemeVerdict names a scheme's problem in one line, for comparisons: a
+// hot partition, throttling at the range partition of append-only keys,
+// range queries spanning many partitions or finding few rows, batches that
+// cannot fill, conflicts; or "ok".
+func SchemeVerdict(r *Report) string {
+	var v []string
+	hots := HotPartitions(r)
+	over := len(hots)
+	hot := ""
+	if over > 0 {
+		hot = displayKey(hots[0].PartitionKey)
+	}
+	throttledShare := 0.0
+	if r.Totals.Requests > 0 {
+		throttledShare = float64(r.Totals.Throttled) / float64(r.Totals.Requests)
+	}
+	switch {
+	case over == 1:
+		v = append(v, "hot partition "+hot)
+	case over > 1:
+		v = append(v, fmt.Sprintf("%d hot partitions", over))
+	}
+	if throttledShare > 0.01 && over == 0 {
+		// Throttled without any partition over its target: the shared
+		// limit of a range partition or server (append-only keys), or the
+		// account.
+		v = append(v, "throttled below the partition target (range partition or server limit)")
+	} else if throttledShare > 0.01 {
+		v = append(v, fmt.Sprintf("%.0f%% throttled", 100*throttledShare))
+	}
+	if b, ok := r.Operations["batch"]; ok && b.Ops > 0 && b.Requests > 0 {
+		perBatch := float64(b.Entities) / float64(max(b.Requests-b.Errors, 1))
+		if perBatch < 2 {
+			v = append(v, "batches impossible (one entity per partition)")
+		}
+	}
+	if q, ok := r.Operations["range_query"]; ok && q.Ops > 0 {
+		if perQuery := float64(q.Entities) / float64(q.Ops); perQuery < 2 {
+			v = append(v, fmt.Sprintf("range queries find %.1f entities", perQuery))
+		}
+		if cp := crossPartition(r); cp != nil && cp.Requests > 0 && float64(q.Pages)/float64(q.Ops) > 2 {
+			v = append(v, fmt.Sprintf("range queries need %.1f pages", float64(q.Pages)/float64(q.Ops)))
+		}
+	}
+	if c := r.Totals.Status["409 EntityAlreadyExists"]; c > 0 {
+		v = append(v, fmt.Sprintf("%s key collisions (409)", num(c)))
+	}
+	if r.Totals.Dropped > 0 {
+		v = append(v, fmt.Sprintf("%s dropped", num(r.Totals.Dropped)))
+	}
+	if len(v) == 0 {
+		return "ok"
+	}
+	return strings.Join(v, "; ")
+}
+
+func crossPartition(r *Report) *Partition {
+	for i := range r.Partitions {
+		if r.Partitions[i].PartitionKey == "*" {
+			return &r.Partitions[i]
+		}
+	}
+	return nil
+}
+
+// HotPartitions are the partitions that peaked over the target, or were
+// throttled while running at 90% of it or more (Azure throttles a hot
+// partition at its target, so its peak sits right at it).
+func HotPartitions(r *Report) []Partition {
+	var out []Partition
+	for _, p := range r.Partitions {
+		if p.PartitionKey == "*" {
+			continue
+		}
+		if p.OverTarget || (p.Throttled > 0 && p.PeakEntitiesPerSec >= 0.9*r.Run.PartitionTarget) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
