@@ -169,7 +169,7 @@ func (s *Server) gate(ctx context.Context, table, part string, entities int, wri
 		return f, &r
 	}
 	ext := 0
-	if extends != nil {
+	if extends != nil && s.model.Active() {
 		ext = extends()
 	}
 	mp := part

@@ -16,7 +16,19 @@ type table struct {
 	name string
 	mu   sync.RWMutex
 	tree *btree.BTreeG[*entity]
+
+	// The key ranges of the table's first and last range partitions,
+	// refreshed as the table grows (see extends).
+	bmu              sync.Mutex
+	headTo, tailFrom string
+	boundsAt         int
 }
+
+// rangeRows is how many rows the model's first and last range partitions
+// hold: a new PartitionKey among the table's greatest (or least) rangeRows
+// rows lands in the last (first) range partition. Concurrent append-only
+// inserts arrive slightly out of order; they still land there.
+const rangeRows = 256
 
 func entityLess(a, b *entity) bool {
 	if a.pk != b.pk {
@@ -35,19 +47,38 @@ func (t *table) get(pk, rk string) *entity {
 	return e
 }
 
-// extends reports whether a write of a new entity in partition pk creates a
-// PartitionKey beyond the table's greatest (+1) or below its least (-1).
-// Callers hold a lock.
+// extends reports whether a write creates a new PartitionKey in the
+// table's last range partition (+1: beyond or among its greatest rangeRows
+// rows, the append-only pattern) or its first (-1: prepend-only); 0 for an
+// existing PartitionKey or one in the middle. Callers hold a read lock.
 func (t *table) extends(pk string) int {
-	if t.tree.Len() == 0 {
+	n := t.tree.Len()
+	if n == 0 {
 		return 0
 	}
-	lo, _ := t.tree.Min()
-	hi, _ := t.tree.Max()
+	exists := false
+	t.tree.AscendGreaterOrEqual(&entity{pk: pk}, func(e *entity) bool {
+		exists = e.pk == pk
+		return false
+	})
+	if exists {
+		return 0
+	}
+	t.bmu.Lock()
+	if n < t.boundsAt-rangeRows/4 || n > t.boundsAt+rangeRows/4 || t.boundsAt == 0 {
+		t.headTo, t.tailFrom = "", ""
+		k := 0
+		t.tree.Ascend(func(e *entity) bool { t.headTo = e.pk; k++; return k < min(rangeRows, n/2+1) })
+		k = 0
+		t.tree.Descend(func(e *entity) bool { t.tailFrom = e.pk; k++; return k < min(rangeRows, n/2+1) })
+		t.boundsAt = n
+	}
+	head, tail := t.headTo, t.tailFrom
+	t.bmu.Unlock()
 	switch {
-	case pk > hi.pk:
+	case pk > tail:
 		return +1
-	case pk < lo.pk:
+	case pk < head:
 		return -1
 	}
 	return 0

@@ -60,7 +60,7 @@ func Open(t Target, o Options) (*Service, error) {
 		ExpectContinueTimeout: time.Second,
 	}
 	opts := &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{
-		Transport: &http.Client{Transport: tr},
+		Transport: &http.Client{Transport: noReplay{tr}},
 		Retry:     policy.RetryOptions{MaxRetries: -1}, // exactly one request: tablestress retries itself and counts every attempt
 		Telemetry: policy.TelemetryOptions{ApplicationID: o.UserAgent},
 	}}

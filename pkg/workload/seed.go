@@ -246,12 +246,20 @@ func (c *SeedConfig) produce(ctx context.Context, lo, hi int64, jobs chan<- seed
 	return true
 }
 
-// CountRows counts the rows of a table page by page, selecting only RowKey.
+// CountRows counts the rows of a table page by page, selecting only RowKey;
+// throttled or failed pages are fetched again (up to 20 times each).
 func CountRows(ctx context.Context, s Store) (int64, error) {
 	pager := s.Query(ctx, table.Query{Select: []string{"RowKey"}})
 	var n int64
+	st := keygen.NewStream(1, 1)
 	for {
 		page, res, more := pager.Next(ctx)
+		for try := 1; res.Outcome.Class != outcome.OK && res.Outcome.Retryable() && try <= 20; try++ {
+			if !(RealClock{}).Sleep(ctx, DefaultSeedRetry.Backoff(min(try, 5), &st)) {
+				break
+			}
+			page, res, more = pager.Next(ctx)
+		}
 		if res.Outcome.Class != outcome.OK {
 			return n, fmt.Errorf("counting rows: %v", res.Err)
 		}

@@ -129,6 +129,9 @@ func New(cfg Config, now func() time.Time) *Model {
 	return m
 }
 
+// Active reports whether requests are being judged (enabled, not paused).
+func (m *Model) Active() bool { return m.cfg.Enabled && !m.paused.Load() }
+
 // SetPaused suspends (true) or resumes (false) the model: while paused
 // every request is admitted and nothing is charged.
 func (m *Model) SetPaused(p bool) { m.paused.Store(p) }

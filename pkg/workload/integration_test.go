@@ -1,0 +1,306 @@
+package workload
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/tablestress/tablestress/pkg/emulator"
+	"github.com/tablestress/tablestress/pkg/emulator/faults"
+	"github.com/tablestress/tablestress/pkg/emulator/model"
+	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/scenario"
+	"github.com/tablestress/tablestress/pkg/table"
+)
+
+// startEmbedded runs the embedded service for a test.
+func startEmbedded(t *testing.T, mc model.Config, fc faults.Config) *emulator.Instance {
+	t.Helper()
+	in, err := emulator.Start("127.0.0.1:0", emulator.Config{Model: mc, Faults: fc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { in.Close(context.Background()) })
+	return in
+}
+
+func open(t *testing.T, conn string, workers int) *table.Service {
+	t.Helper()
+	tg, err := table.ParseTarget(conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := table.Open(tg, table.Options{Workers: workers, Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(svc.Close)
+	return svc
+}
+
+// config builds a run of the scenario's first scheme.
+func config(t *testing.T, src string, svc *table.Service) Config {
+	t.Helper()
+	sc, errs := scenario.Parse("it.yaml", []byte(src))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	pop, schemes, err := sc.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := sc.Workload
+	var stages []Stage
+	for _, st := range w.Stages {
+		stages = append(stages, Stage{Duration: st.Duration.D(), Target: float64(st.Rate)})
+	}
+	return Config{Scenario: sc, Pop: pop, Scheme: schemes[0], Service: TableService{Service: svc},
+		Seed: sc.Seed, Entities: int64(sc.Population.Entities), Duration: w.Duration.D(), Warmup: w.Warmup.D(),
+		MaxOps: int64(w.MaxOperations), Workers: w.Workers, Rate: float64(w.Rate), Stages: stages,
+		Retry: NewRetrier(w.Retry), Grace: 10 * time.Second, PartitionTarget: PartitionTarget}
+}
+
+const accountingScenario = `
+seed: 3
+population:
+  entities: 3000
+  interval: 10ms
+  fields:
+    device: {kind: id, count: 40, prefix: dev-, width: 3}
+schemes:
+  - name: dev
+    partition_key: "{device}"
+    row_key: "{inverted_ticks}"
+workload:
+  duration: 3s
+  workers: 16
+  %s
+  retry: %s
+  mix:
+    - {op: point_read, weight: 30}
+    - {op: insert, weight: 20}
+    - {op: batch, weight: 5, size: 10}
+    - {op: delete, weight: 5}
+    - {op: upsert_merge, weight: 5}
+    - {op: update, weight: 5}
+    - {op: range_query, weight: 10, rows: 20}
+    - {op: table_scan, weight: 1, max_pages: 2}
+`
+
+// The client's counts per partition and status equal what the server saw,
+// under injected throttling and dropped connections, with and without
+// retries, open and closed loop.
+func TestAccountingMatchesServer(t *testing.T) {
+	fc, err := faults.Parse("503=4%,500=2%,504=1%,429=1%,drop=1%,seed=11")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ loop, retry string }{
+		{"rate: 400", "none"},
+		{"rate: 400", "exponential(2ms,1ms,20ms,3)"},
+		{"", "fixed(1ms,2)"},
+	} {
+		t.Run(tc.loop+"/"+tc.retry, func(t *testing.T) {
+			in := startEmbedded(t, model.Off(), fc)
+			svc := open(t, in.ConnectionString(), 16)
+			c := config(t, fmt.Sprintf(accountingScenario, tc.loop, tc.retry), svc)
+			c.Events.Phase = func(p string) {
+				if p == "run" {
+					in.ResetStats() // compare the run phase only
+				}
+			}
+			c.Keep = true
+			res, err := Run(context.Background(), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := res.Summary
+			server := in.Stats().Tables[res.Table]
+			if server == nil {
+				t.Fatal("the server saw no request to the table")
+			}
+			client := map[string]metrics.PartitionStats{}
+			for _, p := range s.Partitions {
+				client[p.Key] = p
+			}
+			var serverRequests int64
+			for key, sp := range server.Partitions {
+				if key == "" {
+					continue // table-level requests (the tool does not count them as operations)
+				}
+				cp := client[key]
+				for status, n := range sp.Requests {
+					serverRequests += n
+					if cp.Status[status] != n {
+						t.Errorf("partition %q status %q: client %d, server %d", key, status, cp.Status[status], n)
+					}
+				}
+				for status, n := range cp.Status {
+					if sp.Requests[status] != n {
+						t.Errorf("partition %q status %q: client %d, server %d", key, status, n, sp.Requests[status])
+					}
+				}
+				if cp.Entities != sp.Entities {
+					t.Errorf("partition %q entities: client %d, server %d", key, cp.Entities, sp.Entities)
+				}
+			}
+			var sum int64
+			for _, n := range s.Totals.Status {
+				sum += n
+			}
+			if sum != s.Totals.Requests || s.Totals.Requests != serverRequests {
+				t.Errorf("status counts sum to %d; requests %d; server saw %d", sum, s.Totals.Requests, serverRequests)
+			}
+			if s.Totals.Throttled == 0 || s.Totals.Status["transport"] == 0 {
+				t.Errorf("the faults did not show: %v", s.Totals.Status)
+			}
+			if tc.retry != "none" && s.Totals.Retries == 0 {
+				t.Error("no retries were recorded")
+			}
+			if tc.retry == "none" && s.Totals.Retries != 0 {
+				t.Errorf("%d retries with retry none", s.Totals.Retries)
+			}
+			checkContents(t, svc, res)
+		})
+	}
+}
+
+// checkContents counts the rows of a kept table: the seeded rows, plus
+// what successful inserts and batches wrote, minus what deletes removed.
+func checkContents(t *testing.T, svc *table.Service, res *Result) {
+	t.Helper()
+	n, err := CountRows(context.Background(), TableStore{svc.Table(res.Table)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := res.Summary
+	want := res.Seed.Rows + s.Ops[metrics.Insert].Entities + s.Ops[metrics.Batch].Entities - s.Ops[metrics.Delete].Entities
+	// A dropped connection may hide a write the service applied: each such
+	// write (transport outcome on a write) is one row of uncertainty.
+	slack := int64(0)
+	for _, op := range []metrics.Op{metrics.Insert, metrics.Batch, metrics.Delete, metrics.UpsertMerge} {
+		slack += s.Ops[op].Status["transport"] * 10
+	}
+	if n != want && (slack == 0 || math.Abs(float64(n-want)) > float64(slack)) {
+		t.Errorf("table holds %d rows; seeded %d + inserted %d + batched %d - deleted %d = %d",
+			n, res.Seed.Rows, s.Ops[metrics.Insert].Entities, s.Ops[metrics.Batch].Entities, s.Ops[metrics.Delete].Entities, want)
+	}
+	svc.DeleteTable(context.Background(), res.Table)
+}
+
+// Without faults the table's contents match the counts exactly, against
+// the embedded service and Azurite.
+func TestTableContentsMatchCounts(t *testing.T) {
+	conns := map[string]string{"embedded": startEmbedded(t, model.Off(), faults.Config{}).ConnectionString()}
+	if az := os.Getenv("TABLESTRESS_AZURITE"); az != "" {
+		conns["azurite"] = az
+	} else {
+		t.Log("TABLESTRESS_AZURITE is not set: embedded only (make test runs Azurite)")
+	}
+	for name, conn := range conns {
+		t.Run(name, func(t *testing.T) {
+			svc := open(t, conn, 16)
+			c := config(t, fmt.Sprintf(accountingScenario, "rate: 300", "none"), svc)
+			c.Keep = true
+			res, err := Run(context.Background(), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Summary.Totals.Errors != 0 {
+				t.Errorf("errors without faults: %v", res.Summary.Totals.Status)
+			}
+			if res.SeedCounted != res.Seed.Rows || res.Seed.Rows != 3000 {
+				t.Errorf("seed: wrote %d rows, counted %d", res.Seed.Rows, res.SeedCounted)
+			}
+			checkContents(t, svc, res)
+		})
+	}
+}
+
+// The seeds' central claim on the embedded service: 6,000 entities/s into
+// one PartitionKey is throttled to the 2,000/s target, the same stream over
+// 16 hash buckets is not throttled at all.
+func TestHotPartitionThrottledToTarget(t *testing.T) {
+	in := startEmbedded(t, model.Default(), faults.Config{})
+	svc := open(t, in.ConnectionString(), 64)
+	data, err := os.ReadFile("../../scenarios/hot-partition.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, errs := scenario.Parse("hot-partition.yaml", data)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	pop, schemes, _ := sc.Compile()
+	for i, sch := range schemes {
+		c := config(t, string(data), svc)
+		c.Scheme, c.Pop = sch, pop
+		c.Duration = 6 * time.Second
+		c.Events.Phase = func(p string) { in.PauseModel(p != "run") }
+		res, err := Run(context.Background(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := res.Summary
+		switch sc.Schemes[i].Name {
+		case "constant":
+			p := s.Partitions[0]
+			if len(s.Partitions) != 1 || math.Abs(float64(p.Peak)-2000) > 200 || p.Throttled == 0 {
+				t.Errorf("constant: %d partitions, peak %d entities/s, %d throttled; want one partition peaking at 2,000 ± 10%%, throttled", len(s.Partitions), p.Peak, p.Throttled)
+			}
+			if rate := float64(s.Totals.Entities) / s.Duration().Seconds(); math.Abs(rate-2000) > 200 {
+				t.Errorf("constant: %.0f entities/s served, want about 2,000", rate)
+			}
+		case "hash-buckets":
+			if s.Totals.Throttled != 0 || len(s.Partitions) != 16 {
+				t.Errorf("hash-buckets: %d throttled over %d partitions, want none over 16", s.Totals.Throttled, len(s.Partitions))
+			}
+			if rate := float64(s.Totals.Entities) / s.Duration().Seconds(); math.Abs(rate-6000) > 300 {
+				t.Errorf("hash-buckets: %.0f entities/s served, want about 6,000", rate)
+			}
+		}
+	}
+}
+
+// Append-only and prepend-only PartitionKeys share the end range partition's
+// limit although no partition is hot; scattered keys are not throttled.
+func TestAppendOnlyThrottledAtRangePartition(t *testing.T) {
+	in := startEmbedded(t, model.Default(), faults.Config{})
+	svc := open(t, in.ConnectionString(), 64)
+	data, err := os.ReadFile("../../scenarios/append-only.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, errs := scenario.Parse("append-only.yaml", data)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	pop, schemes, _ := sc.Compile()
+	for i, sch := range schemes {
+		c := config(t, string(data), svc)
+		c.Scheme, c.Pop = sch, pop
+		c.Duration, c.Warmup = 4*time.Second, time.Second
+		c.Events.Phase = func(p string) { in.PauseModel(p != "run") }
+		res, err := Run(context.Background(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := res.Summary
+		served := float64(s.Totals.Entities) / s.Duration().Seconds()
+		peak := s.Partitions[0].Peak
+		switch sc.Schemes[i].Name {
+		case "append-only", "prepend-only":
+			if math.Abs(served-2000) > 250 || s.Totals.Throttled == 0 || peak > 10 {
+				t.Errorf("%s: %.0f entities/s served, %d throttled, busiest partition peak %d; want about 2,000/s, throttled, no hot partition",
+					sc.Schemes[i].Name, served, s.Totals.Throttled, peak)
+			}
+		case "guid":
+			if s.Totals.Throttled != 0 || served < 3700 {
+				t.Errorf("guid: %.0f entities/s served, %d throttled; want about 4,000 and none", served, s.Totals.Throttled)
+			}
+		}
+	}
+}
