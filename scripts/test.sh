@@ -14,6 +14,18 @@ if [ ! -x "$azdir/node_modules/.bin/azurite-table" ] || [ "$azdir/package-lock.j
   npm ci --prefix "$azdir" --no-audit --no-fund --loglevel=error
 fi
 
+# The HTML report is tested in headless Chromium (Debian's chromium package).
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "test.sh: installing Debian's chromium for the HTML report test"
+    (apt-get install -y -q --no-install-recommends chromium >/dev/null 2>&1 ||
+      (apt-get update -q >/dev/null 2>&1 && apt-get install -y -q --no-install-recommends chromium >/dev/null 2>&1)) ||
+      echo "test.sh: could not install chromium; the browser test will say so" >&2
+  else
+    echo "test.sh: chromium is not installed and cannot be installed here; the browser test will skip outside CI" >&2
+  fi
+fi
+
 port=$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
 log=$(mktemp -t azurite.XXXXXX.log)
 "$azdir/node_modules/.bin/azurite-table" --inMemoryPersistence --tableHost 127.0.0.1 \

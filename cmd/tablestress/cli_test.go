@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -101,5 +102,48 @@ func TestSchemesAndSchemaAndVersion(t *testing.T) {
 	code, out, _ = runCLI(t, "version")
 	if code != exitOK || !strings.HasPrefix(out, "tablestress ") {
 		t.Errorf("version: %d %q", code, out)
+	}
+}
+
+// A run on the embedded service writes a report that `report` renders
+// again identically in every format.
+func TestRunThenReport(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.json")
+	csvPath := filepath.Join(dir, "p.csv")
+	code, text, errs := runCLI(t, "run", "../../scenarios/quickstart.yaml", "--duration", "2s", "--warmup", "0s", "--entities", "2000",
+		"--rate", "200", "--quiet", "--out", out, "--csv", csvPath)
+	if code != exitOK {
+		t.Fatalf("run exited %d: %s", code, errs)
+	}
+	code, again, errs := runCLI(t, "report", out)
+	if code != exitOK || again != text {
+		t.Errorf("report re-rendered differently (exit %d, %s):\n%s\n---\n%s", code, errs, again, text)
+	}
+	code, csvOut, _ := runCLI(t, "report", out, "--format", "csv")
+	saved, _ := os.ReadFile(csvPath)
+	if code != exitOK || csvOut != string(saved) || !strings.HasPrefix(csvOut, "scheme,partition_key,") {
+		t.Errorf("csv: exit %d\n%s\nvs\n%s", code, csvOut, saved)
+	}
+	code, js, _ := runCLI(t, "report", out, "--format", "json")
+	var doc map[string]any
+	if code != exitOK || json.Unmarshal([]byte(js), &doc) != nil || doc["schema"] != "tablestress.report/v1" {
+		t.Errorf("json: exit %d %.100s", code, js)
+	}
+	if code, _, _ := runCLI(t, "report", filepath.Join(dir, "missing.json")); code != exitUsage {
+		t.Errorf("missing file: exit %d", code)
+	}
+}
+
+// A failed threshold exits 99; a scenario whose thresholds pass exits 0.
+func TestThresholdExitCode(t *testing.T) {
+	dir := t.TempDir()
+	src, _ := os.ReadFile("../../scenarios/quickstart.yaml")
+	strict := strings.Replace(string(src), "  - p99(point_read) < 250ms", "  - p99(point_read) < 1us", 1)
+	path := filepath.Join(dir, "strict.yaml")
+	os.WriteFile(path, []byte(strict), 0o644)
+	code, out, errs := runCLI(t, "run", path, "--duration", "1s", "--warmup", "0s", "--entities", "500", "--rate", "100", "--quiet")
+	if code != exitThreshold || !strings.Contains(out, "FAIL p99(point_read) < 1us") {
+		t.Errorf("exit %d, want 99:\n%s\n%s", code, out, errs)
 	}
 }

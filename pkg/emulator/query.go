@@ -67,7 +67,8 @@ func (s *Server) query(r *http.Request, name string) reply {
 			start = cont
 		}
 	}
-	out := []byte(`{`)
+	buf := getBuf()
+	out := append(*buf, '{')
 	if meta >= minimalMetadata {
 		out = append(out, `"odata.metadata":`...)
 		out = appendJSONString(out, s.baseURL(r)+"/$metadata#"+name)
@@ -105,7 +106,8 @@ func (s *Server) query(r *http.Request, name string) reply {
 	for pk, c := range perPart {
 		s.model.Charge(name, pk, c)
 	}
-	rep := reply{status: http.StatusOK, body: out, part: part, entities: n}
+	*buf = out
+	rep := reply{status: http.StatusOK, body: out, part: part, entities: n, pooled: buf}
 	if next != nil {
 		rep.header = map[string]string{"x-ms-continuation-NextPartitionKey": encodeToken(next.pk), "x-ms-continuation-NextRowKey": encodeToken(next.rk)}
 	}

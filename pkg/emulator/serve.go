@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
@@ -18,11 +19,26 @@ type reply struct {
 	header   map[string]string
 	body     []byte
 	ctype    string
-	part     string // partition for the counters
-	table    string // table for the counters, when the route does not name it
-	entities int    // entities served
-	drop     bool   // close the connection instead of answering
-	discard  bool   // a write acknowledged but not stored
+	part     string  // partition for the counters
+	table    string  // table for the counters, when the route does not name it
+	entities int     // entities served
+	drop     bool    // close the connection instead of answering
+	discard  bool    // a write acknowledged but not stored
+	pooled   *[]byte // body's buffer, returned to bufPool once written
+}
+
+// bufPool recycles response buffers: a page of 1,000 entities is large, and
+// garbage is what slows a service holding a million entities (every
+// collection marks them all).
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
+func getBuf() *[]byte { return bufPool.Get().(*[]byte) }
+
+func putBuf(b *[]byte) {
+	if b != nil && cap(*b) <= 4<<20 {
+		*b = (*b)[:0]
+		bufPool.Put(b)
+	}
 }
 
 func errReply(e *apiError, part string) reply { return reply{status: e.status, err: e, part: part} }
@@ -130,6 +146,7 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, table string, rep
 		h.Set(k, v)
 	}
 	if rep.err != nil {
+		putBuf(rep.pooled)
 		writeError(w, rep.err, now)
 		return
 	}
@@ -146,6 +163,7 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, table string, rep
 	if rep.body != nil && r.Method != http.MethodHead {
 		w.Write(rep.body)
 	}
+	putBuf(rep.pooled)
 }
 
 // gate applies fault injection and the partition model to a request about

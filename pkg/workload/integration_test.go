@@ -2,6 +2,7 @@ package workload
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -306,5 +307,60 @@ func TestAppendOnlyThrottledAtRangePartition(t *testing.T) {
 				t.Errorf("guid: %d throttled, busiest partition peak %d; want none throttled", s.Totals.Throttled, peak)
 			}
 		}
+	}
+}
+
+// Ctrl-C: the run stops starting work, finishes in-flight operations, and
+// returns a partial summary; the test table is deleted.
+func TestInterruptStopsAndCleansUp(t *testing.T) {
+	in := startEmbedded(t, model.Off(), faults.Config{})
+	svc := open(t, in.ConnectionString(), 8)
+	c := config(t, fmt.Sprintf(accountingScenario, "rate: 200", "none"), svc)
+	c.Duration = time.Minute
+	ctx, cancel := context.WithCancel(context.Background())
+	c.Events.Phase = func(p string) {
+		if p == "run" {
+			time.AfterFunc(1500*time.Millisecond, cancel)
+		}
+	}
+	start := time.Now()
+	res, err := Run(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Interrupted || res.Summary == nil || res.Summary.Totals.Ops == 0 {
+		t.Fatalf("interrupted %v, summary %v", res.Interrupted, res.Summary != nil)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the run took %v after an interrupt at 1.5s", d)
+	}
+	if ok, _ := svc.TableExists(context.Background(), res.Table); ok || res.Cleanup != nil {
+		t.Errorf("table %s left behind (cleanup error %v)", res.Table, res.Cleanup)
+	}
+}
+
+// A table the run did not create is never written without Reuse, and never
+// deleted.
+func TestExistingTableRefusedUnlessReused(t *testing.T) {
+	in := startEmbedded(t, model.Off(), faults.Config{})
+	svc := open(t, in.ConnectionString(), 4)
+	if r := svc.CreateTable(context.Background(), "userdata"); r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	c := config(t, fmt.Sprintf(accountingScenario, "rate: 100", "none"), svc)
+	c.Table, c.Duration = "userdata", time.Second
+	if _, err := Run(context.Background(), c); !errors.Is(err, ErrTableExists) {
+		t.Fatalf("existing table: %v, want ErrTableExists", err)
+	}
+	n, _ := CountRows(context.Background(), TableStore{svc.Table("userdata")})
+	if n != 0 {
+		t.Errorf("the refused run wrote %d rows", n)
+	}
+	c.Reuse = true
+	if _, err := Run(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := svc.TableExists(context.Background(), "userdata"); !ok {
+		t.Error("a reused table was deleted")
 	}
 }

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/tablestress/tablestress/pkg/report"
+)
+
+func init() { extraCommands = append(extraCommands, newReportCmd) }
+
+func newReportCmd(e *env) *cobra.Command {
+	var format, html, csv string
+	cmd := &cobra.Command{
+		Use:   "report FILE.json",
+		Short: "Re-render a saved report or comparison (text, JSON, CSV, HTML)",
+		Long: `report reads a tablestress.report/v1 or tablestress.compare/v1 JSON document
+written with --out and renders it again: as the text summary (or the comparison
+table), as JSON, or as the per-partition CSV; --html writes the HTML report.`,
+		Example: `  tablestress report report.json
+  tablestress report compare.json --format csv > partitions.csv
+  tablestress report report.json --html report.html`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageError("report needs exactly one JSON report file")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			doc, err := report.ReadFile(args[0])
+			if err != nil {
+				return usageError("%s: %v", args[0], err)
+			}
+			reps := doc.Reports()
+			switch format {
+			case "text":
+				if doc.Compare != nil {
+					err = report.WriteCompare(e.stdout, reps)
+				} else {
+					err = report.WriteText(e.stdout, reps[0])
+				}
+			case "json":
+				var v any = doc.Report
+				if doc.Compare != nil {
+					v = doc.Compare
+				}
+				err = report.WriteJSON(e.stdout, v)
+			case "csv":
+				err = report.WriteCSV(e.stdout, reps...)
+			default:
+				return usageError("--format must be text, json or csv")
+			}
+			if err != nil {
+				return err
+			}
+			f := &runFlags{html: html, csv: csv}
+			return emitFiles(f, reps...)
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "text, json or csv")
+	cmd.Flags().StringVar(&html, "html", "", "also write the HTML report to this file")
+	cmd.Flags().StringVar(&csv, "csv", "", "also write the per-partition CSV to this file")
+	return cmd
+}
