@@ -44,11 +44,15 @@ func (s *Server) batch(r *http.Request) reply {
 	}
 	first := ops[0]
 	part := first.pk
+	// A refused or failed transaction is answered 202 with the failing
+	// operation inside; it is counted under that operation's status, as
+	// the client reports it.
 	fail := func(i int, e *apiError) reply {
-		return reply{status: http.StatusAccepted, part: part, table: first.table, body: batchResponse(nil, i, e, s.now()), ctype: "multipart/mixed; boundary=" + batchBoundary}
+		return reply{status: http.StatusAccepted, key: statusKey(e.status, e.code), part: part, table: first.table,
+			body: batchResponse(nil, i, e, s.now()), ctype: "multipart/mixed; boundary=" + batchBoundary}
 	}
 	if len(ops) > maxBatchOps {
-		return fail(maxBatchOps, errTooManyOps)
+		return fail(maxBatchOps-1, errTooManyOps) // Azure names the 100th operation
 	}
 	seen := map[string]bool{}
 	for i, o := range ops {
@@ -59,7 +63,7 @@ func (s *Server) batch(r *http.Request) reply {
 			return fail(i, errMixedPartitions)
 		}
 		if !validKey(o.pk) || !validKey(o.rk) {
-			return fail(i, invalidInput("The PartitionKey or RowKey contains a character that is not allowed or is too long."))
+			return fail(i, errBadKey)
 		}
 		if seen[o.rk] {
 			return fail(i, errDuplicateRow)
@@ -214,6 +218,9 @@ func batchResponse(results []*entity, failed int, e *apiError, now time.Time) []
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "--%s\r\nContent-Type: multipart/mixed; boundary=%s\r\n\r\n", batchBoundary, changesetBoundary)
 	part := func(status int, header string, body []byte) {
+		if e != nil {
+			header = fmt.Sprintf("Content-ID: %d\r\n", max(failed, 0)+1) + header
+		}
 		fmt.Fprintf(&b, "--%s\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n", changesetBoundary)
 		fmt.Fprintf(&b, "HTTP/1.1 %d %s\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-cache\r\nDataServiceVersion: 3.0;\r\n%s", status, http.StatusText(status), header)
 		if body != nil {

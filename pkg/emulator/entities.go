@@ -22,10 +22,6 @@ func etagHeader(e *entity) map[string]string { return map[string]string{"ETag": 
 
 // insert adds an entity (POST /table).
 func (s *Server) insert(r *http.Request, name string) reply {
-	t := s.store.table(name)
-	if t == nil {
-		return errReply(errTableNotFound, "")
-	}
 	body, aerr := readBody(r)
 	if aerr != nil {
 		return errReply(aerr, "")
@@ -37,8 +33,12 @@ func (s *Server) insert(r *http.Request, name string) reply {
 	if pk == nil || rk == nil {
 		return errReply(invalidInput("The entity must have a PartitionKey and a RowKey."), "")
 	}
+	t := s.store.table(name)
+	if t == nil {
+		return errReply(errTableNotFound, *pk)
+	}
 	if !validKey(*pk) || !validKey(*rk) {
-		return errReply(invalidInput("The PartitionKey or RowKey contains a character that is not allowed or is too long."), *pk)
+		return errReply(errBadKey, *pk)
 	}
 	f, refused := s.gate(r.Context(), name, *pk, 1, true, func() int {
 		t.mu.RLock()
@@ -105,7 +105,7 @@ func (s *Server) write1(r *http.Request, rt route, mergeMode bool) reply {
 		return errReply(aerr, rt.pk)
 	}
 	if !validKey(rt.pk) || !validKey(rt.rk) {
-		return errReply(invalidInput("The PartitionKey or RowKey contains a character that is not allowed or is too long."), rt.pk)
+		return errReply(errBadKey, rt.pk)
 	}
 	ifMatch := r.Header.Get("If-Match")
 	f, refused := s.gate(r.Context(), rt.table, rt.pk, 1, true, func() int {

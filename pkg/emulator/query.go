@@ -10,6 +10,13 @@ import (
 // maxPage is the most entities one query response holds.
 const maxPage = 1000
 
+// maxScan is the most entities one query page visits. Azure bounds the
+// work of a page too (5 seconds) and then answers a short or empty page
+// with a continuation; here the bound keeps a filter on non-key
+// properties from holding a large table's read lock, and so its writers,
+// for long.
+const maxScan = 100_000
+
 // selectSet parses $select; nil means every property.
 func selectSet(s string) map[string]bool {
 	if strings.TrimSpace(s) == "" || strings.TrimSpace(s) == "*" {
@@ -76,30 +83,15 @@ func (s *Server) query(r *http.Request, name string) reply {
 	}
 	out = append(out, `"value":[`...)
 	n := 0
-	var next *entity
 	perPart := map[string]int{}
 	t.mu.RLock()
-	t.tree.AscendGreaterOrEqual(start, func(e *entity) bool {
-		if rg.hasPKHi && e.pk > rg.pkHi {
-			return false
-		}
-		if rg.pkEq && rg.hasRKHi && e.rk > rg.rkHi {
-			return false
-		}
-		if f != nil && !f.eval(&entityRow{e: e}) {
-			return true
-		}
-		if n == top {
-			next = e
-			return false
-		}
+	next, _ := t.scan(start, rg, f, top, func(e *entity) {
 		if n > 0 {
 			out = append(out, ',')
 		}
 		out = e.appendJSON(out, meta, sel, "")
 		n++
 		perPart[e.pk]++
-		return true
 	})
 	t.mu.RUnlock()
 	out = append(out, "]}"...)
@@ -112,6 +104,41 @@ func (s *Server) query(r *http.Request, name string) reply {
 		rep.header = map[string]string{"x-ms-continuation-NextPartitionKey": encodeToken(next.pk), "x-ms-continuation-NextRowKey": encodeToken(next.rk)}
 	}
 	return rep
+}
+
+// scan visits the entities from start on, in (PartitionKey, RowKey)
+// order, within the key range, and emits those the filter matches, at most
+// limit. It returns the next match after them (nil when there is none: the
+// range or the table ended; the entity to resume from when maxScan entities
+// were visited first) and how many entities it visited, which is the cost
+// of the query: a filter that bounds the keys visits only the range.
+// Callers hold the table's read lock.
+func (t *table) scan(start *entity, rg keyRange, f node, limit int, emit func(*entity)) (next *entity, visited int) {
+	n := 0
+	t.tree.AscendGreaterOrEqual(start, func(e *entity) bool {
+		visited++
+		if rg.hasPKHi && e.pk > rg.pkHi {
+			return false
+		}
+		if rg.pkEq && rg.hasRKHi && e.rk > rg.rkHi {
+			return false
+		}
+		if visited > maxScan {
+			next = e
+			return false
+		}
+		if f != nil && !f.eval(&entityRow{e: e}) {
+			return true
+		}
+		if n == limit {
+			next = e
+			return false
+		}
+		emit(e)
+		n++
+		return true
+	})
+	return next, visited
 }
 
 // Continuation tokens are opaque to clients, as Azure's are: the key in

@@ -20,6 +20,7 @@ type reply struct {
 	body     []byte
 	ctype    string
 	part     string  // partition for the counters
+	key      string  // outcome key for the counters when it is not the status (a failed transaction)
 	table    string  // table for the counters, when the route does not name it
 	entities int     // entities served
 	drop     bool    // close the connection instead of answering
@@ -119,7 +120,7 @@ func (s *Server) dispatch(r *http.Request, rt route) reply {
 // write sends a reply and counts it.
 func (s *Server) write(w http.ResponseWriter, r *http.Request, table string, rep reply, now time.Time) {
 	if rep.drop {
-		s.stats.record(table, rep.part, "transport", 0, false)
+		s.stats.record(table, rep.part, dropKey, 0, false)
 		if hj, ok := w.(http.Hijacker); ok {
 			if conn, _, err := hj.Hijack(); err == nil {
 				conn.Close()
@@ -136,7 +137,11 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, table string, rep
 	if rep.status < 300 {
 		entities = rep.entities
 	}
-	s.stats.record(table, rep.part, statusKey(rep.status, code), entities, rep.discard)
+	key := rep.key
+	if key == "" {
+		key = statusKey(rep.status, code)
+	}
+	s.stats.record(table, rep.part, key, entities, rep.discard)
 	h := w.Header()
 	h.Set("x-ms-version", "2019-02-02")
 	h.Set("x-ms-request-id", requestID(now))

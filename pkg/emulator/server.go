@@ -85,7 +85,7 @@ func parseRoute(p string) (route, *apiError) {
 	switch {
 	case p == "Tables" || p == "Tables()":
 		return route{kind: "tables"}, nil
-	case strings.HasPrefix(p, "Tables('") && strings.HasSuffix(p, "')"):
+	case len(p) >= len("Tables('')") && strings.HasPrefix(p, "Tables('") && strings.HasSuffix(p, "')"):
 		name, err := unescape(p[len("Tables('") : len(p)-2])
 		if err != nil {
 			return route{}, err

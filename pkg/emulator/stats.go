@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"encoding/json"
+	"net"
 	"net/http"
 	"sync"
 
@@ -13,8 +14,10 @@ import (
 // Stats are the server's counters: per table, per partition (the
 // PartitionKey a request addresses; "*" for queries spanning partitions;
 // "" for table-level requests), requests by outcome key — the same
-// "503 ServerBusy" keys the client reports, "transport" for connections
-// dropped by fault injection — and entities served by successful requests.
+// "503 ServerBusy" keys the client reports (a failed transaction under its
+// failing operation's status, as the client reports it), "transport" for
+// connections dropped by fault injection — and entities served by
+// successful requests (written, read, or returned by a query).
 type Stats struct {
 	Tables map[string]*TableStats `json:"tables"`
 	Faults faults.Counts          `json:"faults"`
@@ -23,15 +26,29 @@ type Stats struct {
 
 // TableStats are one table's counters.
 type TableStats struct {
+	// Rows is how many entities the table holds now (0 once it is deleted).
+	Rows       int                        `json:"rows"`
 	Partitions map[string]*PartitionStats `json:"partitions"`
 }
 
 // PartitionStats are one partition's counters.
 type PartitionStats struct {
-	Requests  map[string]int64 `json:"requests"`
-	Entities  int64            `json:"entities"`
-	Discarded int64            `json:"discarded,omitempty"`
+	// Requests counts answers by outcome key ("204", "503 ServerBusy",
+	// "transport" for a dropped connection).
+	Requests map[string]int64 `json:"requests"`
+	// Entities is the entities served by successful requests.
+	Entities int64 `json:"entities"`
+	// Dropped is the connections closed without an answer by fault
+	// injection (also counted as Requests["transport"]).
+	Dropped int64 `json:"dropped,omitempty"`
+	// Discarded is the writes acknowledged but not stored by fault
+	// injection (also counted under their success status).
+	Discarded int64 `json:"discarded,omitempty"`
 }
+
+// dropKey is the outcome key of a dropped connection: the client sees a
+// transport error.
+var dropKey = outcome.Outcome{Class: outcome.Transport}.Key()
 
 // stats is guarded by one mutex: one short critical section per request.
 type stats struct {
@@ -55,6 +72,9 @@ func (s *stats) record(table, part, key string, entities int, discarded bool) {
 	}
 	p.Requests[key]++
 	p.Entities += int64(entities)
+	if key == dropKey {
+		p.Dropped++
+	}
 	if discarded {
 		p.Discarded++
 	}
@@ -68,7 +88,7 @@ func (s *stats) snapshot() map[string]*TableStats {
 	for name, t := range s.tables {
 		ct := &TableStats{Partitions: make(map[string]*PartitionStats, len(t.Partitions))}
 		for k, p := range t.Partitions {
-			cp := &PartitionStats{Requests: make(map[string]int64, len(p.Requests)), Entities: p.Entities, Discarded: p.Discarded}
+			cp := &PartitionStats{Requests: make(map[string]int64, len(p.Requests)), Entities: p.Entities, Dropped: p.Dropped, Discarded: p.Discarded}
 			for rk, n := range p.Requests {
 				cp.Requests[rk] = n
 			}
@@ -85,30 +105,66 @@ func (s *stats) reset() {
 	s.mu.Unlock()
 }
 
-// Stats returns a copy of the counters.
+// Stats returns a copy of the counters. It is safe for concurrent use.
 func (s *Server) Stats() Stats {
-	return Stats{Tables: s.stats.snapshot(), Faults: s.faults.Counts(), Model: s.model.State()}
+	tables := s.stats.snapshot()
+	for name, ts := range tables {
+		ts.Rows, _ = s.Rows(name)
+	}
+	return Stats{Tables: tables, Faults: s.faults.Counts(), Model: s.model.State()}
 }
 
-// ResetStats zeroes the request counters.
+// Rows returns how many entities a table holds, in O(1); false when the
+// table does not exist. It is safe for concurrent use.
+func (s *Server) Rows(table string) (int, bool) {
+	t := s.store.table(table)
+	if t == nil {
+		return 0, false
+	}
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.tree.Len(), true
+}
+
+// ResetStats zeroes the request counters (not the fault and model state).
+// It is safe for concurrent use.
 func (s *Server) ResetStats() { s.stats.reset() }
 
 // statusKey is the outcome key of an answer.
 func statusKey(status int, code string) string { return outcome.New(status, code).Key() }
 
+// serveStats answers GET /_tablestress/stats (the counters as JSON) and
+// POST /_tablestress/reset, to loopback clients only and without
+// authentication.
 func (s *Server) serveStats(w http.ResponseWriter, r *http.Request) {
-	switch r.Method {
-	case http.MethodGet:
+	if !loopbackPeer(r.RemoteAddr) {
+		http.Error(w, "the stats endpoint answers loopback clients only", http.StatusForbidden)
+		return
+	}
+	switch {
+	case r.Method == http.MethodGet && r.URL.Path == "/_tablestress/stats":
 		w.Header().Set("Content-Type", "application/json")
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(s.Stats())
-	case http.MethodPost:
+	case r.Method == http.MethodPost && r.URL.Path == "/_tablestress/reset":
 		s.ResetStats()
 		w.WriteHeader(http.StatusNoContent)
 	default:
+		w.Header().Set("Allow", "GET on /_tablestress/stats, POST on /_tablestress/reset")
 		w.WriteHeader(http.StatusMethodNotAllowed)
 	}
+}
+
+// loopbackPeer reports whether a request's remote address is on this
+// machine.
+func loopbackPeer(remote string) bool {
+	host, _, err := net.SplitHostPort(remote)
+	if err != nil {
+		host = remote
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // PauseModel suspends (true) or resumes (false) the partition model.

@@ -16,19 +16,19 @@ func (s *Server) createTable(r *http.Request) reply {
 		return errReply(invalidInput("The request body must name the table: {\"TableName\":\"...\"}."), "")
 	}
 	if !tableNameOK(req.TableName) {
-		return errReply(errBadTableName, "")
+		return reply{status: errBadTableName.status, err: errBadTableName, table: req.TableName}
 	}
 	if !s.store.create(req.TableName) {
-		return errReply(errTableExists, "")
+		return reply{status: errTableExists.status, err: errTableExists, table: req.TableName}
 	}
 	if strings.Contains(r.Header.Get("Prefer"), "return-no-content") {
-		return reply{status: http.StatusNoContent, header: map[string]string{"Preference-Applied": "return-no-content"}}
+		return reply{status: http.StatusNoContent, table: req.TableName, header: map[string]string{"Preference-Applied": "return-no-content"}}
 	}
 	out := []byte(`{"odata.metadata":`)
 	out = appendJSONString(out, s.baseURL(r)+"/$metadata#Tables/@Element")
 	out = append(out, `,"TableName":`...)
 	out = appendJSONString(out, req.TableName)
-	return reply{status: http.StatusCreated, body: append(out, '}')}
+	return reply{status: http.StatusCreated, table: req.TableName, body: append(out, '}')}
 }
 
 func (s *Server) deleteTable(name string) reply {

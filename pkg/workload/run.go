@@ -217,5 +217,11 @@ func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes [
 	}
 	close(done)
 	wg.Wait()
-	return reg.Finish(c.Clock.Now()), start
+	// Rates are per measured second: operations finishing in the grace
+	// period count, but the grace period does not dilute the rates.
+	end := c.Clock.Now()
+	if deadline := start.Add(total); end.After(deadline) && ctx.Err() == nil {
+		end = deadline
+	}
+	return reg.Finish(end), start
 }
