@@ -76,7 +76,7 @@ func compareScenario(t *testing.T, file string, duration time.Duration) map[stri
 	return out
 }
 
-func hot(r *report.Report) bool       { return len(report.HotPartitions(r)) > 0 }
+func hot(r *report.Report) bool         { return len(report.HotPartitions(r)) > 0 }
 func unthrottled(r *report.Report) bool { return r.Totals.Throttled == 0 }
 
 // Each ready scenario's comment states its expected outcome; these tests
