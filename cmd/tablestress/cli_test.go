@@ -147,3 +147,31 @@ func TestThresholdExitCode(t *testing.T) {
 		t.Errorf("exit %d, want 99:\n%s\n%s", code, out, errs)
 	}
 }
+
+// A threshold with abort_on_fail stops the run early with exit code 99.
+func TestAbortOnFail(t *testing.T) {
+	dir := t.TempDir()
+	src := `population: {entities: 1000, fields: {order: {kind: sequence}}}
+schemes: [{builtin: constant}]
+workload:
+  duration: 60s
+  rate: 3000/s
+  workers: 64
+  mix: [{op: insert}]
+thresholds:
+  - {expr: "throttle_rate < 1%", abort_on_fail: true}
+`
+	path := filepath.Join(dir, "abort.yaml")
+	os.WriteFile(path, []byte(src), 0o644)
+	code, out, errs := runCLI(t, "run", path, "--quiet", "--format", "json")
+	var rep struct {
+		Aborted   string  `json:"aborted"`
+		DurationS float64 `json:"duration_s"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("exit %d: %v\n%s", code, err, errs)
+	}
+	if code != exitThreshold || !strings.Contains(rep.Aborted, `threshold "throttle_rate < 1%" failed during the run`) || rep.DurationS >= 60 {
+		t.Errorf("exit %d, aborted %q after %.1fs of a 60s run", code, rep.Aborted, rep.DurationS)
+	}
+}

@@ -11,9 +11,11 @@ import (
 
 	"github.com/tablestress/tablestress/pkg/emulator"
 	"github.com/tablestress/tablestress/pkg/keygen"
+	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/report"
 	"github.com/tablestress/tablestress/pkg/scenario"
 	"github.com/tablestress/tablestress/pkg/table"
+	"github.com/tablestress/tablestress/pkg/threshold"
 	"github.com/tablestress/tablestress/pkg/workload"
 )
 
@@ -142,6 +144,17 @@ func (ss *session) runScheme(ctx context.Context, i int, seedOnly bool) (*report
 		Retry: workload.NewRetrier(w.Retry), Grace: grace, PartitionTarget: workload.PartitionTarget,
 		Hard: ss.e.hard, Events: live.events(ss.schemes[i].Name),
 	}
+	if abort := abortThresholds(s); len(abort) > 0 {
+		cfg.Abort = func(sum *metrics.Summary) string {
+			live := report.Build(report.Meta{Run: report.RunInfo{PartitionTarget: workload.PartitionTarget}}, sum)
+			for _, th := range abort {
+				if obs, ok := th.Eval(live); !ok {
+					return fmt.Sprintf("threshold %q failed during the run (observed %g%s)", th.Expr, obs, th.Unit())
+				}
+			}
+			return ""
+		}
+	}
 	if in := ss.embedded; in != nil {
 		// The seed phase is setup, not measurement: on the embedded
 		// service it runs with the partition model paused. (Against Azure
@@ -172,13 +185,26 @@ func (ss *session) runScheme(ctx context.Context, i int, seedOnly bool) (*report
 			Retry: w.Retry.String(), PartitionTarget: workload.PartitionTarget},
 		Seed: report.SeedInfo{Entities: res.Seed.Entities, Rows: res.Seed.Rows, Partitions: res.Seed.Partitions,
 			DurationS: res.Seed.Duration.Seconds(), Throttled: res.Seed.Throttled},
-		Interrupted: res.Interrupted, Failure: failure, ScenarioSource: ss.source,
+		Interrupted: res.Interrupted, Aborted: res.Aborted, Failure: failure, ScenarioSource: ss.source,
 	}, res.Summary)
 	if res.Cleanup != nil {
 		fmt.Fprintln(ss.e.stderr, "warning:", res.Cleanup)
 	}
-	if _, terr := rep.EvaluateThresholds(s.Thresholds); terr != nil {
+	if _, terr := rep.EvaluateThresholds(s.Exprs()); terr != nil {
 		return rep, res, withCode(exitUsage, terr)
 	}
 	return rep, res, err
+}
+
+// abortThresholds returns the thresholds to check during the run.
+func abortThresholds(s *scenario.Scenario) []threshold.Threshold {
+	var out []threshold.Threshold
+	for _, t := range s.Thresholds {
+		if t.AbortOnFail {
+			if th, err := threshold.Parse(t.Expr, scenario.Ops); err == nil {
+				out = append(out, th)
+			}
+		}
+	}
+	return out
 }

@@ -2,12 +2,7 @@ package emulator
 
 import (
 	"bytes"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"runtime"
 	"strings"
@@ -16,31 +11,6 @@ import (
 
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
-
-// signed builds a request signed with Shared Key Lite, as aztables does.
-func signed(s *Server, method, path, query string, body []byte) *http.Request {
-	u := "http://127.0.0.1/" + s.account + path
-	if query != "" {
-		u += "?" + query
-	}
-	r := httptest.NewRequest(method, u, bytes.NewReader(body))
-	date := time.Now().UTC().Format(http.TimeFormat)
-	r.Header.Set("x-ms-date", date)
-	r.Header.Set("Accept", "application/json;odata=minimalmetadata")
-	r.Header.Set("Prefer", "return-no-content")
-	mac := hmac.New(sha256.New, s.key)
-	mac.Write([]byte(date + "\n/" + s.account + r.URL.EscapedPath()))
-	r.Header.Set("Authorization", "SharedKeyLite "+s.account+":"+base64.StdEncoding.EncodeToString(mac.Sum(nil)))
-	return r
-}
-
-func do(b *testing.B, s *Server, r *http.Request, want int) {
-	w := httptest.NewRecorder()
-	s.ServeHTTP(w, r)
-	if w.Code != want {
-		b.Fatalf("%s %s: %d %s", r.Method, r.URL, w.Code, w.Body.String())
-	}
-}
 
 var payload = strings.Repeat("x", 1000)
 

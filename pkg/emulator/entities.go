@@ -65,7 +65,7 @@ func (s *Server) insert(r *http.Request, name string) reply {
 		return rep
 	}
 	rep.status = http.StatusCreated
-	rep.body = e.appendJSON(nil, metaLevel(r), nil, s.baseURL(r)+"/$metadata#"+name+"/@Element")
+	rep.body = s.viewOf(r, name, nil).appendEntity(nil, e, s.baseURL(r)+"/$metadata#"+name+"/@Element")
 	return rep
 }
 
@@ -86,7 +86,7 @@ func (s *Server) getEntity(r *http.Request, rt route) reply {
 	}
 	sel := selectSet(r.URL.Query().Get("$select"))
 	return reply{status: http.StatusOK, part: rt.pk, entities: 1, header: etagHeader(e),
-		body: e.appendJSON(nil, metaLevel(r), sel, s.baseURL(r)+"/$metadata#"+rt.table+"/@Element")}
+		body: s.viewOf(r, rt.table, sel).appendEntity(nil, e, s.baseURL(r)+"/$metadata#"+rt.table+"/@Element")}
 }
 
 // write1 is PUT (replace) or PATCH/MERGE (merge) of one entity: an update

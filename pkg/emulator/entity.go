@@ -191,22 +191,30 @@ func validGUID(s string) bool {
 	return true
 }
 
-// fragment serialises properties in stored form.
+// fragment serialises properties in stored form: the minimal-metadata
+// JSON members, with the type annotations Azure writes (none for String,
+// Boolean, Int32 and Double, whose JSON values imply them).
 func fragment(props []prop) []byte {
 	var b []byte
 	for i, p := range props {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, p.name)
+		b = appendProp(b, p)
+	}
+	return b
+}
+
+// appendProp appends one property and its type annotation, when needed.
+func appendProp(b []byte, p prop) []byte {
+	b = appendJSONString(b, p.name)
+	b = append(b, ':')
+	b = append(b, p.raw...)
+	if p.typ != "" && p.typ != "Edm.String" && p.typ != "Edm.Boolean" && p.typ != "Edm.Int32" {
+		b = append(b, ',')
+		b = appendJSONString(b, p.name+"@odata.type")
 		b = append(b, ':')
-		b = append(b, p.raw...)
-		if p.typ != "" && p.typ != "Edm.String" && p.typ != "Edm.Boolean" && p.typ != "Edm.Int32" {
-			b = append(b, ',')
-			b = appendJSONString(b, p.name+"@odata.type")
-			b = append(b, ':')
-			b = appendJSONString(b, p.typ)
-		}
+		b = appendJSONString(b, p.typ)
 	}
 	return b
 }
@@ -254,68 +262,5 @@ func merge(old, props []prop) []prop {
 
 // etag is the entity's ETag, derived from its timestamp as Azure does.
 func (e *entity) etag() string {
-	return `W/"datetime'` + strings.ReplaceAll(e.ts.UTC().Format("2006-01-02T15:04:05.0000000Z"), ":", "%3A") + `'"`
-}
-
-// metadata levels of the JSON format.
-const (
-	noMetadata = iota
-	minimalMetadata
-	fullMetadata
-)
-
-// appendJSON renders the entity as the service returns it. sel, when not
-// nil, projects the listed properties (keys and Timestamp only if listed).
-func (e *entity) appendJSON(dst []byte, meta int, sel map[string]bool, metadataURL string) []byte {
-	dst = append(dst, '{')
-	if meta >= minimalMetadata && metadataURL != "" {
-		dst = append(dst, `"odata.metadata":`...)
-		dst = appendJSONString(dst, metadataURL)
-		dst = append(dst, ',')
-	}
-	if meta >= minimalMetadata {
-		dst = append(dst, `"odata.etag":`...)
-		dst = appendJSONString(dst, e.etag())
-		dst = append(dst, ',')
-	}
-	want := func(n string) bool { return sel == nil || sel[n] }
-	first := true
-	sep := func() {
-		if !first {
-			dst = append(dst, ',')
-		}
-		first = false
-	}
-	if want("PartitionKey") {
-		sep()
-		dst = append(dst, `"PartitionKey":`...)
-		dst = appendJSONString(dst, e.pk)
-	}
-	if want("RowKey") {
-		sep()
-		dst = append(dst, `"RowKey":`...)
-		dst = appendJSONString(dst, e.rk)
-	}
-	if want("Timestamp") {
-		sep()
-		dst = append(dst, `"Timestamp":`...)
-		dst = appendJSONString(dst, e.ts.UTC().Format("2006-01-02T15:04:05.0000000Z"))
-		if meta >= minimalMetadata {
-			dst = append(dst, `,"Timestamp@odata.type":"Edm.DateTime"`...)
-		}
-	}
-	if sel == nil {
-		if len(e.props) > 0 {
-			sep()
-			dst = append(dst, e.props...)
-		}
-	} else {
-		for _, p := range e.properties() {
-			if sel[p.name] {
-				sep()
-				dst = append(dst, fragment([]prop{p})...)
-			}
-		}
-	}
-	return append(dst, '}')
+	return `W/"datetime'` + strings.ReplaceAll(e.ts.UTC().Format(timeLayout), ":", "%3A") + `'"`
 }

@@ -62,8 +62,7 @@ func (s *Server) query(r *http.Request, name string) reply {
 		return *refused
 	}
 	top := topOf(q.Get("$top"))
-	sel := selectSet(q.Get("$select"))
-	meta := metaLevel(r)
+	v := s.viewOf(r, name, selectSet(q.Get("$select")))
 	start := &entity{pk: rg.pkLo}
 	if rg.pkEq {
 		start.rk = rg.rkLo
@@ -76,7 +75,7 @@ func (s *Server) query(r *http.Request, name string) reply {
 	}
 	buf := getBuf()
 	out := append(*buf, '{')
-	if meta >= minimalMetadata {
+	if v.meta >= minimalMetadata {
 		out = append(out, `"odata.metadata":`...)
 		out = appendJSONString(out, s.baseURL(r)+"/$metadata#"+name)
 		out = append(out, ',')
@@ -89,7 +88,7 @@ func (s *Server) query(r *http.Request, name string) reply {
 		if n > 0 {
 			out = append(out, ',')
 		}
-		out = e.appendJSON(out, meta, sel, "")
+		out = v.appendEntity(out, e, "")
 		n++
 		perPart[e.pk]++
 	})

@@ -77,6 +77,20 @@ func (r *Registry) Finish(end time.Time) *Summary {
 	}
 	// A final partial second is kept: it is part of the measured time.
 	r.sealThrough(last)
+	return r.summary(end)
+}
+
+// Snapshot returns the figures so far without ending the run, for checks
+// made during it (thresholds with abort_on_fail). Peaks cover sealed seconds.
+func (r *Registry) Snapshot(now time.Time) *Summary {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.collect()
+	return r.summary(now)
+}
+
+// summary builds a Summary from the merged data; r.mu is held.
+func (r *Registry) summary(end time.Time) *Summary {
 	start := r.Start()
 	if end.Before(start) {
 		end = start

@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"io"
+	"sort"
+	"strings"
 	"text/tabwriter"
 )
 
@@ -25,6 +27,10 @@ func WriteCompare(w io.Writer, reps []*Report) error {
 			num(int64(len(r.Partitions))), fmt.Sprintf("%s/%s", rate(peak), rate(r.Run.PartitionTarget)), pagesPerQuery(r), SchemeVerdict(r))
 	}
 	tw.Flush()
+	ew.printf("\nthrottled by code (share of requests):\n")
+	for _, r := range reps {
+		ew.printf("  %-14s %s\n", r.Scheme, throttleCodes(r))
+	}
 	ew.printf("\nlatency by operation (p50 / p99 / p99.9 ms):\n")
 	tw = tabwriter.NewWriter(ew, 0, 4, 2, ' ', 0)
 	ops := map[string]bool{}
@@ -85,4 +91,32 @@ func pagesPerQuery(r *Report) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.2f", float64(pages)/float64(ops))
+}
+
+// throttleCodes lists the throttling answers of a run by share of requests.
+func throttleCodes(r *Report) string {
+	type kv struct {
+		k string
+		n int64
+	}
+	var codes []kv
+	for k, n := range r.Totals.Status {
+		if isThrottleKey(k) {
+			codes = append(codes, kv{k, n})
+		}
+	}
+	if len(codes) == 0 {
+		return "none"
+	}
+	sort.Slice(codes, func(i, j int) bool { return codes[i].n > codes[j].n || (codes[i].n == codes[j].n && codes[i].k < codes[j].k) })
+	parts := make([]string, len(codes))
+	for i, c := range codes {
+		parts[i] = c.k + " " + pct(c.n, r.Totals.Requests)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// isThrottleKey reports whether a status key is a throttling answer.
+func isThrottleKey(k string) bool {
+	return strings.HasPrefix(k, "503") || strings.HasPrefix(k, "504") || strings.HasPrefix(k, "429") || k == "500 OperationTimedOut"
 }

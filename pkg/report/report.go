@@ -37,7 +37,9 @@ type Report struct {
 	Heatmap     *Heatmap         `json:"heatmap,omitempty"`
 	Thresholds  []Threshold      `json:"thresholds"`
 	Interrupted bool             `json:"interrupted,omitempty"`
-	Failure     string           `json:"failure,omitempty"`
+	// Aborted says which abort_on_fail threshold stopped the run early.
+	Aborted string `json:"aborted,omitempty"`
+	Failure string `json:"failure,omitempty"`
 	// Histograms carries the encoded latency histograms, so that reports of
 	// shards of one run merge exactly (tablestress merge).
 	Histograms map[string]string `json:"histograms,omitempty"`
@@ -152,8 +154,12 @@ type Compare struct {
 	Runs     []*Report `json:"runs"`
 }
 
-// ThresholdsOK reports whether every threshold passed.
+// ThresholdsOK reports whether every threshold passed (and none aborted
+// the run).
 func (r *Report) ThresholdsOK() bool {
+	if r.Aborted != "" {
+		return false
+	}
 	for _, t := range r.Thresholds {
 		if !t.OK {
 			return false

@@ -30,6 +30,9 @@ func WriteText(w io.Writer, r *Report) error {
 	if r.Interrupted || r.Failure != "" {
 		ew.printf("RUN DID NOT COMPLETE: %s\n", r.Failure)
 	}
+	if r.Aborted != "" {
+		ew.printf("RUN ABORTED: %s\n", r.Aborted)
+	}
 	ew.printf("\n")
 	tw := tabwriter.NewWriter(ew, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "OPERATION\tOPS\tOPS/S\tENTITIES/S\tREQUESTS\tTHROTTLED\tERRORS\tFAILED\tDROPPED\tRETRIES\tP50 MS\tP99 MS\tP99.9 MS\tMAX MS\t")

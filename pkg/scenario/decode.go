@@ -31,8 +31,9 @@ func (d *decoder) errorf(n *yaml.Node, path, format string, a ...any) {
 }
 
 var (
-	scalarType = reflect.TypeOf((*scalar)(nil)).Elem()
-	fieldsType = reflect.TypeOf(Fields(nil))
+	scalarType    = reflect.TypeOf((*scalar)(nil)).Elem()
+	fieldsType    = reflect.TypeOf(Fields(nil))
+	thresholdType = reflect.TypeOf(Threshold{})
 )
 
 // decode fills v (addressable) from n; path names v for errors.
@@ -66,6 +67,10 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 	}
 	if v.Type() == fieldsType {
 		d.decodeFields(n, v, path)
+		return
+	}
+	if v.Type() == thresholdType && n.Kind == yaml.ScalarNode {
+		v.Field(0).SetString(n.Value) // the short form: just the expression
 		return
 	}
 	switch v.Kind() {

@@ -44,6 +44,9 @@ func schemaOf(t reflect.Type) obj {
 	if s, ok := scalarSchemas[t]; ok {
 		return s
 	}
+	if t == thresholdType {
+		return obj{"anyOf": []obj{{"type": "string"}, schemaOfStruct(t)}}
+	}
 	if t == fieldsType {
 		return obj{"type": "object", "additionalProperties": schemaOf(reflect.TypeOf(Field{})),
 			"propertyNames": obj{"pattern": `^[A-Za-z_][A-Za-z0-9_]*$`}}
@@ -62,6 +65,13 @@ func schemaOf(t reflect.Type) obj {
 	case reflect.Slice:
 		return obj{"type": "array", "items": schemaOf(t.Elem())}
 	case reflect.Struct:
+		return schemaOfStruct(t)
+	}
+	return obj{}
+}
+
+func schemaOfStruct(t reflect.Type) obj {
+	{
 		props := obj{}
 		for i := 0; i < t.NumField(); i++ {
 			f := t.Field(i)
@@ -83,5 +93,4 @@ func schemaOf(t reflect.Type) obj {
 		}
 		return obj{"type": "object", "properties": props, "additionalProperties": false}
 	}
-	return obj{}
 }

@@ -9,18 +9,34 @@ type Scenario struct {
 	// File is the path the scenario was read from ("" for in-memory input).
 	File string `yaml:"-"`
 
-	Name        string     `yaml:"name" doc:"Short name of the scenario, used in reports."`
-	Description string     `yaml:"description" doc:"What the scenario demonstrates and the expected outcome."`
-	Seed        uint64     `yaml:"seed" doc:"Seed of the entity stream and of the request generators (default 1). Same seed, same keys, same operations."`
-	Population  Population `yaml:"population" doc:"The entities: how many are seeded, their fields, event time and payload."`
-	Schemes     []Scheme   `yaml:"schemes" doc:"Key schemes (PartitionKey/RowKey designs) to run the same entity stream through. run uses the first (or --scheme), compare runs them all."`
-	Workload    Workload   `yaml:"workload" doc:"The operations, their mix, rate and duration."`
-	Thresholds  []string   `yaml:"thresholds" doc:"Pass/fail conditions checked at the end, like 'p99(point_read) < 20ms' or 'throttle_rate < 1%'. Exit code 99 when one fails."`
-	Embedded    Embedded   `yaml:"embedded" doc:"Settings of the embedded Table service, used when the target is embedded."`
+	Name        string      `yaml:"name" doc:"Short name of the scenario, used in reports."`
+	Description string      `yaml:"description" doc:"What the scenario demonstrates and the expected outcome."`
+	Seed        uint64      `yaml:"seed" doc:"Seed of the entity stream and of the request generators (default 1). Same seed, same keys, same operations."`
+	Population  Population  `yaml:"population" doc:"The entities: how many are seeded, their fields, event time and payload."`
+	Schemes     []Scheme    `yaml:"schemes" doc:"Key schemes (PartitionKey/RowKey designs) to run the same entity stream through. run uses the first (or --scheme), compare runs them all."`
+	Workload    Workload    `yaml:"workload" doc:"The operations, their mix, rate and duration."`
+	Thresholds  []Threshold `yaml:"thresholds" doc:"Pass/fail conditions checked at the end, like 'p99(point_read) < 20ms' or 'throttle_rate < 1%', or {expr: ..., abort_on_fail: true} to stop the run as soon as one fails. Exit code 99 when one fails."`
+	Embedded    Embedded    `yaml:"embedded" doc:"Settings of the embedded Table service, used when the target is embedded."`
 
 	pos      positions
 	quoted   map[string]bool
 	warnings []string
+}
+
+// Threshold is one pass/fail condition: a plain string in the file, or a
+// mapping with abort_on_fail.
+type Threshold struct {
+	Expr        string `yaml:"expr" doc:"The condition, like 'p99(point_read) < 20ms'."`
+	AbortOnFail bool   `yaml:"abort_on_fail" doc:"Evaluate every second during the run and stop it as soon as the condition fails."`
+}
+
+// Exprs returns the threshold expressions.
+func (s *Scenario) Exprs() []string {
+	out := make([]string, len(s.Thresholds))
+	for i, t := range s.Thresholds {
+		out[i] = t.Expr
+	}
+	return out
 }
 
 // Population declares the entity stream (see package keygen).

@@ -57,9 +57,10 @@ func (s *Scenario) Validate() []error {
 	s.validatePopulation(add)
 	s.validateSchemes(add)
 	s.validateWorkload(add)
-	for i, t := range s.Thresholds {
+	for i, th := range s.Thresholds {
+		t := th.Expr
 		if strings.TrimSpace(t) == "" {
-			add(s.errAt(fmt.Sprintf("thresholds[%d]", i), "empty threshold"))
+			add(s.errAt(fmt.Sprintf("thresholds[%d]", i), "empty threshold; write it like 'p99(point_read) < 20ms'"))
 		} else if _, err := threshold.Parse(t, Ops); err != nil {
 			add(s.errAt(fmt.Sprintf("thresholds[%d]", i), "%s", strings.TrimPrefix(err.Error(), "threshold: bad expression: ")))
 		}

@@ -49,6 +49,11 @@ type Config struct {
 	// PartitionTarget is the entities/s a partition is judged against.
 	PartitionTarget float64
 
+	// Abort, when set, is called once a second with the figures so far; a
+	// non-empty answer stops the run early (thresholds with abort_on_fail)
+	// and is reported as the reason.
+	Abort func(*metrics.Summary) string
+
 	// Hard, when done, cancels in-flight operations at once (a second Ctrl-C).
 	Hard context.Context
 	// Events receives progress; any field may be nil.
@@ -77,6 +82,8 @@ type Result struct {
 	Interrupted bool
 	// Failure states why the run failed, if it did.
 	Failure string
+	// Aborted is the reason the run was stopped early by Config.Abort.
+	Aborted string
 	// Cleanup is the error of deleting the tables, if any.
 	Cleanup error
 }
@@ -157,7 +164,7 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		return res, nil
 	}
 	c.phase("run")
-	res.Summary, res.Start = c.runPhase(ctx, plan, main, indexes)
+	res.Summary, res.Start, res.Aborted = c.runPhase(ctx, plan, main, indexes)
 	if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		res.Interrupted = true
 		res.Failure = "interrupted before the end of the run"
@@ -171,13 +178,15 @@ func (c *Config) phase(p string) {
 	}
 }
 
-// runPhase drives the workload and returns its summary.
-func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes []Store) (*metrics.Summary, time.Time) {
+// runPhase drives the workload and returns its summary, and why it was
+// aborted if it was.
+func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes []Store) (*metrics.Summary, time.Time, string) {
 	start := c.Clock.Now()
 	reg := metrics.NewRegistry(metrics.Options{PartitionTarget: c.PartitionTarget, Start: start.Add(c.Warmup)})
 	total := c.Warmup + c.Duration
 	stop, cancelStop := context.WithDeadline(ctx, start.Add(total))
 	defer cancelStop()
+	var aborted string
 	opCtx, cancelOps := context.WithCancel(c.Hard)
 	defer cancelOps()
 	go func() { // in-flight operations get Grace after the stop, then are canceled
@@ -204,6 +213,12 @@ func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes [
 				if c.Events.Interval != nil {
 					c.Events.Interval(iv, reg.Live())
 				}
+				if c.Abort != nil && aborted == "" {
+					if why := c.Abort(reg.Snapshot(c.Clock.Now())); why != "" {
+						aborted = why
+						cancelStop()
+					}
+				}
 			}
 		}
 	}()
@@ -223,5 +238,5 @@ func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes [
 	if deadline := start.Add(total); end.After(deadline) && ctx.Err() == nil {
 		end = deadline
 	}
-	return reg.Finish(end), start
+	return reg.Finish(end), start, aborted
 }

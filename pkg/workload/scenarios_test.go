@@ -69,7 +69,7 @@ func compareScenario(t *testing.T, file string, duration time.Duration) map[stri
 			t.Fatalf("%s: %v", sch.Name, err)
 		}
 		rep := report.Build(report.Meta{Scenario: sc.DisplayName(), Scheme: sch.Name, Run: report.RunInfo{PartitionTarget: mc.PartitionTarget}}, res.Summary)
-		rep.EvaluateThresholds(sc.Thresholds)
+		rep.EvaluateThresholds(sc.Exprs())
 		out[sc.Schemes[i].Name] = rep
 		t.Logf("%s: %s", sch.Name, report.SchemeVerdict(rep))
 	}
