@@ -155,6 +155,8 @@ func outcomeOf(rep *report.Report, runErr error) error {
 		return withCode(exitFailure, runErr)
 	case rep.Interrupted:
 		return withCode(exitFailure, fmt.Errorf("interrupted: the report covers the run until the stop"))
+	case rep.Verify != nil && !rep.Verify.OK():
+		return withCode(exitFailure, fmt.Errorf("verification failed: acknowledged writes are not in the table as written"))
 	case !rep.ThresholdsOK():
 		return withCode(exitThreshold, fmt.Errorf("%d threshold(s) failed", failedCount(rep)))
 	}

@@ -31,6 +31,7 @@ type runFlags struct {
 	reuseTable bool
 	yes        bool
 	quiet      bool
+	verify     bool
 	model      string
 	faults     string
 }
@@ -58,6 +59,7 @@ func (f *runFlags) register(fs *pflag.FlagSet, withWorkload bool) {
 	fs.Int64Var(&f.maxOps, "max-ops", -1, "stop after this many operations, overriding workload.max_operations")
 	fs.StringVar(&f.retry, "retry", "", "retry strategy, overriding workload.retry: none, fixed(DELAY,N), exponential(DEFAULT,MIN,MAX,N)")
 	fs.DurationVar(&f.grace, "grace", 0, "after the run ends (or Ctrl-C), how long in-flight operations may finish (default: the request timeout)")
+	fs.BoolVar(&f.verify, "verify", false, "after the run, read back every acknowledged write and report missing or changed entities")
 	fs.StringVar(&f.out, "out", "", "write the JSON report to this file")
 	fs.StringVar(&f.csv, "csv", "", "write the per-partition CSV to this file")
 	fs.StringVar(&f.html, "html", "", "write the HTML report to this file")

@@ -94,3 +94,6 @@ func do(t testing.TB, s *Server, r *http.Request, want int) *httptest.ResponseRe
 	}
 	return w
 }
+
+// fixedNow is a fixed instant for answers whose time does not matter.
+func fixedNow() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }

@@ -175,7 +175,7 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, table string, rep
 // to be served. It returns a reply when the request must not be served
 // (refused, dropped), and the fault (for Discard).
 func (s *Server) gate(ctx context.Context, table, part string, entities int, write bool, extends func() int) (faults.Fault, *reply) {
-	f := s.faults.Decide(part, write)
+	f := s.faults.Load().Decide(part, write)
 	if f.Delay > 0 {
 		t := time.NewTimer(f.Delay)
 		select {

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
@@ -46,9 +47,12 @@ type Server struct {
 	now     func() time.Time
 	store   *store
 	model   *model.Model
-	faults  *faults.Injector
+	faults  atomic.Pointer[faults.Injector]
 	stats   *stats
 }
+
+// SetFaults replaces the fault injection (a zero Config injects nothing).
+func (s *Server) SetFaults(cfg faults.Config) { s.faults.Store(faults.New(cfg)) }
 
 // ErrConfig is returned for an unusable configuration.
 var ErrConfig = errors.New("emulator: bad configuration")
@@ -68,8 +72,10 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Server{account: cfg.Account, key: key, now: cfg.Now, store: newStore(cfg.Now),
-		model: model.New(cfg.Model, cfg.Now), faults: faults.New(cfg.Faults), stats: newStats()}, nil
+	s := &Server{account: cfg.Account, key: key, now: cfg.Now, store: newStore(cfg.Now),
+		model: model.New(cfg.Model, cfg.Now), stats: newStats()}
+	s.SetFaults(cfg.Faults)
+	return s, nil
 }
 
 // route is a parsed request path.

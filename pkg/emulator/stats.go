@@ -111,7 +111,7 @@ func (s *Server) Stats() Stats {
 	for name, ts := range tables {
 		ts.Rows, _ = s.Rows(name)
 	}
-	return Stats{Tables: tables, Faults: s.faults.Counts(), Model: s.model.State()}
+	return Stats{Tables: tables, Faults: s.faults.Load().Counts(), Model: s.model.State()}
 }
 
 // Rows returns how many entities a table holds, in O(1); false when the

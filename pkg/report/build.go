@@ -17,6 +17,7 @@ type Meta struct {
 	Interrupted    bool
 	Aborted        string
 	Failure        string
+	Verify         *Verify
 	ScenarioSource string
 }
 
@@ -24,7 +25,7 @@ type Meta struct {
 // never reached its run phase) gives a report with zero figures.
 func Build(m Meta, s *metrics.Summary) *Report {
 	r := &Report{Schema: SchemaReport, Scenario: m.Scenario, Scheme: m.Scheme, Target: m.Target, Table: m.Table,
-		Run: m.Run, Seed: m.Seed, Interrupted: m.Interrupted, Aborted: m.Aborted, Failure: m.Failure, ScenarioSource: m.ScenarioSource,
+		Run: m.Run, Seed: m.Seed, Interrupted: m.Interrupted, Aborted: m.Aborted, Failure: m.Failure, Verify: m.Verify, ScenarioSource: m.ScenarioSource,
 		Operations: map[string]Stats{}, Partitions: []Partition{}, Intervals: []Interval{}, Thresholds: []Threshold{}}
 	if s == nil {
 		r.Totals.Status = map[string]int64{}

@@ -108,7 +108,9 @@ func throttleCodes(r *Report) string {
 	if len(codes) == 0 {
 		return "none"
 	}
-	sort.Slice(codes, func(i, j int) bool { return codes[i].n > codes[j].n || (codes[i].n == codes[j].n && codes[i].k < codes[j].k) })
+	sort.Slice(codes, func(i, j int) bool {
+		return codes[i].n > codes[j].n || (codes[i].n == codes[j].n && codes[i].k < codes[j].k)
+	})
 	parts := make([]string, len(codes))
 	for i, c := range codes {
 		parts[i] = c.k + " " + pct(c.n, r.Totals.Requests)

@@ -37,6 +37,8 @@ type Report struct {
 	Heatmap     *Heatmap         `json:"heatmap,omitempty"`
 	Thresholds  []Threshold      `json:"thresholds"`
 	Interrupted bool             `json:"interrupted,omitempty"`
+	// Verify is the read-back of acknowledged writes (--verify).
+	Verify *Verify `json:"verify,omitempty"`
 	// Aborted says which abort_on_fail threshold stopped the run early.
 	Aborted string `json:"aborted,omitempty"`
 	Failure string `json:"failure,omitempty"`
@@ -167,3 +169,16 @@ func (r *Report) ThresholdsOK() bool {
 	}
 	return true
 }
+
+// Verify is what reading back every acknowledged write found.
+type Verify struct {
+	Checked     int64    `json:"checked"`
+	Missing     int64    `json:"missing"`
+	Mismatched  int64    `json:"mismatched"`
+	Resurrected int64    `json:"resurrected"`
+	Unreadable  int64    `json:"unreadable"`
+	Examples    []string `json:"examples,omitempty"`
+}
+
+// OK reports whether every acknowledged write was found as written.
+func (v *Verify) OK() bool { return v.Missing+v.Mismatched+v.Resurrected+v.Unreadable == 0 }

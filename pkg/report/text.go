@@ -59,6 +59,17 @@ func WriteText(w io.Writer, r *Report) error {
 	}
 	tw.Flush()
 	ew.printf("verdict: %s\n", Verdict(r))
+	if v := r.Verify; v != nil {
+		if v.OK() {
+			ew.printf("verify: all %s acknowledged writes read back as written\n", num(v.Checked))
+		} else {
+			ew.printf("VERIFY FAILED: of %s acknowledged writes, %s missing, %s with another version, %s deleted but present, %s unreadable\n",
+				num(v.Checked), num(v.Missing), num(v.Mismatched), num(v.Resurrected), num(v.Unreadable))
+			for _, ex := range v.Examples {
+				ew.printf("  %s\n", ex)
+			}
+		}
+	}
 	if len(r.Thresholds) > 0 {
 		ew.printf("\nthresholds:\n")
 		for _, t := range r.Thresholds {

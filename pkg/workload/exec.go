@@ -17,7 +17,9 @@ type executor struct {
 	main    Store
 	indexes []Store // one per scheme index table
 	a       attempts
-	version int64
+	version int64   // counts this worker's rewrites; see nextVersion
+	worker  int64   // the worker's id, which makes versions unique per run
+	ledger  *ledger // acknowledged writes, when the run verifies them
 
 	ent     keygen.Entity
 	keys    keygen.Keys
@@ -29,6 +31,13 @@ type executor struct {
 // "PostsByCategory/azure". '/' cannot occur in a PartitionKey, so labels of
 // the main table and of index tables never collide.
 func indexLabel(index string, pk []byte) string { return index + "/" + string(pk) }
+
+// nextVersion returns a version unique in the run: the worker in the high
+// bits, its own counter in the low ones (exact as a JSON number).
+func (x *executor) nextVersion() int64 {
+	x.version++
+	return (x.worker+1)<<32 | x.version
+}
 
 func (x *executor) keysOf(i int64) {
 	x.plan.Pop.Entity(i, &x.ent)
@@ -175,6 +184,7 @@ func (x *executor) insert(ctx context.Context, s Step) (string, bool) {
 		return pk, false
 	}
 	x.plan.Written(s.Entity)
+	x.ledger.wrote(s.Entity, 0)
 	return pk, x.writeIndexRows(ctx, s)
 }
 
@@ -195,17 +205,18 @@ func (x *executor) writeIndexRows(ctx context.Context, s Step) bool {
 func (x *executor) upsert(ctx context.Context, s Step) (string, bool) {
 	x.keysOf(s.Entity)
 	pk := string(x.keys.PK)
-	x.version++
+	v := x.nextVersion()
 	mode := table.UpdateModeReplace
-	body := x.entityBody(0, x.version)
+	body := x.entityBody(0, v)
 	if s.Op.Spec.Op == "upsert_merge" {
 		mode = table.UpdateModeMerge
-		x.body = x.plan.Pop.AppendPatchJSON(x.body[:0], &x.ent, x.keys.PK, x.keys.RK, x.version)
+		x.body = x.plan.Pop.AppendPatchJSON(x.body[:0], &x.ent, x.keys.PK, x.keys.RK, v)
 		body = x.body
 	}
 	res := x.a.do(ctx, s.Op.Metric, pk, false, func(ctx context.Context) table.Result { return x.main.Upsert(ctx, body, mode) })
 	if okResult(res) {
 		x.plan.Written(s.Entity) // an upsert of a new entity creates it
+		x.ledger.wrote(s.Entity, v)
 	}
 	return pk, okResult(res)
 }
@@ -223,11 +234,14 @@ func (x *executor) update(ctx context.Context, s Step) (string, bool) {
 		}
 		etag = res.ETag
 	}
-	x.version++
-	body := x.entityBody(0, x.version)
+	v := x.nextVersion()
+	body := x.entityBody(0, v)
 	res := x.a.do(ctx, s.Op.Metric, pk, false, func(ctx context.Context) table.Result {
 		return x.main.Update(ctx, body, table.UpdateModeReplace, etag)
 	})
+	if okResult(res) {
+		x.ledger.wrote(s.Entity, v)
+	}
 	return pk, okResult(res)
 }
 
@@ -252,6 +266,7 @@ func (x *executor) delete(ctx context.Context, s Step) (string, bool) {
 		x.plan.Unclaim(s.Entity)
 		return pk, false
 	}
+	x.ledger.removed(s.Entity)
 	ok := true
 	for k, ix := range x.plan.Scheme.Indexes {
 		ik := x.keys.Index[k]
@@ -290,6 +305,7 @@ func (x *executor) batch(ctx context.Context, s Step) (string, bool) {
 	}
 	for _, i := range s.Batch {
 		x.plan.Written(i)
+		x.ledger.wrote(i, 0)
 	}
 	ok := true
 	for k, ix := range x.plan.Scheme.Indexes {

@@ -364,3 +364,42 @@ func TestExistingTableRefusedUnlessReused(t *testing.T) {
 		t.Error("a reused table was deleted")
 	}
 }
+
+// --verify reads back every acknowledged write: it finds nothing wrong on a
+// faithful service and catches one that acknowledges writes and drops them.
+func TestVerifyCatchesDiscardedWrites(t *testing.T) {
+	for _, spec := range []string{"", "discard=3%,seed=5"} {
+		fc, _ := faults.Parse(spec)
+		in := startEmbedded(t, model.Off(), faults.Config{})
+		svc := open(t, in.ConnectionString(), 16)
+		c := config(t, fmt.Sprintf(accountingScenario, "rate: 300", "none"), svc)
+		c.Verify = true
+		c.Events.Phase = func(p string) {
+			if p == "run" {
+				in.SetFaults(fc) // writes are discarded during the run only
+			} else {
+				in.SetFaults(faults.Config{})
+			}
+		}
+		res, err := Run(context.Background(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := res.Verify
+		discarded := int64(0)
+		for _, tb := range in.Stats().Tables {
+			for _, p := range tb.Partitions {
+				discarded += p.Discarded
+			}
+		}
+		if v == nil || v.Checked == 0 {
+			t.Fatalf("%q: nothing verified: %+v", spec, v)
+		}
+		if spec == "" && !v.OK() {
+			t.Errorf("a faithful service failed verification: %+v", v)
+		}
+		if spec != "" && (v.OK() || v.Missing+v.Mismatched == 0 || discarded == 0) {
+			t.Errorf("discarded %d writes, verification found %+v", discarded, v)
+		}
+	}
+}

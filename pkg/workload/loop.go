@@ -21,10 +21,11 @@ type pool struct {
 	workers int
 	maxOps  int64 // 0: no limit
 	started atomic.Int64
+	ledger  *ledger // nil unless the run verifies
 }
 
-func (p *pool) executor(rec *metrics.Recorder, st *keygen.Stream) *executor {
-	return &executor{plan: p.plan, main: p.main, indexes: p.indexes,
+func (p *pool) executor(w int, rec *metrics.Recorder, st *keygen.Stream) *executor {
+	return &executor{plan: p.plan, main: p.main, indexes: p.indexes, worker: int64(w), ledger: p.ledger,
 		a: attempts{rec: rec, retry: p.retry, st: st, clock: p.clock}}
 }
 
@@ -42,7 +43,7 @@ func (p *pool) closed(stop, opCtx context.Context) {
 		go func(w int) {
 			defer wg.Done()
 			pl := p.plan.NewPlanner(w)
-			x := p.executor(p.reg.NewRecorder(), pl.Stream())
+			x := p.executor(w, p.reg.NewRecorder(), pl.Stream())
 			for stop.Err() == nil && p.claim() {
 				step := pl.Next()
 				x.execute(opCtx, step, p.clock.Now())
@@ -71,7 +72,7 @@ func (p *pool) open(stop, opCtx context.Context, pacer Pacer, start time.Time) {
 		go func(w int) {
 			defer wg.Done()
 			st := keygen.NewStream(p.plan.Seed^0xb0ff, uint64(w))
-			x := p.executor(p.reg.NewRecorder(), &st)
+			x := p.executor(w, p.reg.NewRecorder(), &st)
 			for j := range jobs {
 				x.execute(opCtx, j.step, j.scheduled)
 			}

@@ -32,6 +32,8 @@ type Config struct {
 	// SkipSeed starts the run phase on a table that is already seeded
 	// (requires Reuse).
 	SkipSeed bool
+	// Verify reads back every acknowledged write after the run.
+	Verify bool
 
 	Seed     uint64
 	Entities int64
@@ -84,6 +86,8 @@ type Result struct {
 	Failure string
 	// Aborted is the reason the run was stopped early by Config.Abort.
 	Aborted string
+	// Verify is what reading back the acknowledged writes found (Config.Verify).
+	Verify *VerifyResult
 	// Cleanup is the error of deleting the tables, if any.
 	Cleanup error
 }
@@ -164,7 +168,17 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		return res, nil
 	}
 	c.phase("run")
-	res.Summary, res.Start, res.Aborted = c.runPhase(ctx, plan, main, indexes)
+	var led *ledger
+	if c.Verify {
+		led = newLedger()
+	}
+	res.Summary, res.Start, res.Aborted = c.runPhase(ctx, plan, main, indexes, led)
+	if led != nil {
+		c.phase("verify")
+		vctx, cancel := context.WithCancel(c.Hard)
+		res.Verify = led.verify(vctx, plan, main, min(c.Workers, 32))
+		cancel()
+	}
 	if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		res.Interrupted = true
 		res.Failure = "interrupted before the end of the run"
@@ -180,7 +194,7 @@ func (c *Config) phase(p string) {
 
 // runPhase drives the workload and returns its summary, and why it was
 // aborted if it was.
-func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes []Store) (*metrics.Summary, time.Time, string) {
+func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes []Store, led *ledger) (*metrics.Summary, time.Time, string) {
 	start := c.Clock.Now()
 	reg := metrics.NewRegistry(metrics.Options{PartitionTarget: c.PartitionTarget, Start: start.Add(c.Warmup)})
 	total := c.Warmup + c.Duration
@@ -198,7 +212,7 @@ func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes [
 		cancelOps()
 	}()
 
-	p := &pool{plan: plan, reg: reg, main: main, indexes: indexes, retry: c.Retry, clock: c.Clock, workers: c.Workers, maxOps: c.MaxOps}
+	p := &pool{plan: plan, reg: reg, main: main, indexes: indexes, retry: c.Retry, clock: c.Clock, workers: c.Workers, maxOps: c.MaxOps, ledger: led}
 	var wg sync.WaitGroup
 	done := make(chan struct{})
 	wg.Add(1)

@@ -1,0 +1,154 @@
+package workload
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/tablestress/tablestress/pkg/keygen"
+	"github.com/tablestress/tablestress/pkg/outcome"
+	"github.com/tablestress/tablestress/pkg/table"
+)
+
+// ledger remembers every write the service acknowledged during the run, so
+// the run can read them back (--verify): for each entity written, the
+// versions acknowledged (concurrent writers may race, any acknowledged one
+// may be the last), and whether its last acknowledged change was a delete.
+// Safe for concurrent use.
+type ledger struct {
+	mu      sync.Mutex
+	entries map[int64]*ledgerEntry
+}
+
+type ledgerEntry struct {
+	versions []int64
+	deleted  bool
+}
+
+func newLedger() *ledger { return &ledger{entries: map[int64]*ledgerEntry{}} }
+
+// wrote records an acknowledged write of entity i with version v.
+func (l *ledger) wrote(i, v int64) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	e := l.entries[i]
+	if e == nil {
+		e = &ledgerEntry{}
+		l.entries[i] = e
+	}
+	if e.deleted {
+		e.versions = e.versions[:0]
+	}
+	e.deleted = false
+	e.versions = append(e.versions, v)
+	l.mu.Unlock()
+}
+
+// removed records an acknowledged delete of entity i.
+func (l *ledger) removed(i int64) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	e := l.entries[i]
+	if e == nil {
+		e = &ledgerEntry{}
+		l.entries[i] = e
+	}
+	e.deleted, e.versions = true, e.versions[:0]
+	l.mu.Unlock()
+}
+
+// VerifyResult is what reading back the acknowledged writes found.
+type VerifyResult struct {
+	Checked    int64    `json:"checked"`
+	Missing    int64    `json:"missing"`     // acknowledged writes not in the table
+	Mismatched int64    `json:"mismatched"`  // present with a version no acknowledged write had
+	Resurrect  int64    `json:"resurrected"` // acknowledged deletes still in the table
+	Unreadable int64    `json:"unreadable"`  // could not be read back (errors after retries)
+	Examples   []string `json:"examples,omitempty"`
+}
+
+// OK reports whether every acknowledged write was found as written.
+func (v *VerifyResult) OK() bool { return v.Missing+v.Mismatched+v.Resurrect+v.Unreadable == 0 }
+
+// verify reads back the main row of every entity in the ledger with workers
+// in parallel; throttled reads are retried patiently.
+func (l *ledger) verify(ctx context.Context, p *Plan, s Store, workers int) *VerifyResult {
+	ids := make([]int64, 0, len(l.entries))
+	for i := range l.entries {
+		ids = append(ids, i)
+	}
+	sort.Slice(ids, func(a, b int) bool { return ids[a] < ids[b] })
+	res := &VerifyResult{}
+	var mu sync.Mutex
+	note := func(counter *int64, format string, a ...any) {
+		mu.Lock()
+		*counter++
+		if len(res.Examples) < 10 {
+			res.Examples = append(res.Examples, fmt.Sprintf(format, a...))
+		}
+		mu.Unlock()
+	}
+	work := make(chan int64)
+	var wg sync.WaitGroup
+	for w := 0; w < max(workers, 1); w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			var ent keygen.Entity
+			var keys keygen.Keys
+			st := keygen.NewStream(p.Seed^0x7e41f7, uint64(w))
+			for i := range work {
+				p.Pop.Entity(i, &ent)
+				p.Scheme.Keys(&ent, &keys)
+				pk, rk := string(keys.PK), string(keys.RK)
+				var page table.Page
+				var r table.Result
+				for try := 0; ; try++ {
+					page, r, _ = s.Query(ctx, table.Query{Filter: table.FilterPoint(pk, rk), Select: []string{"Version"}, Top: 1}).Next(ctx)
+					if r.Outcome.Class == outcome.OK || !r.Outcome.Retryable() || try >= 20 || ctx.Err() != nil {
+						break
+					}
+					RealClock{}.Sleep(ctx, DefaultSeedRetry.Backoff(min(try+1, 5), &st))
+				}
+				e := l.entries[i]
+				mu.Lock()
+				res.Checked++
+				mu.Unlock()
+				switch {
+				case r.Outcome.Class != outcome.OK:
+					note(&res.Unreadable, "entity %d (%s, %s): %v", i, pk, rk, r.Err)
+				case e.deleted && len(page.Entities) > 0:
+					note(&res.Resurrect, "entity %d (%s, %s) was deleted but is still there", i, pk, rk)
+				case e.deleted:
+				case len(page.Entities) == 0:
+					note(&res.Missing, "entity %d (%s, %s) was acknowledged but is missing", i, pk, rk)
+				default:
+					var got struct{ Version int64 }
+					_ = json.Unmarshal(page.Entities[0], &got)
+					found := false
+					for _, v := range e.versions {
+						found = found || v == got.Version
+					}
+					if !found {
+						note(&res.Mismatched, "entity %d (%s, %s) has version %d, acknowledged %v", i, pk, rk, got.Version, e.versions)
+					}
+				}
+			}
+		}(w)
+	}
+	for _, i := range ids {
+		select {
+		case work <- i:
+		case <-ctx.Done():
+		}
+	}
+	close(work)
+	wg.Wait()
+	return res
+}
