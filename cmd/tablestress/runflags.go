@@ -32,6 +32,8 @@ type runFlags struct {
 	yes        bool
 	quiet      bool
 	verify     bool
+	reconnect  bool
+	downAfter  time.Duration
 	model      string
 	faults     string
 }
@@ -59,6 +61,8 @@ func (f *runFlags) register(fs *pflag.FlagSet, withWorkload bool) {
 	fs.Int64Var(&f.maxOps, "max-ops", -1, "stop after this many operations, overriding workload.max_operations")
 	fs.StringVar(&f.retry, "retry", "", "retry strategy, overriding workload.retry: none, fixed(DELAY,N), exponential(DEFAULT,MIN,MAX,N)")
 	fs.DurationVar(&f.grace, "grace", 0, "after the run ends (or Ctrl-C), how long in-flight operations may finish (default: the request timeout)")
+	fs.BoolVar(&f.reconnect, "reconnect", false, "keep running while the target is down, counting the failures and recording the outage (default: stop)")
+	fs.DurationVar(&f.downAfter, "down-after", 5*time.Second, "how long the target may answer nothing (or only refusals such as 403) before it counts as down")
 	fs.BoolVar(&f.verify, "verify", false, "after the run, read back every acknowledged write and report missing or changed entities")
 	fs.StringVar(&f.out, "out", "", "write the JSON report to this file")
 	fs.StringVar(&f.csv, "csv", "", "write the per-partition CSV to this file")

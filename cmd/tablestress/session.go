@@ -139,6 +139,7 @@ func (ss *session) runScheme(ctx context.Context, i int, seedOnly bool) (*report
 	cfg := workload.Config{
 		Scenario: s, Pop: ss.pop, Scheme: ss.schemes[i], Service: workload.TableService{Service: ss.svc},
 		Table: ss.f.table, Reuse: ss.f.reuseTable, Keep: ss.f.keepTable, SeedOnly: seedOnly, Verify: ss.f.verify,
+		Reconnect: ss.f.reconnect, DownAfter: ss.f.downAfter,
 		Seed: s.Seed, Entities: int64(s.Population.Entities), Duration: w.Duration.D(), Warmup: w.Warmup.D(),
 		MaxOps: int64(w.MaxOperations), Workers: w.Workers, Rate: float64(w.Rate), Stages: stages,
 		Retry: workload.NewRetrier(w.Retry), Grace: grace, PartitionTarget: workload.PartitionTarget,
@@ -186,7 +187,7 @@ func (ss *session) runScheme(ctx context.Context, i int, seedOnly bool) (*report
 		Seed: report.SeedInfo{Entities: res.Seed.Entities, Rows: res.Seed.Rows, Partitions: res.Seed.Partitions,
 			DurationS: res.Seed.Duration.Seconds(), Throttled: res.Seed.Throttled},
 		Interrupted: res.Interrupted, Aborted: res.Aborted, Failure: failure, ScenarioSource: ss.source,
-		Verify: verifyReport(res.Verify),
+		Verify: verifyReport(res.Verify), Outages: outages(res.Outages),
 	}, res.Summary)
 	if res.Cleanup != nil {
 		fmt.Fprintln(ss.e.stderr, "warning:", res.Cleanup)
@@ -216,4 +217,12 @@ func verifyReport(v *workload.VerifyResult) *report.Verify {
 	}
 	return &report.Verify{Checked: v.Checked, Missing: v.Missing, Mismatched: v.Mismatched, Resurrected: v.Resurrect,
 		Unreadable: v.Unreadable, Examples: v.Examples}
+}
+
+func outages(os []workload.Outage) []report.Outage {
+	var out []report.Outage
+	for _, o := range os {
+		out = append(out, report.Outage{StartS: o.Start.Seconds(), EndS: o.End.Seconds(), Cause: o.Cause})
+	}
+	return out
 }

@@ -18,6 +18,7 @@ type Meta struct {
 	Aborted        string
 	Failure        string
 	Verify         *Verify
+	Outages        []Outage
 	ScenarioSource string
 }
 
@@ -25,7 +26,7 @@ type Meta struct {
 // never reached its run phase) gives a report with zero figures.
 func Build(m Meta, s *metrics.Summary) *Report {
 	r := &Report{Schema: SchemaReport, Scenario: m.Scenario, Scheme: m.Scheme, Target: m.Target, Table: m.Table,
-		Run: m.Run, Seed: m.Seed, Interrupted: m.Interrupted, Aborted: m.Aborted, Failure: m.Failure, Verify: m.Verify, ScenarioSource: m.ScenarioSource,
+		Run: m.Run, Seed: m.Seed, Interrupted: m.Interrupted, Aborted: m.Aborted, Failure: m.Failure, Verify: m.Verify, Outages: m.Outages, ScenarioSource: m.ScenarioSource,
 		Operations: map[string]Stats{}, Partitions: []Partition{}, Intervals: []Interval{}, Thresholds: []Threshold{}}
 	if s == nil {
 		r.Totals.Status = map[string]int64{}

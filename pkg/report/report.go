@@ -37,6 +37,8 @@ type Report struct {
 	Heatmap     *Heatmap         `json:"heatmap,omitempty"`
 	Thresholds  []Threshold      `json:"thresholds"`
 	Interrupted bool             `json:"interrupted,omitempty"`
+	// Outages are the periods the target did not answer (--reconnect).
+	Outages []Outage `json:"outages,omitempty"`
 	// Verify is the read-back of acknowledged writes (--verify).
 	Verify *Verify `json:"verify,omitempty"`
 	// Aborted says which abort_on_fail threshold stopped the run early.
@@ -182,3 +184,11 @@ type Verify struct {
 
 // OK reports whether every acknowledged write was found as written.
 func (v *Verify) OK() bool { return v.Missing+v.Mismatched+v.Resurrected+v.Unreadable == 0 }
+
+// Outage is a period, in seconds of the measured run, when the target was
+// down.
+type Outage struct {
+	StartS float64 `json:"start_s"`
+	EndS   float64 `json:"end_s"`
+	Cause  string  `json:"cause"`
+}

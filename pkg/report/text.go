@@ -30,6 +30,9 @@ func WriteText(w io.Writer, r *Report) error {
 	if r.Interrupted || r.Failure != "" {
 		ew.printf("RUN DID NOT COMPLETE: %s\n", r.Failure)
 	}
+	for _, o := range r.Outages {
+		ew.printf("TARGET DOWN from %.1fs to %.1fs of the run (%.1fs): %s\n", o.StartS, o.EndS, o.EndS-o.StartS, o.Cause)
+	}
 	if r.Aborted != "" {
 		ew.printf("RUN ABORTED: %s\n", r.Aborted)
 	}

@@ -13,10 +13,11 @@ import (
 // attempts sends one request with the run's retry strategy, recording every
 // attempt: throttled answers are never hidden by a retry that succeeds.
 type attempts struct {
-	rec   *metrics.Recorder
-	retry Retrier
-	st    *keygen.Stream
-	clock Clock
+	rec    *metrics.Recorder
+	retry  Retrier
+	st     *keygen.Stream
+	clock  Clock
+	health *health // may be nil
 }
 
 // do sends the request made by send until it succeeds, fails for good, or the
@@ -24,11 +25,13 @@ type attempts struct {
 func (a *attempts) do(ctx context.Context, op metrics.Op, part string, page bool, send func(context.Context) table.Result) table.Result {
 	for n := 0; ; n++ {
 		res := send(ctx)
+		now := a.clock.Now()
+		a.health.observe(res, now)
 		served := 0
 		if res.Outcome.Class == outcome.OK {
 			served = res.Entities
 		}
-		a.rec.Request(metrics.Request{Op: op, Partition: part, Outcome: res.Outcome, Entities: served, Retry: n > 0, Page: page, At: a.clock.Now()})
+		a.rec.Request(metrics.Request{Op: op, Partition: part, Outcome: res.Outcome, Entities: served, Retry: n > 0, Page: page, At: now})
 		if res.Outcome.Class == outcome.OK || !res.Outcome.Retryable() || n >= a.retry.Retries() || ctx.Err() != nil {
 			return res
 		}

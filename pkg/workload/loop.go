@@ -22,11 +22,12 @@ type pool struct {
 	maxOps  int64 // 0: no limit
 	started atomic.Int64
 	ledger  *ledger // nil unless the run verifies
+	health  *health
 }
 
 func (p *pool) executor(w int, rec *metrics.Recorder, st *keygen.Stream) *executor {
 	return &executor{plan: p.plan, main: p.main, indexes: p.indexes, worker: int64(w), ledger: p.ledger,
-		a: attempts{rec: rec, retry: p.retry, st: st, clock: p.clock}}
+		a: attempts{rec: rec, retry: p.retry, st: st, clock: p.clock, health: p.health}}
 }
 
 // claim reserves one operation of the max_operations budget.

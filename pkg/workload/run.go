@@ -34,6 +34,13 @@ type Config struct {
 	SkipSeed bool
 	// Verify reads back every acknowledged write after the run.
 	Verify bool
+	// DownAfter is how long the target may go without answering (or answer
+	// nothing but refusals that retrying cannot cure) before the run stops
+	// (default 5s).
+	DownAfter time.Duration
+	// Reconnect keeps the run going while the target is down, counting
+	// every failed request, and records the outage instead of stopping.
+	Reconnect bool
 
 	Seed     uint64
 	Entities int64
@@ -88,6 +95,8 @@ type Result struct {
 	Aborted string
 	// Verify is what reading back the acknowledged writes found (Config.Verify).
 	Verify *VerifyResult
+	// Outages are the periods the target was down (with Reconnect).
+	Outages []Outage
 	// Cleanup is the error of deleting the tables, if any.
 	Cleanup error
 }
@@ -172,7 +181,14 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	if c.Verify {
 		led = newLedger()
 	}
-	res.Summary, res.Start, res.Aborted = c.runPhase(ctx, plan, main, indexes, led)
+	var ph phaseResult
+	res.Summary, res.Start, ph = c.runPhase(ctx, plan, main, indexes, led)
+	res.Aborted, res.Outages = ph.aborted, ph.outages
+	if ph.down != "" {
+		res.Failure = ph.down
+		res.Interrupted = true
+		return res, fmt.Errorf("%w: %s", ErrTargetDown, ph.down)
+	}
 	if led != nil {
 		c.phase("verify")
 		vctx, cancel := context.WithCancel(c.Hard)
@@ -192,15 +208,38 @@ func (c *Config) phase(p string) {
 	}
 }
 
-// runPhase drives the workload and returns its summary, and why it was
-// aborted if it was.
-func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes []Store, led *ledger) (*metrics.Summary, time.Time, string) {
+// Outage is a period the target did not answer, relative to the measured
+// run's start.
+type Outage struct {
+	Start, End time.Duration
+	Cause      string
+}
+
+// ErrTargetDown is returned when the target stops answering.
+var ErrTargetDown = errors.New("workload: the target is down")
+
+// phaseResult is what the run phase learnt besides its figures.
+type phaseResult struct {
+	aborted string
+	down    string
+	outages []Outage
+}
+
+// runPhase drives the workload and returns its summary.
+func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes []Store, led *ledger) (*metrics.Summary, time.Time, phaseResult) {
 	start := c.Clock.Now()
 	reg := metrics.NewRegistry(metrics.Options{PartitionTarget: c.PartitionTarget, Start: start.Add(c.Warmup)})
 	total := c.Warmup + c.Duration
 	stop, cancelStop := context.WithDeadline(ctx, start.Add(total))
 	defer cancelStop()
-	var aborted string
+	var ph phaseResult
+	downAfter := c.DownAfter
+	if downAfter <= 0 {
+		downAfter = 5 * time.Second
+	}
+	h := newHealth(start)
+	var outageStart time.Time
+	var outageCause string
 	opCtx, cancelOps := context.WithCancel(c.Hard)
 	defer cancelOps()
 	go func() { // in-flight operations get Grace after the stop, then are canceled
@@ -212,7 +251,7 @@ func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes [
 		cancelOps()
 	}()
 
-	p := &pool{plan: plan, reg: reg, main: main, indexes: indexes, retry: c.Retry, clock: c.Clock, workers: c.Workers, maxOps: c.MaxOps, ledger: led}
+	p := &pool{plan: plan, reg: reg, main: main, indexes: indexes, retry: c.Retry, clock: c.Clock, workers: c.Workers, maxOps: c.MaxOps, ledger: led, health: h}
 	var wg sync.WaitGroup
 	done := make(chan struct{})
 	wg.Add(1)
@@ -227,11 +266,23 @@ func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes [
 				if c.Events.Interval != nil {
 					c.Events.Interval(iv, reg.Live())
 				}
-				if c.Abort != nil && aborted == "" {
+				if c.Abort != nil && ph.aborted == "" {
 					if why := c.Abort(reg.Snapshot(c.Clock.Now())); why != "" {
-						aborted = why
+						ph.aborted = why
 						cancelStop()
 					}
+				}
+				now := c.Clock.Now()
+				down, cause := h.verdict(now, downAfter)
+				switch {
+				case down && !c.Reconnect && ph.down == "":
+					ph.down = cause
+					cancelStop()
+				case down && outageStart.IsZero():
+					outageStart, outageCause = time.Unix(0, h.lastAnswer.Load()), cause
+				case !down && !outageStart.IsZero():
+					ph.outages = append(ph.outages, Outage{Start: outageStart.Sub(start) - c.Warmup, End: now.Sub(start) - c.Warmup, Cause: outageCause})
+					outageStart = time.Time{}
 				}
 			}
 		}
@@ -246,11 +297,14 @@ func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes [
 	}
 	close(done)
 	wg.Wait()
+	if !outageStart.IsZero() {
+		ph.outages = append(ph.outages, Outage{Start: outageStart.Sub(start) - c.Warmup, End: c.Clock.Now().Sub(start) - c.Warmup, Cause: outageCause})
+	}
 	// Rates are per measured second: operations finishing in the grace
 	// period count, but the grace period does not dilute the rates.
 	end := c.Clock.Now()
 	if deadline := start.Add(total); end.After(deadline) && ctx.Err() == nil {
 		end = deadline
 	}
-	return reg.Finish(end), start, aborted
+	return reg.Finish(end), start, ph
 }
