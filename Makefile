@@ -1,5 +1,5 @@
 # The test command of the README: Azurite from npm, then go test -race ./...
-.PHONY: test build vet bench
+.PHONY: test build vet bench fuzz
 
 test:
 	./scripts/test.sh
@@ -13,3 +13,6 @@ vet:
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./...
+
+fuzz:
+	./scripts/fuzz.sh

@@ -97,9 +97,14 @@ func oneScenario(name string) cobra.PositionalArgs {
 	}
 }
 
-// emit prints a run's report and writes the files the flags ask for.
+// emit prints a run's report and writes the files the flags ask for. A run
+// that failed before measuring anything prints no empty report (its error
+// says why); the files are written all the same.
 func emit(e *env, f *runFlags, rep *report.Report) error {
 	var err error
+	if rep.StartedAt.IsZero() && f.format != "json" {
+		return emitFiles(f, rep)
+	}
 	if f.format == "json" {
 		err = report.WriteJSON(e.stdout, rep)
 	} else {

@@ -192,8 +192,10 @@ func (ss *session) runScheme(ctx context.Context, i int, seedOnly bool) (*report
 	if res.Cleanup != nil {
 		fmt.Fprintln(ss.e.stderr, "warning:", res.Cleanup)
 	}
-	if _, terr := rep.EvaluateThresholds(s.Exprs()); terr != nil {
-		return rep, res, withCode(exitUsage, terr)
+	if res.Summary != nil {
+		if _, terr := rep.EvaluateThresholds(s.Exprs()); terr != nil {
+			return rep, res, withCode(exitUsage, terr)
+		}
 	}
 	return rep, res, err
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strconv"
 	"testing"
 	"time"
 
@@ -401,5 +402,66 @@ func TestVerifyCatchesDiscardedWrites(t *testing.T) {
 		if spec != "" && (v.OK() || v.Missing+v.Mismatched == 0 || discarded == 0) {
 			t.Errorf("discarded %d writes, verification found %+v", discarded, v)
 		}
+	}
+}
+
+// TestAccountingSoak is TestAccountingMatchesServer at scale: set
+// TABLESTRESS_SOAK_OPS (bench/accounting.sh runs it with 1,000,000).
+func TestAccountingSoak(t *testing.T) {
+	n, _ := strconv.ParseInt(os.Getenv("TABLESTRESS_SOAK_OPS"), 10, 64)
+	if n <= 0 {
+		t.Skip("set TABLESTRESS_SOAK_OPS (bench/accounting.sh) to run the soak")
+	}
+	fc, _ := faults.Parse("503=3%,500=1%,504=1%,429=1%,drop=0.5%,latency=1ms@5%,seed=19")
+	for _, tc := range []struct{ loop, retry string }{
+		{"rate: 2000", "none"},
+		{"rate: 2000", "exponential(2ms,1ms,20ms,3)"},
+		{"", "none"},
+		{"", "fixed(1ms,2)"},
+	} {
+		t.Run(tc.loop+"/"+tc.retry, func(t *testing.T) {
+			in := startEmbedded(t, model.Off(), fc)
+			svc := open(t, in.ConnectionString(), 32)
+			c := config(t, fmt.Sprintf(accountingScenario, tc.loop, tc.retry), svc)
+			c.Duration, c.MaxOps, c.Workers = 24*time.Hour, n/4, 32
+			c.Events.Phase = func(p string) {
+				if p == "run" {
+					in.ResetStats()
+				}
+			}
+			res, err := Run(context.Background(), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			server := in.Stats().Tables[res.Table]
+			client := map[string]map[string]int64{}
+			var requests int64
+			for _, p := range res.Summary.Partitions {
+				client[p.Key] = p.Status
+				for _, n := range p.Status {
+					requests += n
+				}
+			}
+			mismatches := 0
+			for key, sp := range server.Partitions {
+				if key == "" {
+					continue // table-level requests
+				}
+				for status, n := range sp.Requests {
+					if client[key][status] != n {
+						mismatches++
+					}
+				}
+				for status, n := range client[key] {
+					if sp.Requests[status] != n {
+						mismatches++
+					}
+				}
+			}
+			t.Logf("%d operations, %d requests, %d partition/status counts differ", res.Summary.Totals.Ops, requests, mismatches)
+			if mismatches > 0 {
+				t.Errorf("%d partition/status counts differ between client and server", mismatches)
+			}
+		})
 	}
 }

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// buildBinary builds tablestress once for the signal tests.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "tablestress")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// SIGINT and SIGTERM stop a run gracefully: partial report, exit 1. A
+// second signal cancels the in-flight requests.
+func TestSignals(t *testing.T) {
+	bin := buildBinary(t)
+	for _, tc := range []struct {
+		name    string
+		signals []syscall.Signal
+	}{
+		{"interrupt", []syscall.Signal{syscall.SIGINT}},
+		{"terminate", []syscall.Signal{syscall.SIGTERM}},
+		{"twice", []syscall.Signal{syscall.SIGINT, syscall.SIGINT}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "r.json")
+			cmd := exec.Command(bin, "run", "../../scenarios/quickstart.yaml", "--duration", "5m", "--warmup", "0s",
+				"--entities", "1000", "--rate", "200", "--out", out, "--grace", "20s")
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Wait until the run phase has started.
+			deadline := time.Now().Add(60 * time.Second)
+			for !strings.Contains(stderr.String(), "] run") && time.Now().Before(deadline) {
+				time.Sleep(100 * time.Millisecond)
+			}
+			time.Sleep(1500 * time.Millisecond)
+			for _, sig := range tc.signals {
+				cmd.Process.Signal(sig)
+				time.Sleep(50 * time.Millisecond)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err := <-done:
+				ee, ok := err.(*exec.ExitError)
+				if !ok || ee.ExitCode() != exitFailure {
+					t.Fatalf("exit %v, want 1\n%s", err, stderr.String())
+				}
+			case <-time.After(60 * time.Second):
+				cmd.Process.Kill()
+				t.Fatal("the run did not stop after the signal")
+			}
+			if !strings.Contains(stdout.String(), "RUN DID NOT COMPLETE: interrupted") {
+				t.Errorf("stdout lacks the interruption:\n%s", stdout.String())
+			}
+			data, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rep struct {
+				Interrupted bool `json:"interrupted"`
+				Totals      struct {
+					Ops int64 `json:"ops"`
+				} `json:"totals"`
+			}
+			if json.Unmarshal(data, &rep) != nil || !rep.Interrupted || rep.Totals.Ops == 0 {
+				t.Errorf("partial report: %s", data)
+			}
+		})
+	}
+}
