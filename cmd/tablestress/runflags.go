@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -32,6 +34,7 @@ type runFlags struct {
 	yes        bool
 	quiet      bool
 	verify     bool
+	shard      string
 	reconnect  bool
 	downAfter  time.Duration
 	model      string
@@ -61,6 +64,7 @@ func (f *runFlags) register(fs *pflag.FlagSet, withWorkload bool) {
 	fs.Int64Var(&f.maxOps, "max-ops", -1, "stop after this many operations, overriding workload.max_operations")
 	fs.StringVar(&f.retry, "retry", "", "retry strategy, overriding workload.retry: none, fixed(DELAY,N), exponential(DEFAULT,MIN,MAX,N)")
 	fs.DurationVar(&f.grace, "grace", 0, "after the run ends (or Ctrl-C), how long in-flight operations may finish (default: the request timeout)")
+	fs.StringVar(&f.shard, "shard", "", "run shard I of N (I/N, 0-based; JOB_COMPLETION_INDEX/N in a Kubernetes Indexed Job): a disjoint share of the partitions and rate; needs --table; merge the reports with tablestress merge")
 	fs.BoolVar(&f.reconnect, "reconnect", false, "keep running while the target is down, counting the failures and recording the outage (default: stop)")
 	fs.DurationVar(&f.downAfter, "down-after", 5*time.Second, "how long the target may answer nothing (or only refusals such as 403) before it counts as down")
 	fs.BoolVar(&f.verify, "verify", false, "after the run, read back every acknowledged write and report missing or changed entities")
@@ -123,6 +127,22 @@ func (f *runFlags) apply(s *scenario.Scenario, changed func(string) bool) error 
 		}
 		w.Retry = r
 	}
+	if f.shard != "" {
+		i, n, err := parseShard(f.shard)
+		if err != nil {
+			return usageError("--shard: %v", err)
+		}
+		if f.table == "" {
+			return usageError("--shard needs --table: the shards of one run share one table")
+		}
+		w.Rate = scenario.Rate(float64(w.Rate) / float64(n))
+		for k := range w.Stages {
+			w.Stages[k].Rate = scenario.Rate(float64(w.Stages[k].Rate) / float64(n))
+		}
+		if w.MaxOperations > 0 {
+			w.MaxOperations = scenario.Count((int64(w.MaxOperations) + int64(n) - 1 - int64(i)) / int64(n))
+		}
+	}
 	if changed("format") && f.format != "text" && f.format != "json" {
 		return usageError("--format must be text or json")
 	}
@@ -130,3 +150,15 @@ func (f *runFlags) apply(s *scenario.Scenario, changed func(string) bool) error 
 }
 
 func (f *runFlags) String() string { return fmt.Sprintf("%+v", *f) }
+
+// parseShard reads "I/N" with 0 <= I < N; "$JOB_COMPLETION_INDEX" style
+// values come expanded by the shell.
+func parseShard(s string) (int, int, error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(strings.TrimSpace(a))
+	n, err2 := strconv.Atoi(strings.TrimSpace(b))
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return 0, 0, fmt.Errorf("%q: write it as I/N with 0 <= I < N, like 0/3", s)
+	}
+	return i, n, nil
+}

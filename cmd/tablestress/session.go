@@ -168,6 +168,9 @@ func (ss *session) runScheme(ctx context.Context, i int, seedOnly bool) (*report
 			}
 		}
 	}
+	if ss.f.shard != "" {
+		cfg.Shard, cfg.Shards, _ = parseShard(ss.f.shard)
+	}
 	res, err := workload.Run(ctx, cfg)
 	live.done()
 	mode := "closed"
@@ -183,7 +186,7 @@ func (ss *session) runScheme(ctx context.Context, i int, seedOnly bool) (*report
 		Target: report.Target{Kind: string(ss.target.Kind), Endpoint: ss.target.Endpoint},
 		Table:  res.Table,
 		Run: report.RunInfo{Mode: mode, Workers: w.Workers, Rate: float64(w.Rate), WarmupS: w.Warmup.D().Seconds(), Seed: s.Seed,
-			Retry: w.Retry.String(), PartitionTarget: workload.PartitionTarget},
+			Retry: w.Retry.String(), PartitionTarget: workload.PartitionTarget, Shard: ss.f.shard},
 		Seed: report.SeedInfo{Entities: res.Seed.Entities, Rows: res.Seed.Rows, Partitions: res.Seed.Partitions,
 			DurationS: res.Seed.Duration.Seconds(), Throttled: res.Seed.Throttled},
 		Interrupted: res.Interrupted, Aborted: res.Aborted, Failure: failure, ScenarioSource: ss.source,

@@ -3,6 +3,8 @@ package report
 import (
 	"time"
 
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
 	"github.com/tablestress/tablestress/pkg/metrics"
 )
 
@@ -37,12 +39,12 @@ func Build(m Meta, s *metrics.Summary) *Report {
 	r.DurationS = secs
 	r.Histograms = map[string]string{}
 	r.Totals = stats(s.Totals, secs)
-	if enc, err := s.Totals.Latency.Encode(2); err == nil {
+	if enc, err := s.Totals.Latency.Encode(hdrhistogram.V2CompressedEncodingCookieBase); err == nil {
 		r.Histograms["total"] = string(enc)
 	}
 	for op, st := range s.Ops {
 		r.Operations[op.String()] = stats(st, secs)
-		if enc, err := st.Latency.Encode(2); err == nil {
+		if enc, err := st.Latency.Encode(hdrhistogram.V2CompressedEncodingCookieBase); err == nil {
 			r.Histograms[op.String()] = string(enc)
 		}
 	}
@@ -55,6 +57,7 @@ func Build(m Meta, s *metrics.Summary) *Report {
 			Latency: Latency{P50: usMs(p.Latency.Quantile(0.5)), P90: usMs(p.Latency.Quantile(0.9)), P99: usMs(p.Latency.Quantile(0.99)),
 				P999: usMs(p.Latency.Quantile(0.999)), Max: usMs(p.Latency.Max())},
 			OverTarget: p.Key != metrics.CrossPartition && float64(p.Peak) > target,
+			Hist:       p.Latency.Encode(),
 		})
 	}
 	for _, iv := range s.Intervals {

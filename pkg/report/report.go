@@ -117,6 +117,9 @@ type Partition struct {
 	Status             map[string]int64 `json:"status,omitempty"`
 	Latency            Latency          `json:"latency_ms"`
 	OverTarget         bool             `json:"over_target"`
+	// Hist is the partition's latency histogram (metrics.Compact, encoded),
+	// so merged shards keep exact percentiles.
+	Hist string `json:"hist,omitempty"`
 }
 
 // Interval is one second of the measured run.

@@ -465,3 +465,69 @@ func TestAccountingSoak(t *testing.T) {
 		})
 	}
 }
+
+// Three shards of one run, driven at once against one embedded service:
+// together they seed the population exactly once, cover disjoint
+// partitions, and their counts per partition and status add up to what the
+// service saw.
+func TestShardsCoverTheRunOnce(t *testing.T) {
+	in := startEmbedded(t, model.Off(), faults.Config{})
+	svc := open(t, in.ConnectionString(), 16)
+	type out struct {
+		res *Result
+		err error
+	}
+	results := make(chan out, 3)
+	in.ResetStats()
+	for i := 0; i < 3; i++ {
+		c := config(t, fmt.Sprintf(accountingScenario, "rate: 100", "none"), svc)
+		c.Table, c.Shard, c.Shards = "sharded", i, 3
+		go func() {
+			r, err := Run(context.Background(), c)
+			results <- out{r, err}
+		}()
+	}
+	owner := map[string]int{}
+	var seeded int64
+	var requests int64
+	client := map[string]map[string]int64{}
+	for i := 0; i < 3; i++ {
+		o := <-results
+		if o.err != nil {
+			t.Fatal(o.err)
+		}
+		seeded += o.res.Seed.Entities
+		for _, p := range o.res.Summary.Partitions {
+			if p.Key == metrics.CrossPartition {
+				continue
+			}
+			owner[p.Key]++
+			client[p.Key] = p.Status
+			for _, n := range p.Status {
+				requests += n
+			}
+		}
+	}
+	if seeded != 3000 {
+		t.Errorf("the shards seeded %d entities together, want 3000", seeded)
+	}
+	for k, n := range owner {
+		if n != 1 {
+			t.Errorf("partition %q was driven by %d shards", k, n)
+		}
+	}
+	n, _ := CountRows(context.Background(), TableStore{svc.Table("sharded")})
+	if n < 3000 {
+		t.Errorf("the shared table holds %d rows, want the 3000 seeded and more", n)
+	}
+	for key, sp := range in.Stats().Tables["sharded"].Partitions {
+		if key == "" || key == metrics.CrossPartition {
+			continue
+		}
+		for status, sn := range sp.Requests {
+			if client[key][status] > sn {
+				t.Errorf("partition %q status %q: shards counted %d, server %d", key, status, client[key][status], sn)
+			}
+		}
+	}
+}

@@ -16,22 +16,40 @@ type Plan struct {
 	Scheme  *keygen.Scheme
 	Space   *Keyspace
 	Mix     *Mix
-	Targets *Targets // nil unless target_partitions is set
+	Targets *Targets // nil unless target_partitions or a shard restricts the partitions
 	Seed    uint64
+	// Member, when set, says which partitions this run covers (its shard
+	// and target partitions); the seed phase writes only those.
+	Member func(pk []byte) bool
 }
 
 // NewPlan compiles a scenario's workload for one scheme over a table seeded
 // with entities [0, seeded).
 func NewPlan(sc *scenario.Scenario, pop *keygen.Population, scheme *keygen.Scheme, seeded int64, seed uint64) (*Plan, error) {
+	return NewShardPlan(sc, pop, scheme, seeded, seed, 0, 1)
+}
+
+// NewShardPlan is NewPlan for shard i of n (n = 1: the whole run).
+func NewShardPlan(sc *scenario.Scenario, pop *keygen.Population, scheme *keygen.Scheme, seeded int64, seed uint64, shard, shards int) (*Plan, error) {
 	mix, err := NewMix(sc.Workload.Mix, string(sc.Workload.Distribution), scheme)
 	if err != nil {
 		return nil, err
 	}
 	p := &Plan{Pop: pop, Scheme: scheme, Space: NewKeyspace(seeded), Mix: mix, Seed: seed}
+	var accept func([]byte) bool
 	if len(sc.Workload.TargetPartitions) > 0 {
-		p.Targets = NewTargets(p.Space, pop, scheme, sc.Workload.TargetPartitions, seeded)
+		accept = Partitions(sc.Workload.TargetPartitions)
+	}
+	if shards > 1 {
+		accept = both(accept, Shard(shard, shards))
+		p.Seed ^= uint64(shard+1) * 0x9e3779b97f4a7c15 // each shard draws its own operations
+	}
+	if accept != nil {
+		p.Member = accept
+		p.Targets = NewTargets(p.Space, pop, scheme, accept, seeded)
 		if p.Targets.Len() == 0 && !p.hasInserts() {
-			return nil, fmt.Errorf("%w: none of the %d seeded entities has PartitionKey %v under scheme %q", ErrNoTargetEntity, seeded, sc.Workload.TargetPartitions, scheme.Name)
+			return nil, fmt.Errorf("%w: none of the %d seeded entities falls in this run's partitions (target_partitions %v, shard %d of %d) under scheme %q",
+				ErrNoTargetEntity, seeded, sc.Workload.TargetPartitions, shard, shards, scheme.Name)
 		}
 	}
 	return p, nil

@@ -38,6 +38,11 @@ type Config struct {
 	// nothing but refusals that retrying cannot cure) before the run stops
 	// (default 5s).
 	DownAfter time.Duration
+	// Shard and Shards make this run shard Shard (0-based) of Shards: it
+	// seeds and drives only the partitions whose PartitionKey hashes to
+	// Shard; the shards share one table, named in Table, which they create
+	// if missing and never delete.
+	Shard, Shards int
 	// Reconnect keeps the run going while the target is down, counting
 	// every failed request, and records the outage instead of stopping.
 	Reconnect bool
@@ -133,6 +138,14 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	for _, ix := range c.Scheme.Indexes {
 		names = append(names, res.Table+ix.Name)
 	}
+	if c.Shards > 1 {
+		if c.Table == "" {
+			err := errors.New("a shard needs the table name shared by all shards (--table)")
+			res.Failure = err.Error()
+			return res, err
+		}
+		c.Reuse, c.Keep = true, true // the shards share the table; none deletes it
+	}
 	for _, name := range names {
 		if err := tbl.ensure(ctx, name, c.Reuse); err != nil {
 			res.Failure = err.Error()
@@ -145,7 +158,7 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	for k := range indexes {
 		indexes[k] = c.Service.Store(names[k+1])
 	}
-	plan, err := NewPlan(c.Scenario, c.Pop, c.Scheme, c.Entities, c.Seed)
+	plan, err := NewShardPlan(c.Scenario, c.Pop, c.Scheme, c.Entities, c.Seed, c.Shard, max(c.Shards, 1))
 	if err != nil {
 		res.Failure = err.Error()
 		return res, err
@@ -167,7 +180,7 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 			return res, err
 		}
 		res.SeedCounted = n
-		if n < res.Seed.Rows-res.Seed.Collisions && n != res.Seed.Rows {
+		if c.Shards <= 1 && !c.Reuse && n < res.Seed.Rows-res.Seed.Collisions && n != res.Seed.Rows {
 			err := fmt.Errorf("%w: wrote %d rows but the table holds %d", ErrSeed, res.Seed.Rows, n)
 			res.Failure = err.Error()
 			return res, err

@@ -81,6 +81,9 @@ func Seed(ctx context.Context, c SeedConfig) (SeedResult, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	totalRows := c.Entities * int64(c.Plan.Scheme.RowsPerEntity())
+	if c.Plan.Member != nil {
+		totalRows = int64(c.Plan.Targets.Len()) * int64(c.Plan.Scheme.RowsPerEntity())
+	}
 	for w := 0; w < max(c.Workers, 1); w++ {
 		wg.Add(1)
 		go func(w int) {
@@ -133,7 +136,6 @@ func Seed(ctx context.Context, c SeedConfig) (SeedResult, error) {
 		}
 	}()
 	wg.Wait()
-	res.Entities = c.Entities
 	res.Partitions = len(partitions)
 	res.Requests, res.Throttled = requests.Load(), throttled.Load()
 	res.Duration = c.Clock.Now().Sub(start)
@@ -201,6 +203,10 @@ func (c *SeedConfig) produce(ctx context.Context, lo, hi int64, jobs chan<- seed
 	for i := lo; i < hi; i++ {
 		p.Pop.Entity(i, &ent)
 		p.Scheme.Keys(&ent, &keys)
+		if p.Member != nil && !p.Member(keys.PK) {
+			continue // another shard's partition
+		}
+		res.Entities++
 		pk := string(keys.PK)
 		partitions[pk] = struct{}{}
 		for r := 0; r < p.Scheme.RowsPerEntity(); r++ {

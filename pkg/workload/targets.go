@@ -24,10 +24,10 @@ const targetSearch = 1 << 20
 // Safe for concurrent use: the list is guarded by a mutex, which is taken
 // once per pick or insert.
 type Targets struct {
-	space *Keyspace
-	pop   *keygen.Population
-	sch   *keygen.Scheme
-	set   map[string]bool
+	space  *Keyspace
+	pop    *keygen.Population
+	sch    *keygen.Scheme
+	accept func(pk []byte) bool
 
 	mu   sync.Mutex
 	list []int64
@@ -35,12 +35,10 @@ type Targets struct {
 	keys keygen.Keys
 }
 
-// NewTargets scans the seeded entities [0, seeded) for the target partitions.
-func NewTargets(space *Keyspace, pop *keygen.Population, sch *keygen.Scheme, partitions []string, seeded int64) *Targets {
-	t := &Targets{space: space, pop: pop, sch: sch, set: map[string]bool{}}
-	for _, p := range partitions {
-		t.set[p] = true
-	}
+// NewTargets scans the seeded entities [0, seeded) for the partitions
+// accept admits: named target partitions, a shard's share, or both.
+func NewTargets(space *Keyspace, pop *keygen.Population, sch *keygen.Scheme, accept func(pk []byte) bool, seeded int64) *Targets {
+	t := &Targets{space: space, pop: pop, sch: sch, accept: accept}
 	for i := int64(0); i < seeded; i++ {
 		if t.member(i) {
 			t.list = append(t.list, i)
@@ -54,7 +52,41 @@ func NewTargets(space *Keyspace, pop *keygen.Population, sch *keygen.Scheme, par
 func (t *Targets) member(i int64) bool {
 	t.pop.Entity(i, &t.ent)
 	t.keys.PK = t.sch.PK.Append(t.keys.PK[:0], &t.ent)
-	return t.set[string(t.keys.PK)]
+	return t.accept(t.keys.PK)
+}
+
+// Partitions returns an accept function for named partitions.
+func Partitions(names []string) func(pk []byte) bool {
+	set := map[string]bool{}
+	for _, n := range names {
+		set[n] = true
+	}
+	return func(pk []byte) bool { return set[string(pk)] }
+}
+
+// Shard returns an accept function for shard i of n: the partitions whose
+// PartitionKey hashes (FNV-1a) to i modulo n, so n processes take disjoint
+// sets of partitions that together make the whole run.
+func Shard(i, n int) func(pk []byte) bool {
+	return func(pk []byte) bool {
+		h := uint64(14695981039346656037)
+		for _, c := range pk {
+			h ^= uint64(c)
+			h *= 1099511628211
+		}
+		return h%uint64(n) == uint64(i)
+	}
+}
+
+// both accepts what a and b accept; a nil function accepts everything.
+func both(a, b func([]byte) bool) func([]byte) bool {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return func(pk []byte) bool { return a(pk) && b(pk) }
 }
 
 // Len returns how many target-partition entities are in the list.

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/tablestress/tablestress/pkg/report"
+)
+
+func init() { extraCommands = append(extraCommands, newMergeCmd) }
+
+func newMergeCmd(e *env) *cobra.Command {
+	f := &runFlags{}
+	cmd := &cobra.Command{
+		Use:   "merge A.json B.json...",
+		Short: "Merge the reports of the shards of one run into one report",
+		Long: `merge combines the JSON reports written by the shards of one run
+(tablestress run --shard I/N --table T --out shard-I.json) into the report of
+the whole run: counters and status counts add, latency percentiles come from
+the merged HDR histograms the reports carry, partitions (each served by one
+shard) keep their exact figures, per-second intervals add.`,
+		Example: `  tablestress merge shard-0.json shard-1.json shard-2.json --out run.json --html run.html`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) < 2 {
+				return usageError("merge needs at least two report files")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var reps []*report.Report
+			for _, path := range args {
+				doc, err := report.ReadFile(path)
+				if err != nil {
+					return usageError("%s: %v", path, err)
+				}
+				if doc.Report == nil {
+					return usageError("%s is a comparison; merge takes the reports of shards", path)
+				}
+				reps = append(reps, doc.Report)
+			}
+			merged, err := report.Merge(reps)
+			if err != nil {
+				return usageError("%v", err)
+			}
+			if err := emit(e, f, merged); err != nil {
+				return err
+			}
+			return outcomeOf(merged, nil)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.out, "out", "", "write the merged JSON report to this file")
+	fl.StringVar(&f.csv, "csv", "", "write the merged per-partition CSV to this file")
+	fl.StringVar(&f.html, "html", "", "write the merged HTML report to this file")
+	fl.StringVar(&f.format, "format", "text", "what to print on stdout: text or json")
+	return cmd
+}
