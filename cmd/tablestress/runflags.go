@@ -35,6 +35,7 @@ type runFlags struct {
 	quiet      bool
 	verify     bool
 	shard      string
+	metrics    string
 	reconnect  bool
 	downAfter  time.Duration
 	model      string
@@ -64,6 +65,7 @@ func (f *runFlags) register(fs *pflag.FlagSet, withWorkload bool) {
 	fs.Int64Var(&f.maxOps, "max-ops", -1, "stop after this many operations, overriding workload.max_operations")
 	fs.StringVar(&f.retry, "retry", "", "retry strategy, overriding workload.retry: none, fixed(DELAY,N), exponential(DEFAULT,MIN,MAX,N)")
 	fs.DurationVar(&f.grace, "grace", 0, "after the run ends (or Ctrl-C), how long in-flight operations may finish (default: the request timeout)")
+	fs.StringVar(&f.metrics, "metrics-addr", "", "serve live Prometheus metrics at http://ADDR/metrics during the run (e.g. 127.0.0.1:9464)")
 	fs.StringVar(&f.shard, "shard", "", "run shard I of N (I/N, 0-based; JOB_COMPLETION_INDEX/N in a Kubernetes Indexed Job): a disjoint share of the partitions and rate; needs --table; merge the reports with tablestress merge")
 	fs.BoolVar(&f.reconnect, "reconnect", false, "keep running while the target is down, counting the failures and recording the outage (default: stop)")
 	fs.DurationVar(&f.downAfter, "down-after", 5*time.Second, "how long the target may answer nothing (or only refusals such as 403) before it counts as down")

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tablestress/tablestress/pkg/emulator"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/promexport"
 	"github.com/tablestress/tablestress/pkg/report"
 	"github.com/tablestress/tablestress/pkg/scenario"
 	"github.com/tablestress/tablestress/pkg/table"
@@ -33,6 +35,8 @@ type session struct {
 	close   func()
 	// embedded is the in-process service when the target is embedded.
 	embedded *emulator.Instance
+	// prom serves live metrics (--metrics-addr), nil otherwise.
+	prom *promexport.Exporter
 }
 
 func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session, error) {
@@ -88,6 +92,16 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 	ss.target, ss.svc = tg, svc
 	stopEmb := ss.close
 	ss.close = func() { svc.Close(); stopEmb() }
+	if f.metrics != "" {
+		exp, stop, err := serveMetrics(e, f.metrics)
+		if err != nil {
+			ss.close()
+			return nil, err
+		}
+		ss.prom = exp
+		prev := ss.close
+		ss.close = func() { stop(); prev() }
+	}
 	return ss, nil
 }
 
@@ -170,6 +184,12 @@ func (ss *session) runScheme(ctx context.Context, i int, seedOnly bool) (*report
 	}
 	if ss.f.shard != "" {
 		cfg.Shard, cfg.Shards, _ = parseShard(ss.f.shard)
+	}
+	if ss.prom != nil {
+		scheme := ss.schemes[i].Name
+		cfg.OnRegistry = func(reg *metrics.Registry) {
+			ss.prom.Set(s.DisplayName(), scheme, string(ss.target.Kind), func() *metrics.Summary { return reg.Snapshot(time.Now()) })
+		}
 	}
 	res, err := workload.Run(ctx, cfg)
 	live.done()

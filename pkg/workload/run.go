@@ -68,6 +68,10 @@ type Config struct {
 	// and is reported as the reason.
 	Abort func(*metrics.Summary) string
 
+	// OnRegistry, when set, receives the run phase's metrics registry as the
+	// phase starts (for live exporters such as Prometheus).
+	OnRegistry func(*metrics.Registry)
+
 	// Hard, when done, cancels in-flight operations at once (a second Ctrl-C).
 	Hard context.Context
 	// Events receives progress; any field may be nil.
@@ -242,6 +246,9 @@ type phaseResult struct {
 func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes []Store, led *ledger) (*metrics.Summary, time.Time, phaseResult) {
 	start := c.Clock.Now()
 	reg := metrics.NewRegistry(metrics.Options{PartitionTarget: c.PartitionTarget, Start: start.Add(c.Warmup)})
+	if c.OnRegistry != nil {
+		c.OnRegistry(reg)
+	}
 	total := c.Warmup + c.Duration
 	stop, cancelStop := context.WithDeadline(ctx, start.Add(total))
 	defer cancelStop()

@@ -1,0 +1,126 @@
+// Package promexport serves a run's live figures to Prometheus: totals and
+// per-operation counters by status, latency histograms, and the busiest
+// partitions' entities, peaks and throttling. Figures are read from the
+// run's metrics registry when Prometheus scrapes; nothing is recorded twice.
+package promexport
+
+import (
+	"sync"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/tablestress/tablestress/pkg/metrics"
+)
+
+// TopPartitions is how many of the busiest partitions get their own series.
+const TopPartitions = 20
+
+// Exporter is a prometheus.Collector over the current run. Safe for
+// concurrent use: Set switches runs (compare runs several schemes).
+type Exporter struct {
+	mu       sync.Mutex
+	snapshot func() *metrics.Summary
+	labels   prometheus.Labels
+
+	info, ops, requests, entities, throttled, errors, dropped, retries *prometheus.Desc
+	latency, partEntities, partPeak, partThrottled, partRequests       *prometheus.Desc
+}
+
+// New returns an exporter with no run yet.
+func New() *Exporter {
+	run := []string{"scenario", "scheme"}
+	d := func(name, help string, extra ...string) *prometheus.Desc {
+		return prometheus.NewDesc("tablestress_"+name, help, append(append([]string{}, run...), extra...), nil)
+	}
+	return &Exporter{
+		info:          prometheus.NewDesc("tablestress_run_info", "The run being measured.", []string{"scenario", "scheme", "target_kind"}, nil),
+		ops:           d("operations_total", "Operations completed.", "op"),
+		requests:      d("requests_total", "HTTP requests sent (attempts and query pages), by outcome.", "op", "status"),
+		entities:      d("entities_total", "Entities served by successful requests.", "op"),
+		throttled:     d("throttled_total", "Requests answered with throttling (503, 500 OperationTimedOut, 504, 429).", "op"),
+		errors:        d("errors_total", "Requests that did not succeed, throttled ones included.", "op"),
+		dropped:       d("dropped_total", "Operations due in open loop that found no free worker.", "op"),
+		retries:       d("retries_total", "Requests that were retry attempts.", "op"),
+		latency:       d("operation_latency_seconds", "Operation latency from the scheduled start.", "op"),
+		partEntities:  d("partition_entities_total", "Entities served per partition (busiest partitions).", "partition"),
+		partRequests:  d("partition_requests_total", "Requests per partition (busiest partitions).", "partition"),
+		partPeak:      d("partition_peak_entities_per_second", "Busiest one-second interval per partition (sealed seconds).", "partition"),
+		partThrottled: d("partition_throttled_total", "Throttled requests per partition (busiest partitions).", "partition"),
+	}
+}
+
+// Set points the exporter at a run: snapshot returns its figures so far.
+func (e *Exporter) Set(scenario, scheme, targetKind string, snapshot func() *metrics.Summary) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.snapshot = snapshot
+	e.labels = prometheus.Labels{"scenario": scenario, "scheme": scheme, "target_kind": targetKind}
+}
+
+// Describe implements prometheus.Collector.
+func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{e.info, e.ops, e.requests, e.entities, e.throttled, e.errors, e.dropped, e.retries,
+		e.latency, e.partEntities, e.partRequests, e.partPeak, e.partThrottled} {
+		ch <- d
+	}
+}
+
+// latencyBuckets are the histogram bounds in seconds.
+var latencyBuckets = []float64{0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10}
+
+// Collect implements prometheus.Collector.
+func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
+	e.mu.Lock()
+	snap, l := e.snapshot, e.labels
+	e.mu.Unlock()
+	if snap == nil {
+		return
+	}
+	s := snap()
+	scenario, scheme := l["scenario"], l["scheme"]
+	ch <- prometheus.MustNewConstMetric(e.info, prometheus.GaugeValue, 1, scenario, scheme, l["target_kind"])
+	for op, st := range s.Ops {
+		name := op.String()
+		c := func(d *prometheus.Desc, v int64) {
+			ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, float64(v), scenario, scheme, name)
+		}
+		c(e.ops, st.Ops)
+		c(e.entities, st.Entities)
+		c(e.throttled, st.Throttled)
+		c(e.errors, st.Errors)
+		c(e.dropped, st.Dropped)
+		c(e.retries, st.Retries)
+		for status, n := range st.Status {
+			ch <- prometheus.MustNewConstMetric(e.requests, prometheus.CounterValue, float64(n), scenario, scheme, name, status)
+		}
+		if h := st.Latency; h != nil && h.TotalCount() > 0 {
+			buckets := map[float64]uint64{}
+			var sum float64
+			for _, b := range h.Distribution() {
+				if b.Count == 0 {
+					continue
+				}
+				v := float64(b.To) / 1e6
+				sum += v * float64(b.Count)
+				for _, ub := range latencyBuckets {
+					if v <= ub {
+						buckets[ub] += uint64(b.Count)
+					}
+				}
+			}
+			ch <- prometheus.MustNewConstHistogram(e.latency, uint64(h.TotalCount()), sum, buckets, scenario, scheme, name)
+		}
+	}
+	for i, p := range s.Partitions {
+		if i == TopPartitions {
+			break
+		}
+		g := func(d *prometheus.Desc, t prometheus.ValueType, v int64) {
+			ch <- prometheus.MustNewConstMetric(d, t, float64(v), scenario, scheme, p.Key)
+		}
+		g(e.partEntities, prometheus.CounterValue, p.Entities)
+		g(e.partRequests, prometheus.CounterValue, p.Requests)
+		g(e.partThrottled, prometheus.CounterValue, p.Throttled)
+		g(e.partPeak, prometheus.GaugeValue, p.Peak)
+	}
+}
