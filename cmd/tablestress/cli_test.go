@@ -175,3 +175,16 @@ thresholds:
 		t.Errorf("exit %d, aborted %q after %.1fs of a 60s run", code, rep.Aborted, rep.DurationS)
 	}
 }
+
+// A Cosmos DB 429 storm: every request throttled. The run completes (this
+// is throttling, not a dead target) and the verdict says what happened.
+func TestTooManyRequestsStorm(t *testing.T) {
+	code, out, errs := runCLI(t, "run", "../../scenarios/quickstart.yaml", "--duration", "2s", "--warmup", "0s",
+		"--entities", "500", "--rate", "100", "--quiet", "--retry", "none", "--faults", "429=100%")
+	if code != exitThreshold { // throttle_rate < 1% fails
+		t.Errorf("exit %d, want 99: %s", code, errs)
+	}
+	if !strings.Contains(out, "verdict: no request succeeded: 429 TooManyRequests ×") {
+		t.Errorf("the verdict does not name the storm:\n%s", out)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tablestress/tablestress/pkg/emulator"
+	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/promexport"
@@ -35,6 +36,8 @@ type session struct {
 	close   func()
 	// embedded is the in-process service when the target is embedded.
 	embedded *emulator.Instance
+	// faults is the embedded service's fault injection for the run phase.
+	faults faults.Config
 	// prom serves live metrics (--metrics-addr), nil otherwise.
 	prom *promexport.Exporter
 }
@@ -73,6 +76,9 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 			return nil, err
 		}
 		ss.close, ss.embedded = stop, in
+		if ec, err := embeddedConfig(s, f); err == nil {
+			ss.faults = ec.Faults
+		}
 		if tg, err = table.BindEmbedded(in.ConnectionString()); err != nil {
 			stop()
 			return nil, err
@@ -174,9 +180,15 @@ func (ss *session) runScheme(ctx context.Context, i int, seedOnly bool) (*report
 		// The seed phase is setup, not measurement: on the embedded
 		// service it runs with the partition model paused. (Against Azure
 		// it is throttled like anything else, and retried.)
-		show := cfg.Events.Phase
+		// Fault injection likewise applies to the run phase only.
+		show, faultCfg := cfg.Events.Phase, ss.faults
 		cfg.Events.Phase = func(p string) {
 			in.PauseModel(p != "run")
+			if p == "run" {
+				in.SetFaults(faultCfg)
+			} else {
+				in.SetFaults(faults.Config{})
+			}
 			if show != nil {
 				show(p)
 			}

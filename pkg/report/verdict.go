@@ -44,6 +44,9 @@ func Verdict(r *Report) string {
 		over = append(over, displayKey(p.PartitionKey))
 	}
 	var parts []string
+	if r.Totals.Requests > 0 && succeeded(r.Totals.Status) == 0 {
+		parts = append(parts, "no request succeeded: "+statusLine(r.Totals.Status))
+	}
 	switch {
 	case len(over) == 1:
 		parts = append(parts, fmt.Sprintf("hot partition %s at or over the %s entities/s target", over[0], rate(r.Run.PartitionTarget)))
@@ -75,4 +78,15 @@ func Verdict(r *Report) string {
 		parts = append(parts, fmt.Sprintf("%s dropped", num(r.Totals.Dropped)))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// succeeded counts the 2xx answers of a status map.
+func succeeded(status map[string]int64) int64 {
+	var n int64
+	for k, v := range status {
+		if strings.HasPrefix(k, "2") {
+			n += v
+		}
+	}
+	return n
 }

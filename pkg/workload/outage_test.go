@@ -109,3 +109,25 @@ func TestReconnectCountsTheGap(t *testing.T) {
 		t.Error("no request after the target came back")
 	}
 }
+
+// The table is deleted under the run: every request is refused with 404
+// TableNotFound, and the run stops saying so.
+func TestDeletedTableStopsRun(t *testing.T) {
+	in, err := emulator.Start("127.0.0.1:0", emulator.Config{Model: model.Off()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close(context.Background())
+	svc := open(t, in.ConnectionString(), 8)
+	c := config(t, fmt.Sprintf(accountingScenario, "rate: 200", "none"), svc)
+	c.Duration, c.DownAfter, c.Table = time.Minute, 2*time.Second, "vanishing"
+	c.Events.Phase = func(p string) {
+		if p == "run" {
+			time.AfterFunc(time.Second, func() { svc.DeleteTable(context.Background(), "vanishing") })
+		}
+	}
+	res, err := Run(context.Background(), c)
+	if !errors.Is(err, ErrTargetDown) || !strings.Contains(res.Failure, "every request is refused: 404 TableNotFound") {
+		t.Fatalf("err %v, failure %q", err, res.Failure)
+	}
+}
