@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -42,7 +43,7 @@ func TestSignals(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "r.json")
 			cmd := exec.Command(bin, "run", "../../scenarios/quickstart.yaml", "--duration", "5m", "--warmup", "0s",
 				"--entities", "1000", "--rate", "200", "--out", out, "--grace", "20s")
-			var stdout, stderr bytes.Buffer
+			var stdout, stderr syncBuffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
@@ -87,4 +88,22 @@ func TestSignals(t *testing.T) {
 			}
 		})
 	}
+}
+
+// syncBuffer is a bytes.Buffer safe to read while a process writes to it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
