@@ -122,23 +122,29 @@ func (s *simulation) step(st Step) {
 		}
 		s.touch(op, string(s.keys.PK), n)
 	case "table_scan":
-		remaining := int64(-1)
-		if spec.MaxPages > 0 {
-			remaining = int64(spec.MaxPages) * 1000
+		s.scan(op, s.sorted, spec.MaxPages)
+	}
+}
+
+// scan accounts a query reading the partitions pks in key order, up to
+// maxPages pages of 1,000 entities (0: all of them).
+func (s *simulation) scan(op *OpAnalysis, pks []string, maxPages int) {
+	remaining := int64(-1)
+	if maxPages > 0 {
+		remaining = int64(maxPages) * 1000
+	}
+	for _, pk := range pks {
+		if remaining == 0 {
+			break
 		}
-		for _, pk := range s.sorted {
-			if remaining == 0 {
-				break
-			}
-			n := s.sizes[pk]
-			if remaining > 0 {
-				n = min(n, remaining)
-				remaining -= n
-			}
-			s.load[pk] += n
-			op.Entities += n
-			op.Partitions++
+		n := s.sizes[pk]
+		if remaining > 0 {
+			n = min(n, remaining)
+			remaining -= n
 		}
+		s.load[pk] += n
+		op.Entities += n
+		op.Partitions++
 	}
 }
 
@@ -158,21 +164,5 @@ func (s *simulation) rangeAcross(op *OpAnalysis, st Step, span, maxPages int) {
 	if to < len(s.sorted) && s.sorted[to] == hi {
 		to++
 	}
-	remaining := int64(-1)
-	if maxPages > 0 {
-		remaining = int64(maxPages) * 1000
-	}
-	for _, pk := range s.sorted[from:to] {
-		if remaining == 0 {
-			break
-		}
-		n := s.sizes[pk]
-		if remaining > 0 {
-			n = min(n, remaining)
-			remaining -= n
-		}
-		s.load[pk] += n
-		op.Entities += n
-		op.Partitions++
-	}
+	s.scan(op, s.sorted[from:to], maxPages)
 }
