@@ -71,17 +71,13 @@ func (s *Server) batch(r *http.Request) reply {
 		seen[o.rk] = true
 	}
 	t := s.store.table(first.table)
-	if t == nil {
-		return fail(0, errTableNotFound)
-	}
-	f, refused := s.gate(r.Context(), first.table, part, len(ops), true, func() int {
-		t.mu.RLock()
-		defer t.mu.RUnlock()
-		return t.extends(part)
-	})
+	f, refused := s.gate(r.Context(), first.table, part, len(ops), true, extendsOf(t, part))
 	if refused != nil {
 		refused.table = first.table
 		return *refused
+	}
+	if t == nil {
+		return fail(0, errTableNotFound)
 	}
 	results, i, aerr := s.applyBatch(t, ops, f.Discard)
 	if aerr != nil {

@@ -18,6 +18,20 @@ func readBody(r *http.Request) ([]byte, *apiError) {
 	return b, nil
 }
 
+// extendsOf computes, for the partition model, whether a write to pk
+// creates a PartitionKey at an end of table t (see table.extends); nil t
+// (a missing table) extends nothing.
+func extendsOf(t *table, pk string) func() int {
+	return func() int {
+		if t == nil {
+			return 0
+		}
+		t.mu.RLock()
+		defer t.mu.RUnlock()
+		return t.extends(pk)
+	}
+}
+
 func etagHeader(e *entity) map[string]string { return map[string]string{"ETag": e.etag()} }
 
 // insert adds an entity (POST /table).
@@ -33,22 +47,18 @@ func (s *Server) insert(r *http.Request, name string) reply {
 	if pk == nil || rk == nil {
 		return errReply(invalidInput("The entity must have a PartitionKey and a RowKey."), "")
 	}
-	t := s.store.table(name)
-	if t == nil {
-		return errReply(errTableNotFound, *pk)
-	}
 	if !validKey(*pk) || !validKey(*rk) {
 		return errReply(errBadKey, *pk)
 	}
-	f, refused := s.gate(r.Context(), name, *pk, 1, true, func() int {
-		t.mu.RLock()
-		defer t.mu.RUnlock()
-		return t.extends(*pk)
-	})
+	t := s.store.table(name)
+	f, refused := s.gate(r.Context(), name, *pk, 1, true, extendsOf(t, *pk))
 	if refused != nil {
 		return *refused
 	}
-	e := &entity{pk: *pk, rk: *rk, props: fragment(props), ts: s.store.timestamp()}
+	if t == nil {
+		return errReply(errTableNotFound, *pk)
+	}
+	e := newEntity(*pk, *rk, fragment(props), s.store.timestamp())
 	if !f.Discard {
 		t.mu.Lock()
 		if t.get(e.pk, e.rk) != nil {
@@ -71,12 +81,12 @@ func (s *Server) insert(r *http.Request, name string) reply {
 
 // getEntity is a point read.
 func (s *Server) getEntity(r *http.Request, rt route) reply {
+	if _, refused := s.gate(r.Context(), rt.table, rt.pk, 1, false, nil); refused != nil {
+		return *refused
+	}
 	t := s.store.table(rt.table)
 	if t == nil {
 		return errReply(errTableNotFound, rt.pk)
-	}
-	if _, refused := s.gate(r.Context(), rt.table, rt.pk, 1, false, nil); refused != nil {
-		return *refused
 	}
 	t.mu.RLock()
 	e := t.get(rt.pk, rt.rk)
@@ -92,10 +102,6 @@ func (s *Server) getEntity(r *http.Request, rt route) reply {
 // write1 is PUT (replace) or PATCH/MERGE (merge) of one entity: an update
 // with If-Match, an insert-or-replace/merge without.
 func (s *Server) write1(r *http.Request, rt route, mergeMode bool) reply {
-	t := s.store.table(rt.table)
-	if t == nil {
-		return errReply(errTableNotFound, rt.pk)
-	}
 	body, aerr := readBody(r)
 	if aerr != nil {
 		return errReply(aerr, rt.pk)
@@ -108,13 +114,13 @@ func (s *Server) write1(r *http.Request, rt route, mergeMode bool) reply {
 		return errReply(errBadKey, rt.pk)
 	}
 	ifMatch := r.Header.Get("If-Match")
-	f, refused := s.gate(r.Context(), rt.table, rt.pk, 1, true, func() int {
-		t.mu.RLock()
-		defer t.mu.RUnlock()
-		return t.extends(rt.pk)
-	})
+	t := s.store.table(rt.table)
+	f, refused := s.gate(r.Context(), rt.table, rt.pk, 1, true, extendsOf(t, rt.pk))
 	if refused != nil {
 		return *refused
+	}
+	if t == nil {
+		return errReply(errTableNotFound, rt.pk)
 	}
 	e, aerr := s.apply(t, op{kind: opWrite, pk: rt.pk, rk: rt.rk, props: props, merge: mergeMode, ifMatch: ifMatch}, f.Discard)
 	if aerr != nil {
@@ -124,10 +130,6 @@ func (s *Server) write1(r *http.Request, rt route, mergeMode bool) reply {
 }
 
 func (s *Server) deleteEntity(r *http.Request, rt route) reply {
-	t := s.store.table(rt.table)
-	if t == nil {
-		return errReply(errTableNotFound, rt.pk)
-	}
 	ifMatch := r.Header.Get("If-Match")
 	if ifMatch == "" {
 		return errReply(errMissingIfMatch, rt.pk)
@@ -135,6 +137,10 @@ func (s *Server) deleteEntity(r *http.Request, rt route) reply {
 	f, refused := s.gate(r.Context(), rt.table, rt.pk, 1, true, nil)
 	if refused != nil {
 		return *refused
+	}
+	t := s.store.table(rt.table)
+	if t == nil {
+		return errReply(errTableNotFound, rt.pk)
 	}
 	if _, aerr := s.apply(t, op{kind: opDelete, pk: rt.pk, rk: rt.rk, ifMatch: ifMatch}, f.Discard); aerr != nil {
 		return errReply(aerr, rt.pk)
@@ -185,7 +191,7 @@ func (s *Server) check(old *entity, o op) (*entity, *apiError) {
 		if old != nil {
 			return nil, errEntityExists
 		}
-		return &entity{pk: o.pk, rk: o.rk, props: fragment(o.props), ts: s.store.timestamp()}, nil
+		return newEntity(o.pk, o.rk, fragment(o.props), s.store.timestamp()), nil
 	case opDelete:
 		if old == nil {
 			return nil, errNotFound
@@ -210,5 +216,5 @@ func (s *Server) check(old *entity, o op) (*entity, *apiError) {
 			return nil, errTooManyProperties
 		}
 	}
-	return &entity{pk: o.pk, rk: o.rk, props: fragment(props), ts: s.store.timestamp()}, nil
+	return newEntity(o.pk, o.rk, fragment(props), s.store.timestamp()), nil
 }

@@ -18,14 +18,29 @@ const (
 )
 
 // entity is one stored row. props is the JSON fragment of its properties
-// (`"A":1,"B":"x","B@odata.type":"Edm.Guid"`), sorted by name, without the
-// system properties; it is parsed only when a filter, projection or merge
-// needs it, which keeps a million entities cheap to hold.
+// (`"A":1,"B@odata.type":"Edm.Guid","B":"x"`), sorted by name, without
+// the system properties; it is parsed only when a filter, projection or
+// merge needs it. The two keys share one allocation (see newEntity): with
+// the entity and its fragment, three heap objects a row, which keeps a
+// million rows cheap to hold and to mark for the garbage collector.
+// Stored entities are immutable; a write replaces them.
 type entity struct {
 	pk, rk string
 	props  []byte
-	ts     time.Time
+	ts     int64 // write time, in 100 ns ticks since the Unix epoch
 }
+
+// newEntity makes a row; it keeps props.
+func newEntity(pk, rk string, props []byte, ts time.Time) *entity {
+	keys := pk + rk
+	return &entity{pk: keys[:len(pk)], rk: keys[len(pk):], props: props, ts: ts.UnixNano() / 100}
+}
+
+// time is the entity's write time (its Timestamp).
+func (e *entity) time() time.Time { return time.Unix(0, e.ts*100).UTC() }
+
+// fragment returns the stored properties. Read only.
+func (e *entity) fragment() []byte { return e.props }
 
 // prop is one property of a request body or of a stored entity.
 type prop struct {
@@ -82,21 +97,13 @@ func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 		if e := checkValue(raw, typ); e != nil {
 			return nil, nil, nil, invalidInput("The value of property %q is invalid: %s.", name, e.Error())
 		}
-		props = append(props, prop{name: name, raw: compact(raw), typ: typ})
+		props = append(props, prop{name: name, raw: raw, typ: typ}) // a scalar: compact already
 	}
 	if len(props) > maxProperties {
 		return nil, nil, nil, errTooManyProperties
 	}
 	sort.Slice(props, func(i, j int) bool { return props[i].name < props[j].name })
 	return pk, rk, props, nil
-}
-
-func compact(raw json.RawMessage) json.RawMessage {
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return raw
-	}
-	return b.Bytes()
 }
 
 func validPropertyName(n string) bool {
@@ -116,43 +123,36 @@ type valueError string
 
 func (e valueError) Error() string { return string(e) }
 
-// checkValue checks that a JSON value fits its Edm type annotation.
+// checkValue checks that a JSON value fits its Edm type annotation. raw is
+// one valid JSON value (the body was decoded already), so its first byte
+// tells its kind.
 func checkValue(raw json.RawMessage, typ string) error {
-	var s string
-	isString := json.Unmarshal(raw, &s) == nil
+	s, isString := unquote(raw)
+	number := !isString && len(raw) > 0 && (raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9'))
+	boolean := string(raw) == "true" || string(raw) == "false"
 	switch typ {
-	case "", "Edm.String":
-		if typ == "Edm.String" && !isString {
-			return valueError("Edm.String needs a string")
+	case "":
+		if !isString && !number && !boolean {
+			return valueError("objects and arrays are not property values")
 		}
+	case "Edm.String":
 		if !isString {
-			var v any
-			if json.Unmarshal(raw, &v) != nil {
-				return valueError("not JSON")
-			}
-			switch v.(type) {
-			case float64, bool:
-			default:
-				return valueError("objects and arrays are not property values")
-			}
+			return valueError("Edm.String needs a string")
 		}
 	case "Edm.Int64":
 		if _, err := strconv.ParseInt(s, 10, 64); !isString || err != nil {
 			return valueError("Edm.Int64 needs a string of digits")
 		}
 	case "Edm.Int32":
-		var n int64
-		if json.Unmarshal(raw, &n) != nil || n < -1<<31 || n >= 1<<31 {
+		if _, err := strconv.ParseInt(string(raw), 10, 32); !number || err != nil {
 			return valueError("Edm.Int32 needs a 32-bit integer")
 		}
 	case "Edm.Double":
-		var f float64
-		if json.Unmarshal(raw, &f) != nil && !(isString && (s == "NaN" || s == "Infinity" || s == "-Infinity")) {
+		if !number && !(isString && (s == "NaN" || s == "Infinity" || s == "-Infinity")) {
 			return valueError("Edm.Double needs a number")
 		}
 	case "Edm.Boolean":
-		var b bool
-		if json.Unmarshal(raw, &b) != nil {
+		if !boolean {
 			return valueError("Edm.Boolean needs true or false")
 		}
 	case "Edm.DateTime":
@@ -192,8 +192,9 @@ func validGUID(s string) bool {
 }
 
 // fragment serialises properties in stored form: the minimal-metadata
-// JSON members, with the type annotations Azure writes (none for String,
-// Boolean, Int32 and Double, whose JSON values imply them).
+// JSON members, each type annotation before its value as Azure writes
+// them, and none where the JSON value implies the type (String, Boolean,
+// Int32, and Double written with a fraction or an exponent).
 func fragment(props []prop) []byte {
 	var b []byte
 	for i, p := range props {
@@ -205,41 +206,57 @@ func fragment(props []prop) []byte {
 	return b
 }
 
-// appendProp appends one property and its type annotation, when needed.
+// appendProp appends one property, after its type annotation when needed.
 func appendProp(b []byte, p prop) []byte {
-	b = appendJSONString(b, p.name)
-	b = append(b, ':')
-	b = append(b, p.raw...)
-	if p.typ != "" && p.typ != "Edm.String" && p.typ != "Edm.Boolean" && p.typ != "Edm.Int32" {
-		b = append(b, ',')
+	if annotated(p) {
 		b = appendJSONString(b, p.name+"@odata.type")
 		b = append(b, ':')
 		b = appendJSONString(b, p.typ)
+		b = append(b, ',')
 	}
-	return b
+	b = appendJSONString(b, p.name)
+	b = append(b, ':')
+	return append(b, p.raw...)
+}
+
+// annotated reports whether a property's type must be written out.
+func annotated(p prop) bool {
+	switch p.typ {
+	case "", "Edm.String", "Edm.Boolean", "Edm.Int32":
+		return false
+	case "Edm.Double":
+		return !bytes.ContainsAny(p.raw, ".eE") // a whole number or NaN/Infinity
+	}
+	return true
 }
 
 // properties parses a stored fragment back into properties.
 func (e *entity) properties() []prop {
-	if len(e.props) == 0 {
-		return nil
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(append(append([]byte{'{'}, e.props...), '}'), &m) != nil {
-		return nil
-	}
-	out := make([]prop, 0, len(m))
-	for name, raw := range m {
-		if strings.Contains(name, "@") {
-			continue
+	var out []prop
+	pending, pendingType := "", "" // an annotation waiting for its property
+	frag := e.fragment()
+	for i := 0; i < len(frag); {
+		key, n := readString(frag, i)
+		if n < 0 || n >= len(frag) || frag[n] != ':' {
+			break
 		}
-		p := prop{name: name, raw: raw}
-		if t, ok := m[name+"@odata.type"]; ok {
-			_ = json.Unmarshal(t, &p.typ)
+		end := skipValue(frag, n+1)
+		if end < 0 {
+			break
 		}
-		out = append(out, p)
+		raw := frag[n+1 : end]
+		if name, ok := strings.CutSuffix(key, "@odata.type"); ok {
+			pending = name
+			pendingType, _ = unquote(raw)
+		} else {
+			p := prop{name: key, raw: raw}
+			if key == pending {
+				p.typ = pendingType
+			}
+			out = append(out, p)
+		}
+		i = end + 1
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out
 }
 
@@ -262,5 +279,5 @@ func merge(old, props []prop) []prop {
 
 // etag is the entity's ETag, derived from its timestamp as Azure does.
 func (e *entity) etag() string {
-	return `W/"datetime'` + strings.ReplaceAll(e.ts.UTC().Format(timeLayout), ":", "%3A") + `'"`
+	return `W/"datetime'` + strings.ReplaceAll(e.time().Format(timeLayout), ":", "%3A") + `'"`
 }

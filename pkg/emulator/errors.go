@@ -24,7 +24,8 @@ var (
 	errEntityExists      = &apiError{409, "EntityAlreadyExists", "The specified entity already exists."}
 	errCondition         = &apiError{412, "UpdateConditionNotSatisfied", "The update condition specified in the request was not satisfied."}
 	errAuth              = &apiError{403, "AuthenticationFailed", "Server failed to authenticate the request. Make sure the value of Authorization header is formed correctly including the signature."}
-	errBadTableName      = &apiError{400, "OutOfRangeInput", "The specified resource name length is not within the permissible limits."}
+	errTableNameLength   = &apiError{400, "OutOfRangeInput", "The specified resource name length is not within the permissible limits."}
+	errTableNameChars    = &apiError{400, "InvalidResourceName", "The specified resource name contains invalid characters."}
 	errDuplicateRow      = &apiError{400, "InvalidDuplicateRow", "The batch request contains multiple changes with same row key. An entity can appear only once in a batch request."}
 	errMixedPartitions   = &apiError{400, "CommandsInBatchActOnDifferentPartitions", "All commands in a batch must operate on same entity group."}
 	errTooManyOps        = &apiError{400, "InvalidInput", "The batch request operation exceeds the maximum 100 changes per change set."}

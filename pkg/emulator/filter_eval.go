@@ -1,10 +1,6 @@
 package emulator
 
-import (
-	"encoding/base64"
-	"encoding/json"
-	"strings"
-)
+import "strings"
 
 // row is what a filter is evaluated against.
 type row interface {
@@ -83,92 +79,39 @@ func cmp3(lt, gt bool) int {
 	return 0
 }
 
-// entityRow evaluates filters against a stored entity, parsing its
-// properties only if the filter asks for one.
-type entityRow struct {
-	e     *entity
-	props map[string]json.RawMessage
-}
-
-func (r *entityRow) get(name string) (value, bool) {
-	switch name {
-	case "PartitionKey":
-		return value{k: kString, s: r.e.pk}, true
-	case "RowKey":
-		return value{k: kString, s: r.e.rk}, true
-	case "Timestamp":
-		return value{k: kTime, t: r.e.ts}, true
-	}
-	if r.props == nil {
-		r.props = map[string]json.RawMessage{}
-		_ = json.Unmarshal(append(append([]byte{'{'}, r.e.props...), '}'), &r.props)
-	}
-	raw, ok := r.props[name]
-	if !ok {
-		return value{}, false
-	}
-	var typ string
-	if t, ok := r.props[name+"@odata.type"]; ok {
-		_ = json.Unmarshal(t, &typ)
-	}
-	return typedValue(raw, typ)
-}
-
-// typedValue converts a stored JSON value with its annotation.
-func typedValue(raw json.RawMessage, typ string) (value, bool) {
-	var s string
-	isString := json.Unmarshal(raw, &s) == nil
-	switch typ {
-	case "Edm.Int64":
-		var v value
-		if _, err := jsonInt(s, &v); err != nil {
-			return value{}, false
-		}
-		return v, true
-	case "Edm.DateTime":
-		t, err := parseTime(s)
-		return value{k: kTime, t: t}, err == nil
-	case "Edm.Guid":
-		return value{k: kGUID, s: strings.ToLower(s)}, isString
-	case "Edm.Binary":
-		b, err := base64.StdEncoding.DecodeString(s)
-		return value{k: kBinary, s: string(b)}, err == nil
-	}
-	if isString {
-		return value{k: kString, s: s}, true
-	}
-	var b bool
-	if json.Unmarshal(raw, &b) == nil {
-		return value{k: kBool, b: b}, true
-	}
-	var f float64
-	if json.Unmarshal(raw, &f) == nil {
-		if typ != "Edm.Double" && f == float64(int64(f)) && !strings.ContainsAny(string(raw), ".eE") {
-			return value{k: kInt, i: int64(f)}, true
-		}
-		return value{k: kDouble, f: f}, true
-	}
-	return value{}, false
-}
-
-func jsonInt(s string, v *value) (int64, error) {
-	var n int64
-	err := json.Unmarshal([]byte(s), &n)
-	*v = value{k: kInt, i: n}
-	return n, err
-}
-
 // keyRange bounds the keys a filter can match, read from the comparisons
 // on PartitionKey and RowKey joined by and at its top level, so queries
-// seek in the B-tree instead of scanning the table. Bounds are inclusive;
-// "" for pkHi means unbounded. The filter is still evaluated on every
-// entity in the range.
+// seek in the B-tree instead of scanning the table. Lower bounds are
+// inclusive (gt v becomes ge v+"\x00", the least string above v); upper
+// bounds are inclusive (le) or strict (lt). RowKey bounds are used only
+// when PartitionKey is pinned by eq. The filter is still evaluated on
+// every entity in the range.
 type keyRange struct {
-	pkLo, pkHi string
-	pkEq       bool
-	hasPKHi    bool
-	rkLo, rkHi string
-	hasRKHi    bool
+	pkLo string
+	pkHi bound
+	pkEq bool // the bounds pin one PartitionKey
+	rkLo string
+	rkHi bound
+}
+
+// bound is an upper bound; the zero bound is no bound.
+type bound struct {
+	set    bool
+	v      string
+	strict bool
+}
+
+// tighten returns the tighter of b and (v, strict).
+func (b bound) tighten(v string, strict bool) bound {
+	if !b.set || v < b.v || (v == b.v && strict) {
+		return bound{true, v, strict}
+	}
+	return b
+}
+
+// above reports whether k lies beyond the bound.
+func (b bound) above(k string) bool {
+	return b.set && (k > b.v || (b.strict && k == b.v))
 }
 
 func rangeOf(n node) keyRange {
@@ -180,44 +123,41 @@ func rangeOf(n node) keyRange {
 			walk(x.l)
 			walk(x.r)
 		case cmpNode:
-			if x.lit.k != kString {
+			if x.lit.k != kString || (x.prop != "PartitionKey" && x.prop != "RowKey") {
 				return
 			}
 			v := x.lit.s
-			switch x.prop {
-			case "PartitionKey":
-				switch x.op {
-				case "eq":
-					r.pkLo, r.pkHi, r.pkEq, r.hasPKHi = v, v, true, true
-				case "ge", "gt":
-					if !r.pkEq && v > r.pkLo {
-						r.pkLo = v
-					}
-				case "le", "lt":
-					if !r.pkEq && (!r.hasPKHi || v < r.pkHi) {
-						r.pkHi, r.hasPKHi = v, true
-					}
-				}
-			case "RowKey":
-				switch x.op {
-				case "eq":
-					r.rkLo, r.rkHi, r.hasRKHi = v, v, true
-				case "ge", "gt":
-					if v > r.rkLo {
-						r.rkLo = v
-					}
-				case "le", "lt":
-					if !r.hasRKHi || v < r.rkHi {
-						r.rkHi, r.hasRKHi = v, true
-					}
-				}
+			lo, hi := &r.pkLo, &r.pkHi
+			if x.prop == "RowKey" {
+				lo, hi = &r.rkLo, &r.rkHi
+			}
+			switch x.op {
+			case "eq":
+				*lo, *hi = max(*lo, v), hi.tighten(v, false)
+			case "ge":
+				*lo = max(*lo, v)
+			case "gt":
+				*lo = max(*lo, v+"\x00")
+			case "le":
+				*hi = hi.tighten(v, false)
+			case "lt":
+				*hi = hi.tighten(v, true)
 			}
 		}
 	}
 	if n != nil {
 		walk(n)
 	}
+	r.pkEq = r.pkHi.set && !r.pkHi.strict && r.pkHi.v == r.pkLo
 	return r
+}
+
+// start is the first key the range can hold.
+func (r keyRange) start() *entity {
+	if r.pkEq {
+		return &entity{pk: r.pkLo, rk: r.rkLo}
+	}
+	return &entity{pk: r.pkLo}
 }
 
 // partition returns the single PartitionKey the filter pins, if any.

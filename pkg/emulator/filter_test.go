@@ -111,24 +111,29 @@ func TestFilterErrors(t *testing.T) {
 }
 
 func TestRangeOf(t *testing.T) {
+	pin := func(pk string) keyRange { return keyRange{pkLo: pk, pkHi: bound{true, pk, false}, pkEq: true} }
+	withRK := func(r keyRange, lo string, hi bound) keyRange { r.rkLo, r.rkHi = lo, hi; return r }
 	tests := []struct {
 		filter string
 		want   keyRange
 	}{
-		{"", keyRange{}}, // no filter: the whole table
-		{"PartitionKey eq 'a'", keyRange{pkLo: "a", pkHi: "a", pkEq: true, hasPKHi: true}},
-		{"PartitionKey eq 'a' and RowKey ge 'r1' and RowKey lt 'r9'", keyRange{pkLo: "a", pkHi: "a", pkEq: true, hasPKHi: true, rkLo: "r1", rkHi: "r9", hasRKHi: true}},
-		{"RowKey eq 'x' and PartitionKey eq 'a'", keyRange{pkLo: "a", pkHi: "a", pkEq: true, hasPKHi: true, rkLo: "x", rkHi: "x", hasRKHi: true}},
-		{"PartitionKey ge 'b' and PartitionKey lt 'd'", keyRange{pkLo: "b", pkHi: "d", hasPKHi: true}},
-		{"PartitionKey gt 'b' and PartitionKey gt 'c' and PartitionKey le 'x' and PartitionKey le 'y'", keyRange{pkLo: "c", pkHi: "x", hasPKHi: true}},
-		{"'a' eq PartitionKey", keyRange{pkLo: "a", pkHi: "a", pkEq: true, hasPKHi: true}}, // literal first
-		{"'b' le PartitionKey", keyRange{pkLo: "b"}},                                                                            // flipped: PartitionKey ge 'b'
-		{"PartitionKey eq 'a' or PartitionKey eq 'b'", keyRange{}},                                                              // or: no bound
-		{"not (PartitionKey eq 'a')", keyRange{}},                                                                               // not: no bound
-		{"(PartitionKey eq 'a' and I eq 1) or I eq 2", keyRange{}},                                                              // bound under or
-		{"PartitionKey eq 'a' and (RowKey eq 'x' or RowKey eq 'y')", keyRange{pkLo: "a", pkHi: "a", pkEq: true, hasPKHi: true}}, // or below and
-		{"PartitionKey eq 1", keyRange{}},                                                                                       // not a string: no bound
-		{"RowKey ge 'r'", keyRange{rkLo: "r"}},                                                                                  // RowKey alone (used only with a pinned PartitionKey)
+		{"", keyRange{}},                  // no filter: the whole table
+		{"PartitionKey eq 'a'", pin("a")}, // one partition
+		{"PartitionKey eq 'a' and RowKey ge 'r1' and RowKey lt 'r9'", withRK(pin("a"), "r1", bound{true, "r9", true})},
+		{"RowKey eq 'x' and PartitionKey eq 'a'", withRK(pin("a"), "x", bound{true, "x", false})},
+		{"PartitionKey eq 'a' and RowKey gt 'x'", withRK(pin("a"), "x\x00", bound{})},                                                                          // gt: the least key above
+		{"PartitionKey ge 'b' and PartitionKey lt 'd'", keyRange{pkLo: "b", pkHi: bound{true, "d", true}}},                                                     // a partition range
+		{"PartitionKey ge 'b' and PartitionKey le 'b'", pin("b")},                                                                                              // a range of one
+		{"PartitionKey gt 'b' and PartitionKey gt 'c' and PartitionKey le 'x' and PartitionKey lt 'x'", keyRange{pkLo: "c\x00", pkHi: bound{true, "x", true}}}, // the tightest bounds
+		{"PartitionKey eq 'a' and PartitionKey eq 'b'", keyRange{pkLo: "b", pkHi: bound{true, "a", false}}},                                                    // contradiction: an empty range
+		{"'a' eq PartitionKey", pin("a")},                                      // literal first
+		{"'b' le PartitionKey", keyRange{pkLo: "b"}},                           // flipped: PartitionKey ge 'b'
+		{"PartitionKey eq 'a' or PartitionKey eq 'b'", keyRange{}},             // or: no bound
+		{"not (PartitionKey eq 'a')", keyRange{}},                              // not: no bound
+		{"(PartitionKey eq 'a' and I eq 1) or I eq 2", keyRange{}},             // bound under or
+		{"PartitionKey eq 'a' and (RowKey eq 'x' or RowKey eq 'y')", pin("a")}, // or below and
+		{"PartitionKey eq 1", keyRange{}},                                      // not a string: no bound
+		{"RowKey ge 'r'", keyRange{rkLo: "r"}},                                 // RowKey alone (used only with a pinned PartitionKey)
 	}
 	for _, tt := range tests {
 		n, err := parseFilter(tt.filter)
@@ -148,7 +153,7 @@ func rangeTable() *table {
 	for p := 0; p < 6; p++ {
 		for r := 0; r < 6; r++ {
 			props := fragment([]prop{{name: "I", raw: []byte(fmt.Sprint(p*6 + r))}, {name: "S", raw: []byte(fmt.Sprintf(`"%c"`, 'a'+r))}})
-			t.tree.ReplaceOrInsert(&entity{pk: fmt.Sprintf("p%d", p), rk: fmt.Sprintf("r%d", r), props: props})
+			t.tree.ReplaceOrInsert(newEntity(fmt.Sprintf("p%d", p), fmt.Sprintf("r%d", r), props, time.Time{}))
 		}
 	}
 	return t
@@ -158,10 +163,7 @@ func rangeTable() *table {
 // a page of limit at a time, following continuations.
 func seekMatches(t *table, f node, limit int) []string {
 	rg := rangeOf(f)
-	start := &entity{pk: rg.pkLo}
-	if rg.pkEq {
-		start.rk = rg.rkLo
-	}
+	start := rg.start()
 	var out []string
 	for start != nil {
 		next, _ := t.scan(start, rg, f, limit, func(e *entity) { out = append(out, e.pk+"/"+e.rk) })
@@ -175,7 +177,7 @@ func seekMatches(t *table, f node, limit int) []string {
 func scanMatches(t *table, f node) []string {
 	var out []string
 	t.tree.Ascend(func(e *entity) bool {
-		if f == nil || f.eval(&entityRow{e: e}) {
+		if f == nil || f.eval(entityRow{e: e}) {
 			out = append(out, e.pk+"/"+e.rk)
 		}
 		return true
@@ -194,6 +196,9 @@ func TestSeekEqualsScan(t *testing.T) {
 		"PartitionKey lt 'p' or S eq 'c'",
 		"PartitionKey eq 'p1' and PartitionKey eq 'p2'",
 		"RowKey lt 'r2' and PartitionKey eq 'p5'",
+		"PartitionKey gt 'p1' and PartitionKey le 'p3' and RowKey gt 'r4'",
+		"PartitionKey ge 'p2' and PartitionKey le 'p2' and RowKey gt 'r1' and RowKey lt 'r3'",
+		"PartitionKey eq 'p2' and RowKey lt 'r0'",
 	} {
 		f, err := parseFilter(filter)
 		if err != nil {

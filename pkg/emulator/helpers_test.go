@@ -72,8 +72,13 @@ func signed(s *Server, method, path, query string, body []byte) *http.Request {
 	r.Header.Set("Accept", "application/json;odata=minimalmetadata")
 	r.Header.Set("Prefer", "return-no-content")
 	r.Header.Set("Content-Type", "application/json")
+	return resign(s, r)
+}
+
+// resign signs r again with Shared Key Lite, after a change of its URL.
+func resign(s *Server, r *http.Request) *http.Request {
 	mac := hmac.New(sha256.New, s.key)
-	mac.Write([]byte(date + "\n/" + s.account + r.URL.EscapedPath()))
+	mac.Write([]byte(r.Header.Get("x-ms-date") + "\n/" + s.account + r.URL.EscapedPath()))
 	r.Header.Set("Authorization", "SharedKeyLite "+s.account+":"+base64.StdEncoding.EncodeToString(mac.Sum(nil)))
 	return r
 }

@@ -9,7 +9,8 @@ import (
 	"time"
 )
 
-// Instance is a running service.
+// Instance is a Server listening on a TCP address. Its methods are safe
+// for concurrent use; Close once.
 type Instance struct {
 	*Server
 	ln   net.Listener
@@ -20,8 +21,10 @@ type Instance struct {
 // ErrNotLoopback refuses to listen beyond this machine unless allowed.
 var ErrNotLoopback = errors.New("emulator: refusing to listen on a non-loopback address")
 
-// Start listens on addr (like "127.0.0.1:0" for a free port) and serves in
-// a goroutine until Close.
+// Start listens on addr (like "127.0.0.1:0" for a free port) and serves
+// the service of cfg in a goroutine until Close. It refuses an address
+// that is not loopback (127.0.0.0/8, ::1, localhost) with ErrNotLoopback
+// unless cfg.AllowRemote, and a malformed address with ErrConfig.
 func Start(addr string, cfg Config) (*Instance, error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
@@ -34,6 +37,11 @@ func Start(addr string, cfg Config) (*Instance, error) {
 	if err != nil {
 		return nil, err
 	}
+	return serveOn(addr, s)
+}
+
+// serveOn listens on addr and serves s in a goroutine.
+func serveOn(addr string, s *Server) (*Instance, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
@@ -50,7 +58,9 @@ func (i *Instance) Addr() string { return i.ln.Addr().String() }
 // URL is the table service endpoint, path-style like Azurite's.
 func (i *Instance) URL() string { return "http://" + i.Addr() + "/" + i.account }
 
-// ConnectionString is a connection string for the account.
+// ConnectionString is a connection string for the account, with its key,
+// as aztables.NewServiceClientFromConnectionString reads it. It holds the
+// key: do not log it.
 func (i *Instance) ConnectionString() string {
 	return "DefaultEndpointsProtocol=http;AccountName=" + i.account + ";AccountKey=" + encodeKey(i.key) + ";TableEndpoint=" + i.URL() + ";"
 }

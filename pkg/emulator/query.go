@@ -44,7 +44,6 @@ func topOf(s string) int {
 // (PartitionKey, RowKey) order from the continuation on, at most $top, and
 // the continuation of the next page when more may match.
 func (s *Server) query(r *http.Request, name string) reply {
-	t := s.store.table(name)
 	q := r.URL.Query()
 	f, err := parseFilter(q.Get("$filter"))
 	rg := rangeOf(f)
@@ -52,21 +51,19 @@ func (s *Server) query(r *http.Request, name string) reply {
 	if pk, ok := rg.partition(); ok {
 		part = pk
 	}
-	if t == nil {
-		return errReply(errTableNotFound, part)
-	}
 	if err != nil {
 		return errReply(invalidInput("%v", err), part)
 	}
 	if _, refused := s.gate(r.Context(), name, part, 0, false, nil); refused != nil {
 		return *refused
 	}
+	t := s.store.table(name)
+	if t == nil {
+		return errReply(errTableNotFound, part)
+	}
 	top := topOf(q.Get("$top"))
 	v := s.viewOf(r, name, selectSet(q.Get("$select")))
-	start := &entity{pk: rg.pkLo}
-	if rg.pkEq {
-		start.rk = rg.rkLo
-	}
+	start := rg.start()
 	if npk := q.Get("NextPartitionKey"); npk != "" || q.Get("NextRowKey") != "" {
 		cont := &entity{pk: decodeToken(npk), rk: decodeToken(q.Get("NextRowKey"))}
 		if entityLess(start, cont) {
@@ -116,17 +113,14 @@ func (t *table) scan(start *entity, rg keyRange, f node, limit int, emit func(*e
 	n := 0
 	t.tree.AscendGreaterOrEqual(start, func(e *entity) bool {
 		visited++
-		if rg.hasPKHi && e.pk > rg.pkHi {
-			return false
-		}
-		if rg.pkEq && rg.hasRKHi && e.rk > rg.rkHi {
+		if rg.pkHi.above(e.pk) || (rg.pkEq && rg.rkHi.above(e.rk)) {
 			return false
 		}
 		if visited > maxScan {
 			next = e
 			return false
 		}
-		if f != nil && !f.eval(&entityRow{e: e}) {
+		if f != nil && !f.eval(entityRow{e: e}) {
 			return true
 		}
 		if n == limit {

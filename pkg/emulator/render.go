@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"bytes"
 	"net/http"
 	"net/url"
 	"strings"
@@ -72,13 +73,13 @@ func (v *view) appendEntity(dst []byte, e *entity, metadataURL string) []byte {
 	}
 	if v.want("Timestamp") {
 		sep()
-		dst = append(dst, `"Timestamp":`...)
-		dst = appendJSONString(dst, e.ts.UTC().Format(timeLayout))
-		if v.meta >= minimalMetadata {
-			dst = append(dst, `,"Timestamp@odata.type":"Edm.DateTime"`...)
+		if v.meta == fullMetadata {
+			dst = append(dst, `"Timestamp@odata.type":"Edm.DateTime",`...)
 		}
+		dst = append(dst, `"Timestamp":`...)
+		dst = appendJSONString(dst, e.time().Format(timeLayout))
 	}
-	if v.sel == nil && (v.meta == minimalMetadata || !strings.Contains(string(e.props), "@odata.type")) {
+	if v.sel == nil && (v.meta == minimalMetadata || !bytes.Contains(e.props, []byte("@odata.type"))) {
 		// The stored fragment is the minimal-metadata form: copy it.
 		if len(e.props) > 0 {
 			sep()
@@ -99,9 +100,10 @@ func (v *view) appendEntity(dst []byte, e *entity, metadataURL string) []byte {
 	return append(dst, '}')
 }
 
-// keyLiteral writes a key as it appears inside quotes in an entity URL.
+// keyLiteral writes a key as it appears inside quotes in an entity URL:
+// quotes doubled, other characters path-escaped.
 func keyLiteral(k string) string {
-	return url.PathEscape(strings.ReplaceAll(k, "'", "''"))
+	return strings.ReplaceAll(url.PathEscape(strings.ReplaceAll(k, "'", "''")), "%27", "'")
 }
 
 // timeLayout is how the service writes Edm.DateTime values and Timestamps:

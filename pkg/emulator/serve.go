@@ -175,7 +175,11 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, table string, rep
 // to be served. It returns a reply when the request must not be served
 // (refused, dropped), and the fault (for Discard).
 func (s *Server) gate(ctx context.Context, table, part string, entities int, write bool, extends func() int) (faults.Fault, *reply) {
-	f := s.faults.Load().Decide(part, write)
+	fp := part
+	if fp == "*" {
+		fp = "" // spans partitions
+	}
+	f := s.faults.Load().Decide(fp, write)
 	if f.Delay > 0 {
 		t := time.NewTimer(f.Delay)
 		select {
@@ -195,11 +199,8 @@ func (s *Server) gate(ctx context.Context, table, part string, entities int, wri
 	if extends != nil && s.model.Active() {
 		ext = extends()
 	}
-	mp := part
-	if mp == "*" {
-		mp = "" // spans partitions: charged per partition afterwards
-	}
-	if d := s.model.Admit(model.Request{Table: table, Partition: mp, Entities: entities, Write: write, Extends: ext}); !d.Allow {
+	// A request spanning partitions is charged per partition afterwards.
+	if d := s.model.Admit(model.Request{Table: table, Partition: fp, Entities: entities, Write: write, Extends: ext}); !d.Allow {
 		r := errReply(&apiError{d.Status, d.Code, d.Message}, part)
 		return f, &r
 	}

@@ -1,10 +1,28 @@
 // Package emulator is tablestress's embedded Table service: the Azure Table
-// REST API that aztables speaks (tables, entities, OData queries with
-// paging, entity group transactions, Shared Key authentication, Azure's
-// error codes), storing entities in a B-tree per table, with Azure's
-// partition scalability model (package model) and fault injection (package
-// faults) applied to every request, and server-side counters so tests can
-// prove the client reported exactly what the server saw.
+// REST API as aztables speaks it, for one account, path-style like Azurite
+// (http://HOST:PORT/ACCOUNT/...):
+//
+//   - tables: create, delete, list with $filter on TableName and paging;
+//   - entities: insert, point read, update and merge with If-Match,
+//     insert-or-replace and insert-or-merge, delete, with ETags that change
+//     on every write;
+//   - queries: OData $filter (eq ne gt ge lt le, and or not, typed
+//     literals), $select, $top, pages of at most 1,000 entities with
+//     continuations, in (PartitionKey, RowKey) order; bounds on the keys
+//     become B-tree range seeks;
+//   - entity group transactions ($batch), applied atomically, with Azure's
+//     refusals and its multipart answers;
+//   - the nometadata, minimalmetadata and fullmetadata JSON formats, Azure's
+//     error codes and bodies, Shared Key and Shared Key Lite authentication.
+//
+// Every entity request passes fault injection (package faults) and Azure's
+// partition scalability model (package model) before it is served, and is
+// counted per table, partition and outcome key (package outcome) so tests
+// can prove that a client reported exactly what the server saw.
+//
+// Entities live in memory, one google/btree per table ordered by
+// (PartitionKey, RowKey), each stored as its keys, timestamp and the
+// compact JSON of its properties (about 1,120 bytes for an entity of 1 KiB).
 package emulator
 
 import (
@@ -21,26 +39,37 @@ import (
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
 
-// The development account Azurite and the storage emulator use.
+// The development account Azurite and the storage emulator use: the
+// defaults of Config.
 const (
 	DevAccount = "devstoreaccount1"
 	DevKey     = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
 )
 
-// Config configures the service.
+// Config configures the service. The zero Config is the development
+// account with neither partition model nor faults.
 type Config struct {
-	Account string // default DevAccount
-	Key     string // base64 account key, default DevKey
-	Model   model.Config
-	Faults  faults.Config
-	// Now is the clock (default time.Now).
+	// Account is the storage account name (default DevAccount).
+	Account string
+	// Key is the base64 account key requests are signed with (default
+	// DevKey).
+	Key string
+	// Model is the partition scalability model (the zero Config admits
+	// everything; model.Default() is Azure's targets).
+	Model model.Config
+	// Faults is the fault injection (the zero Config injects nothing).
+	Faults faults.Config
+	// Now is the clock of timestamps, ETags and the model (default
+	// time.Now).
 	Now func() time.Time
 	// AllowRemote lets Start listen on a non-loopback address.
 	AllowRemote bool
 }
 
-// Server is the Table service as an http.Handler. It is safe for
-// concurrent use.
+// Server is the Table service as an http.Handler. All its methods are safe
+// for concurrent use: tables are found under a read lock, each table has
+// its own RWMutex (reads share it, a write or a whole transaction holds it
+// alone), and the counters are locked per table.
 type Server struct {
 	account string
 	key     []byte
@@ -51,13 +80,15 @@ type Server struct {
 	stats   *stats
 }
 
-// SetFaults replaces the fault injection (a zero Config injects nothing).
+// SetFaults replaces the fault injection from the next request on (a zero
+// Config injects nothing); its counts start again from zero.
 func (s *Server) SetFaults(cfg faults.Config) { s.faults.Store(faults.New(cfg)) }
 
 // ErrConfig is returned for an unusable configuration.
 var ErrConfig = errors.New("emulator: bad configuration")
 
-// New returns a service.
+// New returns a service with no table. It fails with ErrConfig when the
+// key is not base64.
 func New(cfg Config) (*Server, error) {
 	if cfg.Account == "" {
 		cfg.Account = DevAccount

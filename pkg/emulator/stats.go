@@ -50,25 +50,47 @@ type PartitionStats struct {
 // transport error.
 var dropKey = outcome.Outcome{Class: outcome.Transport}.Key()
 
-// stats is guarded by one mutex: one short critical section per request.
+// stats are the counters, sharded by table: a request takes the read lock
+// of the table map and its table's mutex, so requests to different tables
+// never wait for each other.
 type stats struct {
-	mu     sync.Mutex
-	tables map[string]*TableStats
+	mu     sync.RWMutex
+	tables map[string]*tableCounters
 }
 
-func newStats() *stats { return &stats{tables: map[string]*TableStats{}} }
+// tableCounters are one table's counters under their own mutex.
+type tableCounters struct {
+	mu    sync.Mutex
+	parts map[string]*PartitionStats
+}
 
-func (s *stats) record(table, part, key string, entities int, discarded bool) {
-	s.mu.Lock()
+func newStats() *stats { return &stats{tables: map[string]*tableCounters{}} }
+
+// of returns a table's counters, creating them.
+func (s *stats) of(table string) *tableCounters {
+	s.mu.RLock()
 	t := s.tables[table]
-	if t == nil {
-		t = &TableStats{Partitions: map[string]*PartitionStats{}}
+	s.mu.RUnlock()
+	if t != nil {
+		return t
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t = s.tables[table]; t == nil {
+		t = &tableCounters{parts: map[string]*PartitionStats{}}
 		s.tables[table] = t
 	}
-	p := t.Partitions[part]
+	return t
+}
+
+func (s *stats) record(table, part, key string, entities int, discarded bool) {
+	t := s.of(table)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	p := t.parts[part]
 	if p == nil {
 		p = &PartitionStats{Requests: map[string]int64{}}
-		t.Partitions[part] = p
+		t.parts[part] = p
 	}
 	p.Requests[key]++
 	p.Entities += int64(entities)
@@ -78,22 +100,24 @@ func (s *stats) record(table, part, key string, entities int, discarded bool) {
 	if discarded {
 		p.Discarded++
 	}
-	s.mu.Unlock()
 }
 
 func (s *stats) snapshot() map[string]*TableStats {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	out := make(map[string]*TableStats, len(s.tables))
 	for name, t := range s.tables {
-		ct := &TableStats{Partitions: make(map[string]*PartitionStats, len(t.Partitions))}
-		for k, p := range t.Partitions {
-			cp := &PartitionStats{Requests: make(map[string]int64, len(p.Requests)), Entities: p.Entities, Dropped: p.Dropped, Discarded: p.Discarded}
+		t.mu.Lock()
+		ct := &TableStats{Partitions: make(map[string]*PartitionStats, len(t.parts))}
+		for k, p := range t.parts {
+			cp := *p
+			cp.Requests = make(map[string]int64, len(p.Requests))
 			for rk, n := range p.Requests {
 				cp.Requests[rk] = n
 			}
-			ct.Partitions[k] = cp
+			ct.Partitions[k] = &cp
 		}
+		t.mu.Unlock()
 		out[name] = ct
 	}
 	return out
@@ -101,7 +125,7 @@ func (s *stats) snapshot() map[string]*TableStats {
 
 func (s *stats) reset() {
 	s.mu.Lock()
-	s.tables = map[string]*TableStats{}
+	s.tables = map[string]*tableCounters{}
 	s.mu.Unlock()
 }
 

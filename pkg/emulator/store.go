@@ -148,16 +148,3 @@ func (s *store) timestamp() time.Time {
 		}
 	}
 }
-
-var tableNameOK = func(n string) bool {
-	if len(n) < 3 || len(n) > 63 {
-		return false
-	}
-	for i, c := range n {
-		letter := (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-		if !letter && (i == 0 || c < '0' || c > '9') {
-			return false
-		}
-	}
-	return !strings.EqualFold(n, "tables")
-}

@@ -15,8 +15,8 @@ func (s *Server) createTable(r *http.Request) reply {
 	if json.Unmarshal(body, &req) != nil || req.TableName == "" {
 		return errReply(invalidInput("The request body must name the table: {\"TableName\":\"...\"}."), "")
 	}
-	if !tableNameOK(req.TableName) {
-		return reply{status: errBadTableName.status, err: errBadTableName, table: req.TableName}
+	if e := checkTableName(req.TableName); e != nil {
+		return reply{status: e.status, err: e, table: req.TableName}
 	}
 	if !s.store.create(req.TableName) {
 		return reply{status: errTableExists.status, err: errTableExists, table: req.TableName}
@@ -29,6 +29,25 @@ func (s *Server) createTable(r *http.Request) reply {
 	out = append(out, `,"TableName":`...)
 	out = appendJSONString(out, req.TableName)
 	return reply{status: http.StatusCreated, table: req.TableName, body: append(out, '}')}
+}
+
+// checkTableName applies Azure's rule, ^[A-Za-z][A-Za-z0-9]{2,62}$ and not
+// "tables": a name of the wrong length is OutOfRangeInput, one with a
+// wrong character InvalidResourceName.
+func checkTableName(n string) *apiError {
+	if len(n) < 3 || len(n) > 63 {
+		return errTableNameLength
+	}
+	for i, c := range n {
+		letter := (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+		if !letter && (i == 0 || c < '0' || c > '9') {
+			return errTableNameChars
+		}
+	}
+	if strings.EqualFold(n, "tables") {
+		return errTableNameChars
+	}
+	return nil
 }
 
 func (s *Server) deleteTable(name string) reply {

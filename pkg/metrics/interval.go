@@ -1,44 +1,84 @@
 package metrics
 
-// Interval is one second of the measured run. Latencies are in milliseconds.
+// Interval is one second of the measured run: second i covers
+// [start + i s, start + (i+1) s). Counts follow the package's counting rules
+// by the time requests and operations completed; latencies are in
+// milliseconds, of the operations completing in that second.
 type Interval struct {
-	Second          int
-	Ops             int64
-	Requests        int64
-	Entities        int64
-	Throttled       int64
-	Errors          int64
-	Failed          int64
-	Dropped         int64
-	P50, P90, P99   float64
-	Max             float64
-	Hottest         string // the partition that served the most entities this second
-	HottestEntities int64
+	Second    int   `json:"second"`
+	Ops       int64 `json:"ops"`
+	Requests  int64 `json:"requests"`
+	Entities  int64 `json:"entities"`
+	Throttled int64 `json:"throttled"`
+	Errors    int64 `json:"errors"`
+	Failed    int64 `json:"failed"`
+	Dropped   int64 `json:"dropped"`
+	Retries   int64 `json:"retries"`
+	Pages     int64 `json:"pages"`
+	// P50, P90, P99 and Max are latency quantiles in ms (Compact precision).
+	P50 float64 `json:"p50"`
+	P90 float64 `json:"p90"`
+	P99 float64 `json:"p99"`
+	Max float64 `json:"max"`
+	// Hottest is the partition (never CrossPartition) that served the most
+	// entities this second, ties going to the smaller key; empty when none
+	// did.
+	Hottest         string `json:"hottest,omitempty"`
+	HottestEntities int64  `json:"hottest_entities"`
+	// Latency is the second's latency histogram (µs), kept so that merged
+	// summaries recompute the quantiles exactly; nil in Tick's interval and
+	// for seconds without completed operations.
+	Latency *Compact `json:"latency_hist,omitempty"`
 }
 
-// Live is what the status line shows: the figures of the last second.
+// Live is what the status line shows: the figures of the last tick's
+// interval, as rates per second.
 type Live struct {
 	Second                     int
 	OpsPerSec, EntitiesPerSec  float64
-	P99                        float64
+	P99                        float64 // ms
 	Throttled, Errors, Dropped int64
 	Hottest                    string
 	HottestEntities            int64
 }
 
-func usToMs(us int64) float64 { return float64(us) / 1000 }
+// secTotal is one second's merged figures.
+type secTotal struct {
+	c        counters
+	lat      Compact
+	hottest  string
+	hottestN int64
+}
 
-func intervalOf(sec int, s *secTotal) Interval {
-	iv := Interval{Second: sec, Ops: s.ops, Requests: s.requests, Entities: s.entities, Throttled: s.throttled,
-		Errors: s.errors, Failed: s.failed, Dropped: s.dropped,
-		P50: usToMs(s.lat.Quantile(0.5)), P90: usToMs(s.lat.Quantile(0.9)), P99: usToMs(s.lat.Quantile(0.99)), Max: usToMs(s.lat.Max())}
-	for p, n := range s.parts {
-		if n > iv.HottestEntities || (n == iv.HottestEntities && p.key < iv.Hottest) {
-			iv.Hottest, iv.HottestEntities = p.key, n
-		}
+// hot offers partition key's count of entities so far in this second. Counts
+// only grow, so the running maximum over every offer is the maximum over
+// the partitions' final counts.
+func (s *secTotal) hot(key string, n int64) {
+	if n > s.hottestN || (n == s.hottestN && n > 0 && key < s.hottest) {
+		s.hottest, s.hottestN = key, n
+	}
+}
+
+// interval returns the second's figures; withHist attaches a copy of its
+// latency histogram.
+func (s *secTotal) interval(sec int, withHist bool) Interval {
+	iv := Interval{Second: sec, Ops: s.c.ops, Requests: s.c.requests, Entities: s.c.entities, Throttled: s.c.throttled,
+		Errors: s.c.errors, Failed: s.c.failed, Dropped: s.c.dropped, Retries: s.c.retries, Pages: s.c.pages,
+		Hottest: s.hottest, HottestEntities: s.hottestN}
+	iv.setQuantiles(&s.lat)
+	if withHist && s.lat.Count() > 0 {
+		iv.Latency = s.lat.Clone()
 	}
 	return iv
 }
+
+// setQuantiles sets the latency quantiles from h.
+func (iv *Interval) setQuantiles(h *Compact) {
+	iv.P50, iv.P90, iv.P99 = usToMs(h.Quantile(0.5)), usToMs(h.Quantile(0.9)), usToMs(h.Quantile(0.99))
+	iv.Max = usToMs(h.Max())
+}
+
+func usToMs(us int64) float64 { return float64(us) / 1000 }
 
 func liveFrom(iv Interval) Live {
 	return Live{Second: iv.Second, OpsPerSec: float64(iv.Ops), EntitiesPerSec: float64(iv.Entities), P99: iv.P99,

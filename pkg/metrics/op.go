@@ -1,21 +1,48 @@
 // Package metrics records what a run did: per-worker recorders on the hot
-// path, merged once a second by the registry into per-operation HDR
-// histograms, per-partition counters and compact histograms, per-second
-// intervals and each partition's peak entities per second.
+// path, merged once a second by a registry into per-operation HDR histograms,
+// per-partition counters and compact histograms, one interval per second and
+// each partition's peak entities per second. A run's Summary is plain,
+// JSON-encodable data, and summaries of shards of one run merge exactly.
 //
-// Counting rules. A request is one HTTP request (an attempt of an operation,
-// or one page of a query); an operation is what a worker set out to do.
-// Status counts (keyed by outcome.Outcome.Key) sum to requests; throttled and
-// errors count requests; entities count what successful requests served;
-// latency is per completed operation, from its scheduled start.
+// Counting rules (the report documents them):
+//
+//   - A request is one HTTP request: an attempt of an operation, or one page
+//     of a query. An operation is what a worker set out to do; it may take
+//     several requests (retries after throttling, query pages).
+//   - requests counts HTTP requests sent; status (keyed by outcome.Outcome.Key,
+//     e.g. "201", "503 ServerBusy", "transport") sums exactly to requests;
+//     throttled counts requests of class Throttled and errors every request
+//     that was neither OK nor Throttled; retries counts requests that were
+//     retry attempts and pages query pages.
+//   - entities counts what successful requests served: a batch its entities,
+//     a query the entities returned.
+//   - ops counts completed operations, failed those that ended unsuccessfully
+//     after all attempts, dropped those that were scheduled (open loop) but
+//     could not start on time.
+//   - latency is per completed operation, from its scheduled start to the end
+//     of its last request (coordinated omission corrected by the caller
+//     passing the scheduled start).
+//   - Anything completing before the measurement start (warm-up) is excluded
+//     from every figure. Seconds are counted from the start:
+//     second = floor((t - start) / 1s).
+//
+// Requests with an empty Partition (table-level requests) count in the
+// totals and per operation but under no partition. Requests spanning
+// partitions (table scans, PartitionKey ranges) are recorded under
+// CrossPartition, which is listed with the partitions but is never the
+// hottest partition of a second and never over target.
 package metrics
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
 
 // Op is an operation kind.
 type Op uint8
 
-// The operations, in report order.
+// The operations, in report order. NumOps is their number, not an operation.
 const (
 	PointRead Op = iota
 	RangeQuery
@@ -30,9 +57,18 @@ const (
 	NumOps
 )
 
-var opNames = [NumOps]string{"point_read", "range_query", "partition_scan", "table_scan", "insert", "upsert_merge", "upsert_replace", "update", "delete", "batch"}
+// CrossPartition is the partition under which requests that span partitions
+// (table scans, PartitionKey ranges) are recorded.
+const CrossPartition = "*"
 
-// String returns the report name of the operation.
+// ErrUnknownOp is returned for an operation name that is not one of Op's.
+var ErrUnknownOp = errors.New("metrics: unknown operation")
+
+var opNames = [NumOps]string{"point_read", "range_query", "partition_scan", "table_scan", "insert",
+	"upsert_merge", "upsert_replace", "update", "delete", "batch"}
+
+// String returns the report name of the operation ("point_read", ...), or
+// "op(N)" for a value that is not an operation.
 func (o Op) String() string {
 	if o < NumOps {
 		return opNames[o]
@@ -40,16 +76,32 @@ func (o Op) String() string {
 	return fmt.Sprintf("op(%d)", uint8(o))
 }
 
-// ParseOp returns the operation called name.
+// ParseOp returns the operation whose report name is name. The error wraps
+// ErrUnknownOp and lists the valid names.
 func ParseOp(name string) (Op, error) {
 	for i, n := range opNames {
 		if n == name {
 			return Op(i), nil
 		}
 	}
-	return 0, fmt.Errorf("metrics: unknown operation %q", name)
+	return 0, fmt.Errorf("%w %q: want one of %s", ErrUnknownOp, name, strings.Join(opNames[:], ", "))
 }
 
-// CrossPartition is the partition under which requests that span partitions
-// (table scans, PartitionKey ranges) are recorded.
-const CrossPartition = "*"
+// MarshalText encodes the operation as its report name, so that maps keyed
+// by Op encode as JSON objects keyed by name.
+func (o Op) MarshalText() ([]byte, error) {
+	if o >= NumOps {
+		return nil, fmt.Errorf("%w: %d", ErrUnknownOp, uint8(o))
+	}
+	return []byte(opNames[o]), nil
+}
+
+// UnmarshalText parses a report name (see ParseOp).
+func (o *Op) UnmarshalText(b []byte) error {
+	op, err := ParseOp(string(b))
+	if err != nil {
+		return err
+	}
+	*o = op
+	return nil
+}

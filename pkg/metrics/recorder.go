@@ -9,217 +9,117 @@ import (
 
 // Request is one HTTP request as the recorder sees it.
 type Request struct {
-	Op        Op
-	Partition string // the PartitionKey addressed, or CrossPartition
+	Op Op
+	// Partition is the PartitionKey addressed, CrossPartition for a request
+	// spanning partitions, or "" for a table-level request (counted in the
+	// totals and per operation only).
+	Partition string
 	Outcome   outcome.Outcome
-	Entities  int // entities served; only counted for successful requests
-	Retry     bool
-	Page      bool
-	At        time.Time // when the request completed
+	// Entities is what the request served; counted only when Outcome.Class
+	// is outcome.OK.
+	Entities int
+	Retry    bool      // a retry attempt
+	Page     bool      // a query page
+	At       time.Time // when the request completed
 }
 
-// opLatencyBits is the resolution of per-operation latency in recorders
-// (0.4%); partitions use the default (1.6%).
-const opLatencyBits = 7
-
-// counters are the tallies shared by operations, partitions and seconds.
-type counters struct {
-	ops, requests, entities, throttled, errors, failed, dropped, retries, pages int64
-}
-
-func (c *counters) add(o counters) {
-	c.ops += o.ops
-	c.requests += o.requests
-	c.entities += o.entities
-	c.throttled += o.throttled
-	c.errors += o.errors
-	c.failed += o.failed
-	c.dropped += o.dropped
-	c.retries += o.retries
-	c.pages += o.pages
-}
-
-func (c *counters) request(q *Request) {
-	c.requests++
-	if q.Retry {
-		c.retries++
-	}
-	if q.Page {
-		c.pages++
-	}
-	switch q.Outcome.Class {
-	case outcome.OK:
-		c.entities += int64(q.Entities)
-	case outcome.Throttled:
-		c.throttled++
-		c.errors++
-	default:
-		c.errors++
-	}
-}
-
-// opAcc is one operation's figures within one tick of one recorder.
-type opAcc struct {
-	counters
-	status map[outcome.Outcome]int64
-	lat    Compact
-}
-
-// partAcc is one partition's figures within one tick of one recorder.
-type partAcc struct {
-	key string
-	counters
-	status  map[outcome.Outcome]int64
-	lat     Compact
-	secs    []secCount // entities per second
-	touched bool
-	idle    int // ticks since last touched
-}
-
-type secCount struct {
-	sec int32
-	n   int64
-}
-
-// secAcc is one second's figures within one tick of one recorder.
-type secAcc struct {
-	sec int32
-	counters
-	lat Compact
-}
-
-// tickData is what a recorder gathered since the last tick.
-type tickData struct {
-	ops     [NumOps]opAcc
-	parts   map[string]*partAcc
-	touched []*partAcc
-	secs    []*secAcc
-}
-
-func newTickData() *tickData {
-	d := &tickData{parts: map[string]*partAcc{}}
-	for i := range d.ops {
-		d.ops[i].status = map[outcome.Outcome]int64{}
-		d.ops[i].lat.bits = opLatencyBits
-	}
-	return d
-}
-
-func (d *tickData) part(key string) *partAcc {
-	p := d.parts[key]
-	if p == nil {
-		p = &partAcc{key: key, status: map[outcome.Outcome]int64{}}
-		d.parts[key] = p
-	}
-	if !p.touched {
-		p.touched = true
-		d.touched = append(d.touched, p)
-	}
-	p.idle = 0
-	return p
-}
-
-func (d *tickData) second(sec int32) *secAcc {
-	for i := len(d.secs) - 1; i >= 0; i-- {
-		if d.secs[i].sec == sec {
-			return d.secs[i]
-		}
-	}
-	s := &secAcc{sec: sec}
-	d.secs = append(d.secs, s)
-	return s
-}
-
-// Recorder gathers one worker's measurements. Its methods are called by that
-// worker only; the registry's Tick takes them over under the recorder's
-// mutex, which is otherwise uncontended.
+// Recorder gathers one worker's measurements between two ticks of its
+// registry. It is meant to be used by one goroutine: its methods take a
+// mutex that only the registry's Tick, Finish and Snapshot contend, so they
+// are safe for concurrent use, but several goroutines sharing one recorder
+// contend on it. Once both of a recorder's buffers have seen a partition
+// (after a tick) and an outcome, recording them allocates nothing; a
+// partition it has not touched for 10 to 18 ticks is forgotten, so its
+// memory follows the partitions it touches, not all of the run's.
 type Recorder struct {
 	reg *Registry
 	mu  sync.Mutex
 	d   *tickData
+	// spare is the buffer the next tick swaps in; only the registry touches
+	// it, under the registry's mutex.
+	spare *tickData
 }
 
 // Request records one HTTP request. Requests completing before the
-// measurement start (warm-up) are ignored.
+// measurement start (warm-up) are ignored, as are requests with an Op that
+// is not an operation or completing more than MaxRunSeconds after the start
+// (Summary.Ignored counts those).
 func (r *Recorder) Request(q Request) {
-	sec, ok := r.reg.second(q.At)
+	r.mu.Lock()
+	sec, ok := r.reg.secondOf(q.At, q.Op)
 	if !ok {
+		r.mu.Unlock()
 		return
 	}
-	r.mu.Lock()
 	d := r.d
-	d.ops[q.Op].request(&q)
-	d.ops[q.Op].status[q.Outcome]++
-	p := d.part(q.Partition)
-	p.request(&q)
-	p.status[q.Outcome]++
-	if q.Outcome.Class == outcome.OK && q.Entities > 0 {
-		p.addEntities(sec, int64(q.Entities))
+	id := d.outcomes.id(q.Outcome)
+	o := &d.ops[q.Op]
+	o.c.request(&q)
+	o.addStatus(id)
+	if q.Partition != "" {
+		p := d.part(q.Partition)
+		p.c.request(&q)
+		p.status = addID(p.status, id)
+		if n := servedEntities(&q); n > 0 {
+			p.addEntities(sec, n)
+		}
 	}
-	d.second(sec).request(&q)
+	d.second(sec).c.request(&q)
 	r.mu.Unlock()
 }
 
-func (p *partAcc) addEntities(sec int32, n int64) {
-	for i := len(p.secs) - 1; i >= 0; i-- {
-		if p.secs[i].sec == sec {
-			p.secs[i].n += n
-			return
-		}
-	}
-	p.secs = append(p.secs, secCount{sec, n})
-}
-
-// Done records a completed operation: its latency runs from scheduled (the
-// intended start) to end, so queueing and late starts count.
+// Done records a completed operation on partition ("" for none): its latency
+// runs from scheduled, the intended start, to end, the end of its last
+// request, so queueing and late starts count. ok is false when the operation
+// ended unsuccessfully after all its attempts. Operations ending before the
+// measurement start are ignored.
 func (r *Recorder) Done(op Op, partition string, scheduled, end time.Time, ok bool) {
-	sec, in := r.reg.second(end)
+	us := latencyUS(scheduled, end)
+	r.mu.Lock()
+	sec, in := r.reg.secondOf(end, op)
 	if !in {
+		r.mu.Unlock()
 		return
 	}
-	us := end.Sub(scheduled).Microseconds()
-	r.mu.Lock()
 	d := r.d
 	o := &d.ops[op]
-	o.ops++
+	o.c.done(ok)
 	o.lat.Record(us)
-	if !ok {
-		o.failed++
-	}
 	if partition != "" {
 		p := d.part(partition)
-		p.ops++
+		p.c.done(ok)
 		p.lat.Record(us)
-		if !ok {
-			p.failed++
-		}
 	}
 	s := d.second(sec)
-	s.ops++
+	s.c.done(ok)
 	s.lat.Record(us)
-	if !ok {
-		s.failed++
-	}
 	r.mu.Unlock()
 }
 
-// Dropped records an operation that was due but could not start.
+// Dropped records an operation that was due at at (open loop) but could not
+// start on time. Drops before the measurement start are ignored.
 func (r *Recorder) Dropped(op Op, at time.Time) {
-	sec, ok := r.reg.second(at)
+	r.mu.Lock()
+	sec, ok := r.reg.secondOf(at, op)
 	if !ok {
+		r.mu.Unlock()
 		return
 	}
-	r.mu.Lock()
-	r.d.ops[op].dropped++
-	r.d.second(sec).dropped++
+	r.d.ops[op].c.dropped++
+	r.d.second(sec).c.dropped++
 	r.mu.Unlock()
 }
 
-// take hands the gathered data to the registry and starts afresh with spare.
-func (r *Recorder) take(spare *tickData) *tickData {
+// take hands the gathered data to the registry and starts afresh with the
+// spare buffer. Called by the registry with its mutex held.
+func (r *Recorder) take() *tickData {
 	r.mu.Lock()
 	d := r.d
-	r.d = spare
+	r.d = r.spare
 	r.mu.Unlock()
+	r.spare = nil
 	return d
 }
+
+// giveBack returns a merged and emptied buffer for the next take.
+func (r *Recorder) giveBack(d *tickData) { r.spare = d }

@@ -3,85 +3,91 @@ package metrics
 import (
 	"sort"
 	"time"
-
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
 
-// Summary is everything a run measured, ready for the report.
+// Summary is everything a run measured: plain data, JSON-encodable and
+// decodable without loss, mergeable with the summaries of the run's other
+// shards (Merge).
 type Summary struct {
-	Start, End      time.Time
-	PartitionTarget float64
-	Totals          Stats
-	Ops             map[Op]Stats // operations that ran
-	Partitions      []PartitionStats
-	Intervals       []Interval
-	// BinWidth is the width of a heatmap bin; Series holds the busiest
-	// partitions' entities per bin, in Partitions order.
-	BinWidth time.Duration
-	Series   []Series
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
+	// DurationS is the measured duration, End - Start, in seconds; rates are
+	// per second of it.
+	DurationS       float64 `json:"duration_s"`
+	PartitionTarget float64 `json:"partition_target"`
+	Totals          Stats   `json:"totals"`
+	// Ops has the operations that ran (requested, completed or dropped).
+	Ops map[Op]Stats `json:"operations"`
+	// Partitions has every partition touched, busiest first (SortPartitions).
+	Partitions []PartitionStats `json:"partitions"`
+	// Intervals has one entry per second of the measured run, Intervals[i]
+	// for second i, including a final partial second and any second in
+	// which late operations completed.
+	Intervals []Interval `json:"intervals"`
+	// BinWidth is the width of a Series bin: a power of two seconds, 1 s for
+	// runs up to 4 minutes, at most 240 bins.
+	BinWidth time.Duration `json:"bin_width_ns"`
+	// SeriesLimit is how many partitions keep a series (negative: all).
+	SeriesLimit int `json:"series_limit"`
+	// Series has the entities per bin of the busiest partitions, in
+	// Partitions order, for a partition x time heatmap.
+	Series []Series `json:"series"`
+	// Ignored counts records that were dropped as invalid: an Op that is not
+	// an operation, or a time beyond MaxRunSeconds.
+	Ignored int64 `json:"ignored,omitempty"`
 }
 
 // Duration is the measured time.
 func (s *Summary) Duration() time.Duration { return s.End.Sub(s.Start) }
 
-// Stats are the totals of the run or of one operation.
-type Stats struct {
-	Ops, Requests, Entities, Throttled, Errors, Failed, Dropped, Retries, Pages int64
-	Status                                                                      map[string]int64
-	// Latency holds every completed operation's latency in microseconds.
-	Latency *hdrhistogram.Histogram
-}
-
-// LatencyMs returns the latency quantile q (0..100 as hdrhistogram takes it)
-// in milliseconds.
-func (s Stats) LatencyMs(q float64) float64 {
-	if s.Latency == nil || s.Latency.TotalCount() == 0 {
-		return 0
-	}
-	if q >= 100 {
-		return usToMs(s.Latency.Max())
-	}
-	return usToMs(s.Latency.ValueAtQuantile(q))
-}
-
 // PartitionStats are one partition's figures.
 type PartitionStats struct {
-	Key                                        string
-	Ops, Requests, Entities, Throttled, Errors int64
-	Failed                                     int64
-	Status                                     map[string]int64
-	Peak                                       int64 // entities in the busiest one-second interval
-	Latency                                    *Compact
+	Key       string `json:"partition_key"`
+	Ops       int64  `json:"ops"`
+	Requests  int64  `json:"requests"`
+	Entities  int64  `json:"entities"`
+	Throttled int64  `json:"throttled"`
+	Errors    int64  `json:"errors"`
+	Failed    int64  `json:"failed"`
+	Retries   int64  `json:"retries"`
+	Pages     int64  `json:"pages"`
+	// EntitiesPerSec is Entities per second of the measured duration.
+	EntitiesPerSec float64 `json:"entities_per_sec"`
+	// Peak is the entities served in the partition's busiest one-second
+	// interval (its peak entities/s). PeakExact is false when Peak is only
+	// a lower bound (see peakWindow and Summary.Merge).
+	Peak      int64 `json:"peak_entities_per_sec"`
+	PeakExact bool  `json:"peak_exact"`
+	// OverTarget is Peak > the partition target (never for CrossPartition).
+	OverTarget bool             `json:"over_target"`
+	Status     map[string]int64 `json:"status"`
+	// Quantiles are Latency's, in milliseconds (Compact precision).
+	Quantiles Percentiles `json:"latency_ms"`
+	// Latency holds the latencies (µs) of the partition's completed
+	// operations.
+	Latency *Compact `json:"latency_hist"`
 }
 
-// Series is one partition's entities per heatmap bin.
+// Series is one partition's entities per bin.
 type Series struct {
-	Partition string
-	Entities  []int64
+	Partition string  `json:"partition_key"`
+	Entities  []int64 `json:"entities"`
 }
 
-// Finish collects what is left, seals every second and returns the summary.
-// Call it after every worker has stopped.
+// Finish merges what the recorders still hold and returns the summary of
+// the run measured from the start to end. Call it after every worker has
+// stopped; operations completing after end (a grace period) still count,
+// in intervals past the end.
 func (r *Registry) Finish(end time.Time) *Summary {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.collect()
-	last, ok := r.second(end)
-	if !ok {
-		last = -1
-	}
-	for s := range r.seconds {
-		if s >= r.sealed {
-			last = max(last, s)
-		}
-	}
-	// A final partial second is kept: it is part of the measured time.
-	r.sealThrough(last)
 	return r.summary(end)
 }
 
 // Snapshot returns the figures so far without ending the run, for checks
-// made during it (thresholds with abort_on_fail). Peaks cover sealed seconds.
+// made during it (thresholds with abort_on_fail). It costs a copy of every
+// partition's figures.
 func (r *Registry) Snapshot(now time.Time) *Summary {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -92,36 +98,88 @@ func (r *Registry) Snapshot(now time.Time) *Summary {
 // summary builds a Summary from the merged data; r.mu is held.
 func (r *Registry) summary(end time.Time) *Summary {
 	start := r.Start()
-	if end.Before(start) {
-		end = start
+	if start.IsZero() || end.Before(start) {
+		start = end
 	}
-	s := &Summary{Start: start, End: end, PartitionTarget: r.opts.PartitionTarget, Ops: map[Op]Stats{},
-		Intervals: append([]Interval(nil), r.intervals...), BinWidth: time.Duration(r.binWidth) * time.Second}
+	s := &Summary{Start: start, End: end, PartitionTarget: r.opts.PartitionTarget, SeriesLimit: r.opts.SeriesPartitions,
+		Ops: map[Op]Stats{}, Partitions: make([]PartitionStats, 0, len(r.parts)), Ignored: r.ignored.Load()}
 	s.Totals = r.total.stats()
 	for i := range r.ops {
-		if o := r.ops[i]; o.requests > 0 || o.ops > 0 || o.dropped > 0 {
+		if o := &r.ops[i]; o.c != (counters{}) {
 			s.Ops[Op(i)] = o.stats()
 		}
 	}
 	for _, p := range r.parts {
-		lat := NewCompact(DefaultCompactBits)
-		lat.Merge(&p.lat)
-		s.Partitions = append(s.Partitions, PartitionStats{Key: p.key, Ops: p.ops, Requests: p.requests, Entities: p.entities,
-			Throttled: p.throttled, Errors: p.errors, Failed: p.failed, Status: copyMap(p.status), Peak: p.peak, Latency: lat})
+		s.Partitions = append(s.Partitions, p.stats())
+	}
+	nsecs := max(len(r.secs), int((end.Sub(start)+time.Second-1)/time.Second))
+	nsecs = min(nsecs, MaxRunSeconds+1)
+	if nsecs > 0 {
+		r.widen(int32(nsecs - 1))
+	}
+	s.Intervals = make([]Interval, nsecs)
+	for i := range s.Intervals {
+		if i < len(r.secs) {
+			s.Intervals[i] = r.secs[i].interval(i, true)
+		} else {
+			s.Intervals[i] = Interval{Second: i}
+		}
+	}
+	s.BinWidth = time.Duration(r.binWidth) * time.Second
+	SortPartitions(s.Partitions)
+	nbins := (nsecs + int(r.binWidth) - 1) / int(r.binWidth)
+	for _, ps := range s.Partitions[:seriesCount(len(s.Partitions), s.SeriesLimit)] {
+		s.Series = append(s.Series, Series{Partition: ps.Key, Entities: r.parts[ps.Key].dense(nbins)})
+	}
+	s.finish()
+	return s
+}
+
+// seriesCount is how many of n partitions keep a series under limit.
+func seriesCount(n, limit int) int {
+	if limit < 0 {
+		return n
+	}
+	return min(n, limit)
+}
+
+// finish computes every derived figure: duration, rates, quantiles, peaks
+// against the target, and the partitions' order.
+func (s *Summary) finish() {
+	secs := s.Duration().Seconds()
+	s.DurationS = secs
+	s.Totals.finish(secs)
+	for op, st := range s.Ops {
+		st.finish(secs)
+		s.Ops[op] = st
+	}
+	for i := range s.Partitions {
+		p := &s.Partitions[i]
+		if p.Latency == nil {
+			p.Latency = NewCompact(DefaultCompactBits)
+		}
+		if p.Status == nil {
+			p.Status = map[string]int64{}
+		}
+		p.EntitiesPerSec = perSec(p.Entities, secs)
+		p.OverTarget = p.Key != CrossPartition && float64(p.Peak) > s.PartitionTarget
+		h := p.Latency
+		p.Quantiles = Percentiles{P50: usToMs(h.Quantile(0.5)), P90: usToMs(h.Quantile(0.9)), P99: usToMs(h.Quantile(0.99)),
+			P999: usToMs(h.Quantile(0.999)), Max: usToMs(h.Max())}
 	}
 	SortPartitions(s.Partitions)
-	for i := 0; i < len(s.Partitions) && i < r.opts.SeriesPartitions; i++ {
-		p := r.parts[s.Partitions[i].Key]
-		s.Series = append(s.Series, Series{Partition: p.key, Entities: append([]int64(nil), p.series...)})
+	for i := range s.Intervals {
+		if iv := &s.Intervals[i]; iv.Latency != nil {
+			iv.setQuantiles(iv.Latency)
+		}
 	}
-	return s
 }
 
 // SortPartitions orders partitions busiest first: by entities, then
 // requests, then key.
 func SortPartitions(ps []PartitionStats) {
 	sort.Slice(ps, func(i, j int) bool {
-		a, b := ps[i], ps[j]
+		a, b := &ps[i], &ps[j]
 		if a.Entities != b.Entities {
 			return a.Entities > b.Entities
 		}
@@ -130,19 +188,4 @@ func SortPartitions(ps []PartitionStats) {
 		}
 		return a.Key < b.Key
 	})
-}
-
-func (o *opTotal) stats() Stats {
-	h := hdrhistogram.New(hdrMin, hdrMax, hdrDigits)
-	h.Merge(o.hist)
-	return Stats{Ops: o.ops, Requests: o.requests, Entities: o.entities, Throttled: o.throttled, Errors: o.errors,
-		Failed: o.failed, Dropped: o.dropped, Retries: o.retries, Pages: o.pages, Status: copyMap(o.status), Latency: h}
-}
-
-func copyMap(m map[string]int64) map[string]int64 {
-	out := make(map[string]int64, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }

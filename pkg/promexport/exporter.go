@@ -38,7 +38,7 @@ func New() *Exporter {
 		requests:      d("requests_total", "HTTP requests sent (attempts and query pages), by outcome.", "op", "status"),
 		entities:      d("entities_total", "Entities served by successful requests.", "op"),
 		throttled:     d("throttled_total", "Requests answered with throttling (503, 500 OperationTimedOut, 504, 429).", "op"),
-		errors:        d("errors_total", "Requests that did not succeed, throttled ones included.", "op"),
+		errors:        d("errors_total", "Requests that failed other than by throttling.", "op"),
 		dropped:       d("dropped_total", "Operations due in open loop that found no free worker.", "op"),
 		retries:       d("retries_total", "Requests that were retry attempts.", "op"),
 		latency:       d("operation_latency_seconds", "Operation latency from the scheduled start.", "op"),

@@ -23,7 +23,7 @@ func WriteCompare(w io.Writer, reps []*Report) error {
 		t := r.Totals
 		peak, _ := r.ThresholdValue("max_partition_peak", "")
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Scheme, rate(t.OpsPerSec), rate(t.EntitiesPerSec),
-			ms(t.Latency.P50), ms(t.Latency.P99), ms(t.Latency.P999), pct(t.Throttled, t.Requests), num(t.Errors-t.Throttled), num(t.Dropped),
+			ms(t.Latency.P50), ms(t.Latency.P99), ms(t.Latency.P999), pct(t.Throttled, t.Requests), num(t.Errors), num(t.Dropped),
 			num(int64(len(r.Partitions))), fmt.Sprintf("%s/%s", rate(peak), rate(r.Run.PartitionTarget)), pagesPerQuery(r), SchemeVerdict(r))
 	}
 	tw.Flush()

@@ -21,7 +21,7 @@ func richReport(scheme string, hot bool) *Report {
 	r.ScenarioSource = "name: hot\n# </script><script>alert(1)</script>\n"
 	r.Operations["point_read"] = Stats{Ops: 100, Requests: 100, Latency: Latency{P50: 0.5, P90: 1, P99: 3, P999: 5, Max: 9}}
 	for s := 0; s < 20; s++ {
-		r.Intervals = append(r.Intervals, Interval{Second: s, Ops: 6000, Requests: 6000, Entities: 2000 + int64(s), Throttled: 4000, Errors: 4000,
+		r.Intervals = append(r.Intervals, Interval{Second: s, Ops: 6000, Requests: 6000, Entities: 2000 + int64(s), Throttled: 4000, Errors: 0,
 			P50: 1, P90: 2, P99: 5 + float64(s%3), Max: 12, Hottest: "Orders", HottestEntities: 2000})
 	}
 	r.Heatmap = &Heatmap{BinSeconds: 1}

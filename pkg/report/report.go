@@ -16,8 +16,9 @@ const (
 //
 // Counting rules: a request is one HTTP request (an attempt, or a page of a
 // query); an operation is what a worker set out to do and may take several
-// requests. status counts requests and sums to requests; throttled and
-// errors count requests; entities count what successful requests served (a
+// requests. status counts requests and sums to requests; throttled counts
+// the requests answered with throttling and errors those that failed
+// otherwise; entities count what successful requests served (a
 // batch its entities, a query the entities returned); latency is per
 // operation from its scheduled start to its last response.
 type Report struct {

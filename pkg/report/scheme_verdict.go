@@ -36,7 +36,7 @@ func SchemeVerdict(r *Report) string {
 		v = append(v, fmt.Sprintf("%.0f%% throttled", 100*throttledShare))
 	}
 	if b, ok := r.Operations["batch"]; ok && b.Ops > 0 && b.Requests > 0 {
-		perBatch := float64(b.Entities) / float64(max(b.Requests-b.Errors, 1))
+		perBatch := float64(b.Entities) / float64(max(b.Requests-b.Errors-b.Throttled, 1))
 		if perBatch < 2 {
 			v = append(v, "batches impossible (one entity per partition)")
 		}

@@ -33,7 +33,7 @@ func (r *Report) ThresholdValue(metric, op string) (float64, bool) {
 	case "throttle_rate":
 		return rateOf(s.Throttled, s.Requests), ok
 	case "error_rate":
-		return rateOf(s.Errors-s.Throttled, s.Requests), ok
+		return rateOf(s.Errors, s.Requests), ok
 	case "failed_rate":
 		return rateOf(s.Failed, s.Ops), ok
 	case "ops":

@@ -2,116 +2,89 @@ package table
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"strings"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 )
 
-// Query is a table query: an OData filter, a projection and a page size.
+// MaxPageSize is the service's limit of entities in one query page.
+const MaxPageSize = 1000
+
+// Query is a table query: an OData filter (see the Filter helpers), a
+// projection and a page size.
 type Query struct {
 	Filter string
 	Select []string
-	Top    int32 // entities per page, at most 1,000; 0 = the service's default (1,000)
+	// Top is the page size, at most MaxPageSize; 0 lets the service choose
+	// (1,000). It sizes every page; it does not bound the query.
+	Top int32
 }
 
-// Page is one page of a query's answer: the entities as JSON.
+// Page is one page of a query's answer: the entities as JSON objects (as
+// aztables decodes and re-encodes them: PartitionKey, RowKey, Timestamp,
+// odata.etag and the selected properties). EntityKeys reads the keys of one.
 type Page struct {
 	Entities [][]byte
 }
 
-// Pager fetches a query one page, one request, at a time. A failed page can
-// be fetched again with the same continuation by calling Next again. Not
-// safe for concurrent use.
+// Pager fetches a query one page, and one request, at a time. A page may
+// be empty and still be followed by more. It is not safe for concurrent use.
 type Pager struct {
 	t              *Table
-	q              Query
+	opts           aztables.ListEntitiesOptions
 	nextPK, nextRK *string
 	done           bool
 }
 
-// Query starts a paged query.
-func (t *Table) Query(_ context.Context, q Query) *Pager { return &Pager{t: t, q: q} }
+// Query starts a paged query; it sends nothing until Next. ctx is unused
+// (each page takes its own).
+func (t *Table) Query(_ context.Context, q Query) *Pager {
+	p := &Pager{t: t}
+	if q.Filter != "" {
+		f := q.Filter
+		p.opts.Filter = &f
+	}
+	if len(q.Select) > 0 {
+		s := joinSelect(q.Select)
+		p.opts.Select = &s
+	}
+	if q.Top > 0 {
+		top := min(q.Top, MaxPageSize)
+		p.opts.Top = &top
+	}
+	return p
+}
 
-// Next fetches the next page. more is false once the service sent no
-// continuation (a page may be empty and still continue) or after a failure
-// the caller chooses not to retry.
-func (p *Pager) Next(ctx context.Context) (Page, Result, bool) {
+// Next sends one request for the next page. Its Result counts the page's
+// entities. more reports whether Next has more to fetch: after a success,
+// whether the service sent a continuation; after a failure, true, since
+// the same page is asked for again by the next call (the caller decides
+// whether to retry). After the last page Next sends nothing and returns an
+// empty page, a 200 Result with no entities and more false.
+func (p *Pager) Next(ctx context.Context) (page Page, res Result, more bool) {
 	if p.done {
 		return Page{}, okResult(http.StatusOK, 0, ""), false
 	}
-	octx, cancel := p.t.svc.op(ctx)
+	c, cancel := p.t.svc.begin(ctx)
 	defer cancel()
-	page, res := p.t.page(ctx, octx, p.q, p.nextPK, p.nextRK)
-	if res.Outcome.Status != http.StatusOK {
-		return page.Page, res, true // the same page can be asked for again
-	}
-	p.nextPK, p.nextRK = page.nextPK, page.nextRK
-	p.done = p.nextPK == nil && p.nextRK == nil
-	return page.Page, res, !p.done
-}
-
-type pageResult struct {
-	Page
-	nextPK, nextRK *string
-}
-
-// page sends one query request.
-func (t *Table) page(ctx, octx context.Context, q Query, nextPK, nextRK *string) (pageResult, Result) {
-	opts := &aztables.ListEntitiesOptions{NextPartitionKey: nextPK, NextRowKey: nextRK}
-	if q.Filter != "" {
-		f := q.Filter
-		opts.Filter = &f
-	}
-	if len(q.Select) > 0 {
-		s := strings.Join(q.Select, ",")
-		opts.Select = &s
-	}
-	if q.Top > 0 {
-		top := min(q.Top, 1000)
-		opts.Top = &top
-	}
-	resp, err := t.c.NewListEntitiesPager(opts).NextPage(octx)
+	opts := p.opts
+	opts.NextPartitionKey, opts.NextRowKey = p.nextPK, p.nextRK
+	resp, err := p.t.c.NewListEntitiesPager(&opts).NextPage(c)
 	if err != nil {
-		return pageResult{}, classify(ctx, octx, err)
+		return Page{}, classify(ctx, c, err), true
 	}
-	return pageResult{Page: Page{Entities: resp.Entities}, nextPK: resp.NextPartitionKey, nextRK: resp.NextRowKey},
-		okResult(http.StatusOK, len(resp.Entities), "")
+	p.nextPK, p.nextRK = resp.NextPartitionKey, resp.NextRowKey
+	p.done = empty(p.nextPK) && empty(p.nextRK)
+	return Page{Entities: resp.Entities}, okResult(c.statusOr(http.StatusOK), len(resp.Entities), ""), !p.done
 }
 
-// etagOf reads odata.etag from an entity's JSON.
-func etagOf(entity []byte) string {
-	var e struct {
-		ETag string `json:"odata.etag"`
+func empty(s *string) bool { return s == nil || *s == "" }
+
+// joinSelect is the $select of a projection.
+func joinSelect(sel []string) string {
+	if len(sel) == 1 {
+		return sel[0]
 	}
-	_ = json.Unmarshal(entity, &e)
-	return e.ETag
-}
-
-// quote makes an OData string literal, doubling single quotes.
-func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-
-// FilterPK selects one partition.
-func FilterPK(pk string) string { return "PartitionKey eq " + quote(pk) }
-
-// FilterPoint selects one entity.
-func FilterPoint(pk, rk string) string { return FilterPK(pk) + " and RowKey eq " + quote(rk) }
-
-// FilterRowRange selects RowKeys from fromRK (inclusive) to toRK (exclusive)
-// in one partition; an empty bound is open.
-func FilterRowRange(pk, fromRK, toRK string) string {
-	f := FilterPK(pk)
-	if fromRK != "" {
-		f += " and RowKey ge " + quote(fromRK)
-	}
-	if toRK != "" {
-		f += " and RowKey lt " + quote(toRK)
-	}
-	return f
-}
-
-// FilterPKRange selects the partitions from lo to hi, both inclusive.
-func FilterPKRange(lo, hi string) string {
-	return "PartitionKey ge " + quote(lo) + " and PartitionKey le " + quote(hi)
+	return strings.Join(sel, ",")
 }

@@ -1,184 +1,168 @@
 package table
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
-	"net/url"
-	"regexp"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
 
 	"github.com/tablestress/tablestress/pkg/outcome"
 )
 
-// Result is the outcome of one request. It is never nil-like: a request that
-// got no answer has an Outcome of class Transport, Timeout or Canceled.
+// Result is the outcome of one operation (one request, or none when the
+// input was refused first). A request that got no answer has an Outcome of
+// class Transport, Timeout or Canceled and Status 0.
 type Result struct {
 	Outcome outcome.Outcome
-	// ETag of the entity written or read.
+	// ETag of the entity written or read, when the service sent one.
 	ETag string
 	// Entities the request served: 1 for a write or a found point read, the
-	// entities of a query page, the actions of a successful transaction.
+	// entities of a query page, the actions of a successful transaction; 0
+	// for failures.
 	Entities int
-	// RetryAfter is the service's hint (Cosmos DB x-ms-retry-after-ms, or
-	// Retry-After), 0 when none.
+	// RetryAfter is the service's hint (x-ms-retry-after-ms, as Cosmos DB
+	// sends with 429, retry-after-ms, or Retry-After in seconds); 0 when none.
 	RetryAfter time.Duration
-	// FailedIndex is the failing operation of a failed transaction, else -1.
+	// FailedIndex is the failing operation of a failed transaction (from
+	// the service's "N:message", or the refused action), else -1.
 	FailedIndex int
-	// Err is nil on success; otherwise a one-line description without secrets.
+	// Err is nil on success; otherwise one line without secrets, e.g.
+	// "503 ServerBusy: The server is currently unable to receive requests.".
 	Err error
 }
 
-func okResult(status, entities int, etag string) Result {
-	return Result{Outcome: outcome.New(status, ""), Entities: entities, ETag: etag, FailedIndex: -1}
+// ErrNotSent is wrapped by the Err of an operation refused before sending
+// (a bad entity, a transaction too large): its Outcome is 400 InvalidInput,
+// what the service would have answered, but no request was sent.
+var ErrNotSent = errors.New("table: not sent")
+
+// ErrNoAnswer is wrapped by the Err of a request that got no HTTP answer
+// (Transport, Timeout and Canceled outcomes).
+var ErrNoAnswer = errors.New("table: no answer")
+
+// resultError is a Result's Err: the outcome's key and a message.
+type resultError struct {
+	key   string
+	msg   string
+	cause error
 }
 
-// classify turns an aztables error into a Result. ctx is the caller's
-// context (canceled means the run is stopping); opCtx the one with the
-// per-request timeout.
-func classify(ctx, opCtx context.Context, err error) Result {
-	res := Result{FailedIndex: -1}
+func (e *resultError) Error() string { return e.key + ": " + e.msg }
+func (e *resultError) Unwrap() error { return e.cause }
+
+func okResult(status, entities int, etag string) Result {
+	return Result{Outcome: outcome.Outcome{Status: status, Class: outcome.Classify(status, "")},
+		Entities: entities, ETag: etag, FailedIndex: -1}
+}
+
+var invalidInput = outcome.New(http.StatusBadRequest, "InvalidInput")
+
+// notSent is the Result of an operation refused before sending.
+func notSent(err error, index int) Result {
+	return Result{Outcome: invalidInput, FailedIndex: index,
+		Err: &resultError{key: invalidInput.Key(), msg: err.Error() + " (not sent)", cause: errors.Join(ErrNotSent, err)}}
+}
+
+// wrapf adds detail to a sentinel, keeping it matchable with errors.Is.
+func wrapf(err error, detail string) error { return &detailError{err: err, detail: detail} }
+
+type detailError struct {
+	err    error
+	detail string
+}
+
+func (e *detailError) Error() string { return e.err.Error() + ": " + e.detail }
+func (e *detailError) Unwrap() error { return e.err }
+
+// classify turns an error of aztables into a Result. ctx is the caller's
+// context (canceled or past its own deadline: the run is stopping), c the
+// operation's, bounded by the request timeout.
+func classify(ctx context.Context, c *call, err error) Result {
 	var re *azcore.ResponseError
+	if errors.As(err, &re) {
+		return answered(re)
+	}
+	var se *json.SyntaxError
+	if c.status == 0 && errors.As(err, &se) {
+		// aztables decodes the entity before sending: no answer and a
+		// syntax error mean the entity was not JSON and nothing was sent.
+		return notSent(errNotJSON, -1)
+	}
+	res := Result{FailedIndex: -1}
 	switch {
-	case errors.As(err, &re):
-		status, code, msg := re.StatusCode, re.ErrorCode, ""
-		body := responseBody(re.RawResponse)
-		if status == http.StatusAccepted {
-			// A failed entity group transaction: the real answer is inside.
-			status, code, msg, res.FailedIndex = parseBatchFailure(body)
-		} else {
-			c, m := parseODataError(body)
-			if code == "" {
-				code = c
-			}
-			msg = m
-		}
-		res.Outcome = outcome.New(status, code)
-		if re.RawResponse != nil {
-			res.RetryAfter = retryAfter(re.RawResponse.Header)
-		}
-		res.Err = fmt.Errorf("%s: %s", res.Outcome.Key(), firstLine(msg, http.StatusText(status)))
 	case ctx.Err() != nil:
 		res.Outcome = outcome.Outcome{Class: outcome.Canceled}
-		res.Err = errors.New("canceled: the run is stopping")
-	case opCtx.Err() != nil || errors.Is(err, context.DeadlineExceeded):
+		res.Err = &resultError{key: "canceled", msg: "the caller's context ended before the answer", cause: ErrNoAnswer}
+	case c.Err() != nil || errors.Is(err, context.DeadlineExceeded):
 		res.Outcome = outcome.Outcome{Class: outcome.Timeout}
-		res.Err = errors.New("timeout: no answer within the request timeout")
+		res.Err = &resultError{key: "timeout", msg: "no answer within the request timeout", cause: ErrNoAnswer}
 	default:
 		res.Outcome = outcome.Outcome{Class: outcome.Transport}
-		res.Err = fmt.Errorf("transport: %s", transportCause(err))
+		res.Err = &resultError{key: "transport", msg: transportCause(err), cause: ErrNoAnswer}
 	}
 	return res
 }
 
-// transportCause describes a transport error without the request URL (which
-// may carry a SAS signature).
-func transportCause(err error) string {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
-	msg := err.Error()
-	// Some errors embed a URL anyway; cut from the first scheme.
-	if i := strings.Index(msg, "http"); i >= 0 && strings.Contains(msg[i:], "://") {
-		msg = strings.TrimSpace(msg[:i]) + " <url>"
-	}
-	return firstLine(msg, "no answer")
-}
-
-func responseBody(resp *http.Response) []byte {
-	if resp == nil || resp.Body == nil {
-		return nil
-	}
-	b, _ := runtime.Payload(resp) // azcore caches the body it already read
-	return b
-}
-
-// parseODataError reads {"odata.error":{"code":..,"message":{"value":..}}}.
-func parseODataError(body []byte) (code, msg string) {
-	var e struct {
-		Err struct {
-			Code    string `json:"code"`
-			Message struct {
-				Value string `json:"value"`
-			} `json:"message"`
-		} `json:"odata.error"`
-	}
-	if json.Unmarshal(bytes.TrimSpace(body), &e) != nil {
-		return "", ""
-	}
-	return e.Err.Code, e.Err.Message.Value
-}
-
-var statusLineRE = regexp.MustCompile(`HTTP/1\.1 (\d{3})`)
-
-// parseBatchFailure finds the failing operation in a transaction's
-// multipart response: its status line and the JSON error after it, whose
-// message starts with the operation's index ("0:The specified entity
-// already exists."). Unparseable bodies are reported as 202 with the code
-// "TransactionFailed" so they are never counted as success.
-func parseBatchFailure(body []byte) (status int, code, msg string, index int) {
-	index = -1
-	for _, m := range statusLineRE.FindAllSubmatchIndex(body, -1) {
-		st, _ := strconv.Atoi(string(body[m[2]:m[3]]))
-		if st >= 200 && st < 300 {
-			continue
+// answered classifies an HTTP answer: its status and error code (the
+// x-ms-error-code header, else the body's), and for a failed transaction,
+// which aztables reports as a 202 ResponseError without a code, the status
+// and code of the failing operation inside the multipart body.
+func answered(re *azcore.ResponseError) Result {
+	res := Result{FailedIndex: -1}
+	status, code := re.StatusCode, re.ErrorCode
+	body := responseBody(re.RawResponse)
+	var msg string
+	if status == http.StatusAccepted {
+		res.Outcome, msg, res.FailedIndex = transactionOutcome(body)
+	} else {
+		c, m := errorDetail(body)
+		if code == "" {
+			code = c
 		}
-		status = st
-		rest := body[m[1]:]
-		if j := bytes.IndexByte(rest, '{'); j >= 0 {
-			end := bytes.Index(rest[j:], []byte("\r\n--"))
-			if end < 0 {
-				end = bytes.Index(rest[j:], []byte("\n--"))
-			}
-			if end < 0 {
-				end = len(rest) - j
-			}
-			code, msg = parseODataError(rest[j : j+end])
-		}
-		if k := strings.IndexByte(msg, ':'); k > 0 {
-			if n, err := strconv.Atoi(msg[:k]); err == nil {
-				index = n
-				msg = msg[k+1:]
-			}
-		}
-		return status, code, msg, index
+		res.Outcome, msg = outcome.New(status, code), m
 	}
-	return http.StatusAccepted, "TransactionFailed", "the transaction failed and its response could not be read", -1
+	if re.RawResponse != nil {
+		res.RetryAfter = retryAfter(re.RawResponse.Header)
+	}
+	if msg == "" {
+		msg = http.StatusText(res.Outcome.Status)
+	}
+	res.Err = &resultError{key: res.Outcome.Key(), msg: msg}
+	return res
 }
 
+// transactionOutcome classifies a failed transaction's 202 body. An inner
+// status line gives the status; a JSON error body with a code but no
+// status line is a client error kept as 202 with that code; anything
+// unreadable is a Transport outcome "202 TransactionFailed", never a success.
+func transactionOutcome(body []byte) (o outcome.Outcome, msg string, index int) {
+	if f, ok := parseBatchFailure(body); ok {
+		return outcome.New(f.status, f.code), f.msg, f.index
+	}
+	if code, m := errorDetail(body); code != "" {
+		return outcome.Outcome{Status: http.StatusAccepted, Code: code, Class: outcome.ClientError}, m, -1
+	}
+	return outcome.Outcome{Status: http.StatusAccepted, Code: "TransactionFailed", Class: outcome.Transport},
+		"the transaction failed and its answer could not be read", -1
+}
+
+// retryAfter reads the service's retry hint, 0 when none.
 func retryAfter(h http.Header) time.Duration {
-	if v := h.Get("x-ms-retry-after-ms"); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 {
-			return time.Duration(ms * float64(time.Millisecond))
+	for _, k := range [...]string{"X-Ms-Retry-After-Ms", "Retry-After-Ms"} {
+		if v := h[k]; len(v) > 0 {
+			if ms, err := strconv.ParseFloat(v[0], 64); err == nil && ms >= 0 && ms < 1e9 {
+				return time.Duration(ms * float64(time.Millisecond))
+			}
 		}
 	}
-	if v := h.Get("Retry-After"); v != "" {
-		if s, err := strconv.Atoi(v); err == nil && s >= 0 {
+	if v := h["Retry-After"]; len(v) > 0 {
+		if s, err := strconv.Atoi(v[0]); err == nil && s >= 0 && s < 1e6 {
 			return time.Duration(s) * time.Second
 		}
 	}
 	return 0
-}
-
-func firstLine(s, fallback string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
-		s = s[:i]
-	}
-	if s == "" {
-		return fallback
-	}
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
 }

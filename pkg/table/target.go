@@ -8,54 +8,73 @@ package table
 
 import (
 	"errors"
-	"fmt"
 	"net"
 	"net/url"
 	"strings"
 )
 
-// Kind is the kind of target.
+// Kind is the kind of target, as reports name it.
 type Kind string
 
 // Target kinds.
 const (
-	KindEmbedded   Kind = "embedded"
-	KindAzurite    Kind = "azurite"
+	// KindEmbedded is the embedded Table service, started by the command
+	// layer; it has no endpoint until Bind gives it one.
+	KindEmbedded Kind = "embedded"
+	// KindAzurite is Azurite's well-known development account.
+	KindAzurite Kind = "azurite"
+	// KindConnString is an Azure Storage connection string.
 	KindConnString Kind = "connection-string"
+	// KindAccountURL is an account URL signed in with DefaultAzureCredential.
 	KindAccountURL Kind = "account-url"
-	KindSAS        Kind = "sas"
-	KindCosmos     Kind = "cosmos"
+	// KindSAS is a URL carrying a shared access signature.
+	KindSAS Kind = "sas"
+	// KindCosmos is a Cosmos DB Table API endpoint (connection string or
+	// account URL signed in with DefaultAzureCredential).
+	KindCosmos Kind = "cosmos"
 )
 
-// Azurite's development account.
+// Azurite's development account, public by design.
 const (
 	DevAccount  = "devstoreaccount1"
 	DevKey      = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
 	AzuriteHost = "127.0.0.1:10002"
+	azuritePort = "10002"
 )
 
 // ErrTarget is wrapped by every target parsing error.
 var ErrTarget = errors.New("table: bad target")
 
-// TargetForms describes the accepted target spellings.
-const TargetForms = `embedded, azurite, UseDevelopmentStorage=true, a connection string (AccountName=...;AccountKey=...;TableEndpoint=...), ` +
-	`an account URL https://ACCOUNT.table.core.windows.net (signed in with DefaultAzureCredential), a SAS URL (https://...?sv=...&sig=...), ` +
-	`or a Cosmos DB Table endpoint (https://ACCOUNT.table.cosmos.azure.com, or its connection string)`
+// TargetForms describes the accepted target spellings; parsing errors end with it.
+const TargetForms = `embedded; azurite; UseDevelopmentStorage=true; a connection string ` +
+	`(AccountName=...;AccountKey=...[;TableEndpoint=...] or TableEndpoint=...;SharedAccessSignature=...); ` +
+	`an account URL https://ACCOUNT.table.core.windows.net (signed in with DefaultAzureCredential); ` +
+	`a SAS URL https://ACCOUNT.table.core.windows.net/?sv=...&sig=...; ` +
+	`a Cosmos DB Table endpoint https://ACCOUNT.table.cosmos.azure.com (or its connection string)`
 
 // Target is a Table endpoint and how to authenticate to it. Its secret parts
-// are unexported; String and Endpoint are always safe to print.
+// are unexported: String, Endpoint and Account are always safe to print
+// (ParseTarget refuses a spec in which they would contain the key or the
+// signature). A Target is a value; it is safe to copy and share.
 type Target struct {
-	Kind     Kind
-	Endpoint string // service URL without query string, e.g. http://127.0.0.1:10002/devstoreaccount1
-	Account  string
-	// Cosmos is set for Cosmos DB Table API endpoints (429 throttling).
+	Kind Kind
+	// Endpoint is the table service URL without query string or trailing
+	// slash, e.g. http://127.0.0.1:10002/devstoreaccount1 or
+	// https://prod.table.core.windows.net. Empty for an unbound embedded target.
+	Endpoint string
+	// Account is the storage (or Cosmos DB) account name, when known.
+	Account string
+	// Cosmos is set for Cosmos DB Table API endpoints, whose throttling is
+	// 429 with x-ms-retry-after-ms.
 	Cosmos bool
 
-	key string // shared key (base64)
-	sas string // SAS query string, without '?'
+	key    string // shared key (base64)
+	sas    string // SAS query string, without '?'
+	sig    string // the SAS signature, decoded
+	rawSig string // the SAS signature as it was written (URL-encoded)
 }
 
-// String describes the target without secrets.
+// String describes the target without secrets: "KIND ENDPOINT".
 func (t Target) String() string {
 	if t.Endpoint == "" {
 		return string(t.Kind)
@@ -63,167 +82,119 @@ func (t Target) String() string {
 	return string(t.Kind) + " " + t.Endpoint
 }
 
-// IsLoopback reports whether the endpoint is on this machine.
+// IsLoopback reports whether the endpoint is on this machine: its host is
+// localhost, in 127.0.0.0/8 or ::1. An unbound embedded target is loopback
+// (the embedded service only listens there).
 func (t Target) IsLoopback() bool {
-	if t.Kind == KindEmbedded && t.Endpoint == "" {
-		return true
+	if t.Endpoint == "" {
+		return t.Kind == KindEmbedded
 	}
 	u, err := url.Parse(t.Endpoint)
 	if err != nil {
 		return false
 	}
-	host := u.Hostname()
-	if host == "localhost" {
+	return isLoopbackHost(u.Hostname())
+}
+
+func isLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
 		return true
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
 
-// Secrets returns the secret strings of the target, so callers can prove
-// that no output contains them.
+// Secrets returns the secret strings of the target (account key, SAS
+// signature as given and decoded), so callers and tests can prove that no
+// output contains them. Never print the result.
 func (t Target) Secrets() []string {
 	var out []string
-	if t.key != "" {
-		out = append(out, t.key)
-	}
-	if q, err := url.ParseQuery(t.sas); err == nil && q.Get("sig") != "" {
-		out = append(out, q.Get("sig"))
+	for _, s := range []string{t.key, t.sig, t.rawSig} {
+		if s != "" {
+			out = append(out, s)
+		}
 	}
 	return out
 }
 
-// ParseTarget parses a target spec (see TargetForms).
+// auth names the credential Open will use: "shared key", "SAS" or "token".
+func (t Target) auth() string {
+	switch {
+	case t.key != "":
+		return "shared key"
+	case t.sas != "":
+		return "SAS"
+	}
+	return "token"
+}
+
+// Bind returns the target of connString, the connection string of a
+// service started after parsing (the embedded one), keeping t's Kind (when
+// set) for reports: ParseTarget("embedded") then Bind(conn) is an embedded
+// target with conn's endpoint and key.
+func (t Target) Bind(connString string) (Target, error) {
+	b, err := parseConnString(strings.TrimSpace(connString))
+	if err != nil {
+		return Target{}, err
+	}
+	if t.Kind != "" {
+		b.Kind = t.Kind
+	}
+	return b, nil
+}
+
+// BindEmbedded is Target{Kind: KindEmbedded}.Bind(connString): the target
+// of a started embedded service, reported as embedded.
+func BindEmbedded(connString string) (Target, error) {
+	return Target{Kind: KindEmbedded}.Bind(connString)
+}
+
+// ParseTarget parses a target spec (see TargetForms). The empty spec is
+// embedded, the default. Errors wrap ErrTarget, say what was wrong and
+// which forms are accepted, and never repeat any part of the spec (which
+// may hold a key or a signature).
 func ParseTarget(spec string) (Target, error) {
 	s := strings.TrimSpace(spec)
+	lower := strings.ToLower(s)
 	switch {
-	case s == "" || s == "embedded":
+	case s == "" || lower == "embedded":
 		return Target{Kind: KindEmbedded}, nil
-	case s == "azurite":
-		return Target{Kind: KindAzurite, Endpoint: "http://" + AzuriteHost + "/" + DevAccount, Account: DevAccount, key: DevKey}, nil
-	case strings.HasPrefix(strings.ToLower(s), "http://") || strings.HasPrefix(strings.ToLower(s), "https://"):
+	case lower == "azurite":
+		return azurite("http", "127.0.0.1"), nil
+	case strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://"):
 		return parseURLTarget(s)
 	case strings.Contains(s, "="):
 		return parseConnString(s)
 	}
-	return Target{}, fmt.Errorf("%w: %q is not a target; use %s", ErrTarget, redactSpec(s), TargetForms)
+	return Target{}, targetError("the target is not one of the accepted forms")
 }
 
-// BindEmbedded returns the target of a started embedded service from its
-// connection string, keeping the embedded kind for reports.
-func BindEmbedded(connString string) (Target, error) {
-	t, err := parseConnString(connString)
-	if err != nil {
-		return Target{}, err
-	}
-	t.Kind = KindEmbedded
-	return t, nil
+// azurite is the development account at scheme://host:10002.
+func azurite(scheme, host string) Target {
+	return Target{Kind: KindAzurite, Endpoint: scheme + "://" + net.JoinHostPort(host, azuritePort) + "/" + DevAccount,
+		Account: DevAccount, key: DevKey}
 }
 
-func parseURLTarget(s string) (Target, error) {
-	u, err := url.Parse(s)
-	if err != nil || u.Host == "" {
-		return Target{}, fmt.Errorf("%w: not a valid URL; use %s", ErrTarget, TargetForms)
-	}
-	t := Target{Endpoint: strings.TrimSuffix(u.Scheme+"://"+u.Host+u.Path, "/")}
-	t.Account = accountOf(u)
-	t.Cosmos = isCosmosHost(u.Hostname())
-	if u.RawQuery != "" {
-		q := u.Query()
-		if q.Get("sig") == "" {
-			return Target{}, fmt.Errorf("%w: the URL has a query string but no SAS signature (sig=); give a SAS URL or the plain account URL", ErrTarget)
+// checkNoLeak refuses a target whose printable parts contain one of its
+// secrets (a spec that repeats its key or signature in the endpoint).
+func checkNoLeak(t Target) error {
+	shown := t.String() + " " + t.Account
+	for _, s := range t.Secrets() {
+		if strings.Contains(shown, s) {
+			return targetError("the endpoint or account name contains the key or the signature; check the spec")
 		}
-		t.Kind, t.sas = KindSAS, u.RawQuery
-		return t, nil
 	}
-	t.Kind = KindAccountURL
-	if t.Cosmos {
-		t.Kind = KindCosmos
-	}
-	if u.Scheme != "https" {
-		return Target{}, fmt.Errorf("%w: %s: token authentication (DefaultAzureCredential) needs https; for a local endpoint use a connection string or azurite", ErrTarget, t.Endpoint)
-	}
-	return t, nil
+	return nil
 }
 
-func accountOf(u *url.URL) string {
-	host := u.Hostname()
-	if ip := net.ParseIP(host); ip != nil || host == "localhost" {
-		return strings.Trim(strings.SplitN(strings.TrimPrefix(u.Path, "/"), "/", 2)[0], "/")
-	}
-	return strings.SplitN(host, ".", 2)[0]
+// targetError is a parsing error: what was wrong, then the accepted forms.
+func targetError(what string) error {
+	return &parseError{what: what}
 }
 
-func isCosmosHost(host string) bool {
-	return strings.HasSuffix(host, ".cosmos.azure.com") || strings.HasSuffix(host, ".cosmos.azure.cn") || strings.HasSuffix(host, ".documents.azure.com")
-}
+type parseError struct{ what string }
 
-// parseConnString parses an Azure Storage or Cosmos DB connection string.
-func parseConnString(s string) (Target, error) {
-	kv := map[string]string{}
-	for _, part := range strings.Split(s, ";") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		k, v, ok := strings.Cut(part, "=")
-		if !ok {
-			return Target{}, fmt.Errorf("%w: connection string part %q is not KEY=VALUE", ErrTarget, redactSpec(k))
-		}
-		kv[strings.ToLower(strings.TrimSpace(k))] = strings.TrimSpace(v)
-	}
-	if strings.EqualFold(kv["usedevelopmentstorage"], "true") {
-		host := AzuriteHost
-		if proxy := kv["developmentstorageproxyuri"]; proxy != "" {
-			u, err := url.Parse(proxy)
-			if err != nil || u.Hostname() == "" {
-				return Target{}, fmt.Errorf("%w: DevelopmentStorageProxyUri is not a URL", ErrTarget)
-			}
-			host = u.Hostname() + ":10002"
-		}
-		return Target{Kind: KindAzurite, Endpoint: "http://" + host + "/" + DevAccount, Account: DevAccount, key: DevKey}, nil
-	}
-	t := Target{Kind: KindConnString, Account: kv["accountname"], key: kv["accountkey"], sas: strings.TrimPrefix(kv["sharedaccesssignature"], "?")}
-	switch ep := kv["tableendpoint"]; {
-	case ep != "":
-		u, err := url.Parse(ep)
-		if err != nil || u.Host == "" {
-			return Target{}, fmt.Errorf("%w: TableEndpoint is not a URL", ErrTarget)
-		}
-		t.Endpoint = strings.TrimSuffix(u.Scheme+"://"+u.Host+u.Path, "/")
-		t.Cosmos = isCosmosHost(u.Hostname())
-		if t.Account == "" {
-			t.Account = accountOf(u)
-		}
-	case t.Account != "":
-		proto := kv["defaultendpointsprotocol"]
-		if proto == "" {
-			proto = "https"
-		}
-		suffix := kv["endpointsuffix"]
-		if suffix == "" {
-			suffix = "core.windows.net"
-		}
-		t.Endpoint = proto + "://" + t.Account + ".table." + suffix
-	default:
-		return Target{}, fmt.Errorf("%w: the connection string has neither AccountName nor TableEndpoint; use %s", ErrTarget, TargetForms)
-	}
-	if t.key == "" && t.sas == "" {
-		return Target{}, fmt.Errorf("%w: the connection string has neither AccountKey nor SharedAccessSignature", ErrTarget)
-	}
-	if t.key != "" && t.Account == "" {
-		return Target{}, fmt.Errorf("%w: the connection string has an AccountKey but no AccountName", ErrTarget)
-	}
-	if t.Cosmos {
-		t.Kind = KindCosmos
-	}
-	return t, nil
+func (e *parseError) Error() string {
+	return ErrTarget.Error() + ": " + e.what + "; accepted: " + TargetForms
 }
-
-// redactSpec hides anything that may be a secret in a spec echoed back.
-func redactSpec(s string) string {
-	if len(s) > 24 || strings.ContainsAny(s, "=&?") {
-		return "<the given value>"
-	}
-	return s
-}
+func (e *parseError) Unwrap() error { return ErrTarget }

@@ -1,54 +1,141 @@
 package model
 
-import "time"
+import (
+	"math"
+	"sync/atomic"
+	"time"
+)
 
-// bucket is a token bucket: tokens refill at rate per second up to burst.
-// A take of n > burst needs a full bucket and leaves it in debt, so large
-// transactions are admitted at the same long-run rate as small writes.
-// Not safe for concurrent use; the owner locks.
-type bucket struct {
-	tokens, rate, burst float64
-	last                time.Time
+// Times inside the model are nanoseconds since the model's epoch (the clock
+// reading when it was made), in int64: small state, cheap arithmetic.
+
+// never is the time of something that has not happened.
+const never = math.MinInt64
+
+// maxDebt bounds how far Charge can put a bucket into debt (how long it
+// may take to refill), so that no input overflows the arithmetic.
+const maxDebt = int64(time.Hour)
+
+// limit is the shape shared by all buckets of one kind: the rate as
+// nanoseconds per token and the capacity as the time the bucket takes to
+// fill from empty. Read-only after New.
+type limit struct {
+	per  float64 // ns per token: 1e9 / rate
+	tol  int64   // ns: capacity · per
+	size float64 // capacity in tokens
 }
 
-func newBucket(rate float64, burst time.Duration, now time.Time) bucket {
-	b := max(rate*burst.Seconds(), 100)
-	return bucket{tokens: b, rate: rate, burst: b, last: now}
+// newLimit returns the limit for rate tokens/s holding burst's worth, but
+// at least minBurstTokens.
+func newLimit(rate float64, burst time.Duration) limit {
+	size := max(rate*burst.Seconds(), minBurstTokens)
+	per := 1e9 / rate
+	return limit{per: per, tol: int64(size * per), size: size}
 }
 
-func (b *bucket) refill(now time.Time) {
-	if dt := now.Sub(b.last).Seconds(); dt > 0 {
-		b.tokens = min(b.burst, b.tokens+dt*b.rate)
-		b.last = now
+// cost returns the ns that n tokens take to refill, bounded by maxDebt.
+func (l limit) cost(n float64) int64 {
+	return int64(min(n*l.per, float64(maxDebt)))
+}
+
+// headroom returns how far in the future tat may lie for a request of n
+// tokens to pass: min(n, capacity) tokens must be available. n = 0 (a
+// query) only needs the bucket not to be in debt.
+func (l limit) headroom(n float64) int64 {
+	return l.tol - l.cost(min(n, l.size))
+}
+
+// bucket is a token bucket in GCRA form (see the package documentation):
+// tat is when it will be full again. The zero value is not full: start
+// with fullBucket. Not safe for concurrent use; its owner locks.
+type bucket struct{ tat int64 }
+
+func fullBucket() bucket { return bucket{tat: never} }
+
+// allows reports whether a request of n tokens may pass at now.
+func (b *bucket) allows(l limit, now int64, n float64) bool {
+	return max(b.tat, now)-now <= l.headroom(n)
+}
+
+// take removes n tokens at now, into debt if there are fewer; the bucket
+// never owes more than maxDebt.
+func (b *bucket) take(l limit, now int64, n float64) {
+	if n > 0 {
+		b.tat = min(max(b.tat, now)+l.cost(n), now+maxDebt)
 	}
 }
 
-// can reports whether n tokens may be taken now (after refill).
-func (b *bucket) can(n float64) bool {
-	if n <= 0 {
-		return b.tokens > 0 // queries: admitted unless in debt, charged afterwards
+// full reports whether the bucket holds its whole capacity at now, i.e. is
+// indistinguishable from a new one.
+func (b *bucket) full(now int64) bool { return b.tat <= now }
+
+// atomicBucket is a bucket safe for concurrent use without a lock: its tat
+// is one atomic word updated by compare-and-swap.
+type atomicBucket struct {
+	tat atomic.Int64
+	_   [56]byte // own cache line: every request touches it
+}
+
+// take takes n tokens if the bucket allows them at now, and reports
+// whether it did.
+func (b *atomicBucket) take(l limit, now int64, n float64) bool {
+	room, c := l.headroom(n), l.cost(n)
+	for {
+		old := b.tat.Load()
+		t := max(old, now)
+		if t-now > room {
+			return false
+		}
+		if b.tat.CompareAndSwap(old, t+c) {
+			return true
+		}
 	}
-	return b.tokens >= min(n, b.burst)
 }
 
-func (b *bucket) take(n float64) { b.tokens -= n }
-
-// full reports whether the bucket has refilled completely (idle).
-func (b *bucket) full() bool { return b.tokens >= b.burst }
-
-// hot tracks whether something stays over its target: a streak of
-// refusals with gaps under a second.
-type hot struct {
-	since, last time.Time
+// meter estimates a rate: the entities of the current one-second window
+// plus the previous window's weighted by how much of it lies within the
+// last second. Not safe for concurrent use; its owner locks.
+type meter struct {
+	sec       int64 // the current window: now / 1s
+	cur, prev float32
 }
 
-// refused records a refusal and reports whether the streak has lasted d.
-func (h *hot) refused(now time.Time, d time.Duration) bool {
-	if h.last.IsZero() || now.Sub(h.last) > time.Second {
-		h.since = now
+const second = int64(time.Second)
+
+func (m *meter) roll(now int64) {
+	w := now / second
+	switch {
+	case w == m.sec:
+		return
+	case w == m.sec+1:
+		m.prev = m.cur
+	default:
+		m.prev = 0
 	}
-	h.last = now
-	return now.Sub(h.since) >= d
+	m.cur, m.sec = 0, w
 }
 
-func (h *hot) reset(now time.Time) { h.since, h.last = now, now }
+// add records n entities at now.
+func (m *meter) add(now int64, n float64) {
+	m.roll(now)
+	m.cur += float32(n)
+}
+
+// rate returns the entities per second over the second before now.
+func (m *meter) rate(now int64) float64 {
+	w := now / second
+	frac := float64(now-w*second) / float64(second)
+	switch w {
+	case m.sec:
+		return float64(m.cur) + float64(m.prev)*(1-frac)
+	case m.sec + 1:
+		return float64(m.cur) * (1 - frac)
+	}
+	return 0
+}
+
+// idleFor reports whether nothing was recorded for at least d before now
+// (then rate is 0 for any d of a second or more).
+func (m *meter) idleFor(now int64, d time.Duration) bool {
+	return now-(m.sec+1)*second >= int64(d)
+}

@@ -1,159 +1,145 @@
-// Package model is the embedded Table service's model of Azure Table
-// Storage's documented scalability behaviour: per-partition and per-account
-// targets enforced as token buckets, range partitions that make append-only
-// and prepend-only keys share one server, partition servers, and load
-// balancing that takes moved partitions offline for a few seconds. It has
-// no HTTP and reads no clock of its own: the caller passes one in.
 package model
 
 import (
-	"errors"
-	"fmt"
-	"strconv"
-	"strings"
+	"math"
 	"time"
 )
 
-// Config holds the model's parameters.
+// Config holds the model's parameters. Default gives Azure's documented
+// targets; Parse reads them from a spec. Every target is per second.
 type Config struct {
-	// Enabled turns the model on; when off every request is admitted.
+	// Enabled turns the model on. When off, Admit allows every request and
+	// Charge does nothing.
 	Enabled bool
-	// PartitionTarget is the entities per second one partition serves:
-	// 2,000 (Azure Storage scalability targets for Table storage; seed 002
-	// "a partition has a scalability target of 2000 entities per second").
+
+	// PartitionTarget is the entities per second one partition (one
+	// PartitionKey of one table) serves: 2,000. Source: Azure Storage
+	// scalability targets for Table storage, and seed 002 "Table
+	// partitions": "a partition has a scalability target of 2000 entities
+	// per second".
 	PartitionTarget float64
-	// AccountTarget is the requests per second of the account: 20,000
-	// (Azure Storage scalability targets: "maximum request rate per storage
-	// account" for tables, counting an entity group transaction once).
+
+	// AccountTarget is the requests per second of the storage account:
+	// 20,000, an entity group transaction counting as one request. Source:
+	// Azure Storage scalability targets ("maximum request rate per storage
+	// account"; seed 002: a transaction "is billed as a single storage
+	// operation").
 	AccountTarget float64
-	// RangeTarget is the entities per second of the table's first and last
-	// range partitions, which serve every insert of a new PartitionKey below
-	// (prepend-only) or above (append-only) all existing ones (seed 002
-	// "Range partitions": their throughput "is limited by a single partition
-	// server"). Default: the partition target.
+
+	// RangeTarget is the entities per second of each end range partition of
+	// a table: the first serves every insert of a new PartitionKey below all
+	// existing ones (prepend-only), the last every insert above them
+	// (append-only). Source: seed 002 "Range partitions": "the overall
+	// throughput of your insert requests is limited by a single partition
+	// server". Default: the partition target, 2,000.
 	RangeTarget float64
-	// Servers is the number of partition servers partitions are placed on
-	// (by hash of the PartitionKey). Azure does not publish it; a model
-	// assumption.
+
+	// Servers is the number of partition servers partitions are placed on,
+	// by hash of table and PartitionKey. Azure publishes no figure: a model
+	// assumption (default 16), large enough that a few hot partitions
+	// rarely share a server.
 	Servers int
-	// ServerTarget is the entities per second one partition server sustains
-	// across its partitions. Azure publishes no figure; a model assumption
-	// (default 10,000) that makes several warm partitions on one server hot.
+
+	// ServerTarget is the entities per second one partition server serves
+	// across all its partitions. Azure publishes no figure (seed 002 only
+	// says a server "might become too hot"): a model assumption, default
+	// 10,000, i.e. five partitions at their target.
 	ServerTarget float64
-	// BalanceDelay is how long a partition, server or range end must stay
-	// over its target before load balancing acts (seed 002: "the system
-	// waits a few minutes"; default 2m, short in tests).
+
+	// BalanceDelay is how long a partition, a server or an end range must
+	// stay over its target before load balancing acts. Source: seed 002
+	// "Load balancing": "the system waits a few minutes before beginning the
+	// load-balancing process". Default 2m; tests use seconds.
 	BalanceDelay time.Duration
+
 	// MoveOffline is how long what load balancing moved stays offline,
-	// answering 503 (seed 002: "the partition becomes offline for a few
-	// seconds"; default 3s).
+	// every request to it answered 503 ServerBusy. Source: seed 002 "Load
+	// balancing": "the partition becomes offline for a few seconds".
+	// Default 3s.
 	MoveOffline time.Duration
-	// TimeoutShare is the share of refusals answered 500 OperationTimedOut
-	// rather than 503 ServerBusy (Azure throttles both ways; default 10%).
+
+	// TimeoutShare is the share (0..1) of throttling refusals answered 500
+	// OperationTimedOut instead of 503 ServerBusy. Source: seed 002 "Retry
+	// strategy" (hot nodes give "Server Busy or Timeout errors") and Azure's
+	// throttling error codes. Default 0.1; the choice of 10% is a model
+	// assumption.
 	TimeoutShare float64
-	// Burst is how much of a second's target a bucket may take at once
-	// (default 0.1 s), at least one 100-entity transaction.
+
+	// Burst is how much of a second's target a bucket holds when full,
+	// default 100ms; a bucket holds at least 100 entities (one full entity
+	// group transaction, seed 002). A model parameter: it bounds the busiest
+	// one-second interval a client measures at target·(1 + Burst/1s).
 	Burst time.Duration
 }
 
-// Default returns Azure's documented targets with the model on.
+// The defaults, each documented on its Config field.
+const (
+	defaultPartitionTarget = 2000
+	defaultAccountTarget   = 20000
+	defaultServers         = 16
+	defaultServerTarget    = 10000
+	defaultBalanceDelay    = 2 * time.Minute
+	defaultMoveOffline     = 3 * time.Second
+	defaultTimeoutShare    = 0.1
+	defaultBurst           = 100 * time.Millisecond
+	// minBurstTokens is the smallest bucket capacity: one entity group
+	// transaction of 100 operations (seed 002).
+	minBurstTokens = 100
+	// maxServers bounds Servers: load balancing scans every server.
+	maxServers = 4096
+	// maxTarget bounds the per-second targets Parse accepts.
+	maxTarget = 1e12
+)
+
+// Default returns Azure's documented targets (and the model's documented
+// assumptions where Azure publishes none), with the model on.
 func Default() Config {
-	return Config{Enabled: true, PartitionTarget: 2000, AccountTarget: 20000, RangeTarget: 2000, Servers: 16,
-		ServerTarget: 10000, BalanceDelay: 2 * time.Minute, MoveOffline: 3 * time.Second, TimeoutShare: 0.1, Burst: 100 * time.Millisecond}
+	return Config{
+		Enabled:         true,
+		PartitionTarget: defaultPartitionTarget,
+		AccountTarget:   defaultAccountTarget,
+		RangeTarget:     defaultPartitionTarget,
+		Servers:         defaultServers,
+		ServerTarget:    defaultServerTarget,
+		BalanceDelay:    defaultBalanceDelay,
+		MoveOffline:     defaultMoveOffline,
+		TimeoutShare:    defaultTimeoutShare,
+		Burst:           defaultBurst,
+	}
 }
 
-// Off returns a disabled model: every request is admitted.
-func Off() Config { c := Default(); c.Enabled = false; return c }
-
-// ErrConfig is wrapped by every parse error.
-var ErrConfig = errors.New("model: bad configuration")
-
-// Forms describes the accepted spec.
-const Forms = "azure or off, optionally followed by overrides like azure,partition=2000,account=20000,range=2000,servers=16,server=10000,balance=2m,offline=3s,timeouts=10%,burst=100ms"
-
-// Parse reads "azure", "off" or "azure,key=value,...".
-func Parse(spec string) (Config, error) {
-	parts := strings.Split(strings.TrimSpace(spec), ",")
-	var c Config
-	switch strings.TrimSpace(parts[0]) {
-	case "azure", "":
-		c = Default()
-	case "off":
-		c = Off()
-	default:
-		return Config{}, fmt.Errorf("%w: %q: start with %s", ErrConfig, parts[0], Forms)
-	}
-	for _, p := range parts[1:] {
-		k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
-		if !ok {
-			return Config{}, fmt.Errorf("%w: %q is not key=value; use %s", ErrConfig, p, Forms)
-		}
-		if err := c.set(strings.TrimSpace(k), strings.TrimSpace(v)); err != nil {
-			return Config{}, fmt.Errorf("%w: %q: %v", ErrConfig, p, err)
-		}
-	}
-	return c, nil
+// Off returns Default with the model disabled: Admit allows everything and
+// Charge does nothing.
+func Off() Config {
+	c := Default()
+	c.Enabled = false
+	return c
 }
 
-func (c *Config) set(k, v string) error {
-	num := func() (float64, error) {
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || f <= 0 {
-			return 0, fmt.Errorf("%s must be a positive number", k)
+// normalized returns c with every unusable value (zero, negative, NaN or
+// out of range, as a hand-built Config may hold) replaced by its default,
+// so that New never fails and never divides by zero.
+func (c Config) normalized() Config {
+	d := Default()
+	rate := func(v *float64, def float64) {
+		if !(*v > 0) || math.IsInf(*v, 0) {
+			*v = def
 		}
-		return f, nil
+		*v = min(*v, maxTarget)
 	}
-	dur := func() (time.Duration, error) {
-		d, err := time.ParseDuration(v)
-		if err != nil || d < 0 {
-			return 0, fmt.Errorf("%s must be a duration like 30s", k)
-		}
-		return d, nil
+	rate(&c.PartitionTarget, d.PartitionTarget)
+	rate(&c.AccountTarget, d.AccountTarget)
+	rate(&c.RangeTarget, d.RangeTarget)
+	rate(&c.ServerTarget, d.ServerTarget)
+	if c.Servers < 1 || c.Servers > maxServers {
+		c.Servers = d.Servers
 	}
-	var err error
-	switch k {
-	case "partition":
-		c.PartitionTarget, err = num()
-	case "account":
-		c.AccountTarget, err = num()
-	case "range":
-		c.RangeTarget, err = num()
-	case "server":
-		c.ServerTarget, err = num()
-	case "servers":
-		var n float64
-		if n, err = num(); err == nil {
-			if n != float64(int(n)) || n > 4096 {
-				return fmt.Errorf("servers must be a whole number up to 4096")
-			}
-			c.Servers = int(n)
-		}
-	case "balance":
-		c.BalanceDelay, err = dur()
-	case "offline":
-		c.MoveOffline, err = dur()
-	case "burst":
-		c.Burst, err = dur()
-	case "timeouts":
-		f, perr := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64)
-		if perr != nil || f < 0 || f > 100 || !strings.HasSuffix(v, "%") {
-			return fmt.Errorf("timeouts must be a percentage like 10%%")
-		}
-		c.TimeoutShare = f / 100
-	default:
-		return fmt.Errorf("unknown key %q; keys are partition, account, range, servers, server, balance, offline, timeouts, burst", k)
+	c.BalanceDelay = max(c.BalanceDelay, 0)
+	c.MoveOffline = max(c.MoveOffline, 0)
+	c.Burst = max(c.Burst, 0)
+	if !(c.TimeoutShare >= 0) {
+		c.TimeoutShare = 0
 	}
-	return err
-}
-
-// String returns the spec that parses back to c.
-func (c Config) String() string {
-	base := "azure"
-	if !c.Enabled {
-		base = "off"
-	}
-	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	return fmt.Sprintf("%s,partition=%s,account=%s,range=%s,servers=%d,server=%s,balance=%s,offline=%s,timeouts=%s%%,burst=%s",
-		base, f(c.PartitionTarget), f(c.AccountTarget), f(c.RangeTarget), c.Servers, f(c.ServerTarget),
-		c.BalanceDelay, c.MoveOffline, f(c.TimeoutShare*100), c.Burst)
+	c.TimeoutShare = min(c.TimeoutShare, 1)
+	return c
 }

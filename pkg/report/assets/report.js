@@ -39,7 +39,7 @@
         { name: "operations/s", type: "line", showSymbol: false, data: ivs.map(function (i) { return i.ops; }) },
         { name: "entities/s", type: "line", showSymbol: false, data: ivs.map(function (i) { return i.entities; }) },
         { name: "throttled", type: "bar", yAxisIndex: 1, stack: "bad", data: ivs.map(function (i) { return i.throttled; }) },
-        { name: "other errors", type: "bar", yAxisIndex: 1, stack: "bad", data: ivs.map(function (i) { return i.errors - i.throttled; }) },
+        { name: "other errors", type: "bar", yAxisIndex: 1, stack: "bad", data: ivs.map(function (i) { return i.errors; }) },
         { name: "dropped", type: "bar", yAxisIndex: 1, stack: "bad", data: ivs.map(function (i) { return i.dropped; }) }
       ]
     });

@@ -1,0 +1,137 @@
+package model
+
+import (
+	"math"
+	"sync/atomic"
+	"time"
+)
+
+// Request is one Table request as the partition model sees it.
+type Request struct {
+	Table string
+	// Partition is the PartitionKey the request addresses; "" when it spans
+	// partitions (table scan, PartitionKey range), which only the account
+	// target limits up front (its entities are charged with Charge).
+	Partition string
+	// Entities is the entities written, or read by a point read (1); 0 for
+	// queries, which are charged afterwards with Charge. Negative counts as 0.
+	Entities int
+	// Write is true for inserts, updates, deletes and transactions. The
+	// model charges reads and writes alike; Write is informational.
+	Write bool
+	// Extends is +1 when the request creates a PartitionKey greater than
+	// every existing one in the table (append-only), -1 when it creates one
+	// less than every existing one (prepend-only), 0 otherwise. Such an
+	// insert is served by the table's end range partition instead of the
+	// partition's server.
+	Extends int
+}
+
+// Decision is the model's verdict on a request.
+type Decision struct {
+	Allow   bool
+	Status  int    // 503 or 500 when !Allow
+	Code    string // "ServerBusy" or "OperationTimedOut"
+	Message string // Azure's message text
+}
+
+// Azure's throttling answers (AZURE.md, "Throttling").
+const (
+	CodeBusy    = "ServerBusy"
+	CodeTimeout = "OperationTimedOut"
+	// MsgBusy answers a partition, server or range over its target, or offline.
+	MsgBusy = "The server is currently unable to receive requests. Please retry your request."
+	// MsgAccount answers a request over the account target.
+	MsgAccount = "Operations per second is over the account limit."
+	// MsgTimeout goes with 500 OperationTimedOut.
+	MsgTimeout = "Operation could not be completed within the specified time."
+)
+
+var allow = Decision{Allow: true}
+
+// reason is why a request was refused.
+type reason int
+
+const (
+	byAccount reason = iota
+	byPartition
+	byServer
+	byRange
+	byOffline
+	numReasons
+)
+
+var reasonNames = [numReasons]string{"account", "partition", "server", "range", "offline"}
+
+// refusals decides the answer of each refusal and counts them; safe for
+// concurrent use.
+type refusals struct {
+	// timeoutPPM is the timeout share in parts per million.
+	timeoutPPM int64
+	throttled  atomic.Int64 // throttling refusals so far: k of the k-th
+	timeouts   atomic.Int64
+	by         [numReasons]atomic.Int64
+}
+
+func newRefusals(share float64) *refusals {
+	return &refusals{timeoutPPM: int64(math.Round(share * 1e6))}
+}
+
+// throttle answers a request refused for being over a target. The k-th
+// such refusal is 500 OperationTimedOut exactly when
+// floor(k·s) > floor((k-1)·s), s the timeout share rounded to millionths;
+// 503 ServerBusy otherwise. Of the first k refusals, floor(k·s) are
+// timeouts.
+func (r *refusals) throttle(why reason) Decision {
+	r.by[why].Add(1)
+	k := r.throttled.Add(1)
+	if k*r.timeoutPPM/1e6 > (k-1)*r.timeoutPPM/1e6 {
+		r.timeouts.Add(1)
+		return Decision{Status: 500, Code: CodeTimeout, Message: MsgTimeout}
+	}
+	msg := MsgBusy
+	if why == byAccount {
+		msg = MsgAccount
+	}
+	return Decision{Status: 503, Code: CodeBusy, Message: msg}
+}
+
+// offline answers a request to something load balancing is moving: always
+// 503 ServerBusy, as seed 002 describes ("Server Busy ... errors are
+// returned when the system is load balancing").
+func (r *refusals) offline() Decision {
+	r.by[byOffline].Add(1)
+	return Decision{Status: 503, Code: CodeBusy, Message: MsgBusy}
+}
+
+// hotGap is how far apart refusals may be and still belong to one stretch
+// over target: demand over a target shows as refusals at least every
+// second.
+const hotGap = int64(time.Second)
+
+// streak tracks a stretch of time over target: refusals no more than
+// hotGap apart. Not safe for concurrent use; its owner locks.
+type streak struct{ since, last int64 }
+
+func noStreak() streak { return streak{since: never, last: never} }
+
+// refused records a refusal at now and reports whether the stretch over
+// target has lasted d.
+func (s *streak) refused(now int64, d time.Duration) bool {
+	if !s.active(now) {
+		s.since = now
+	}
+	s.last = now
+	return now-s.since >= int64(d)
+}
+
+// active reports whether a stretch over target is running at now.
+func (s *streak) active(now int64) bool { return s.last != never && now-s.last <= hotGap }
+
+// length returns how long the running stretch has lasted (0 if none).
+func (s *streak) length(now int64) time.Duration {
+	if !s.active(now) {
+		return 0
+	}
+	return time.Duration(now - s.since)
+}

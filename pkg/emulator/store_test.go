@@ -1,0 +1,127 @@
+package emulator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestExtends(t *testing.T) {
+	tb := newTable("t")
+	if got := tb.extends("x"); got != 0 {
+		t.Errorf("an empty table: %d, want 0", got)
+	}
+	for i := 0; i < 1000; i++ {
+		tb.tree.ReplaceOrInsert(&entity{pk: fmt.Sprintf("k%04d", i), rk: "r"})
+	}
+	tests := []struct {
+		pk   string
+		want int
+	}{
+		{"k0500", 0},   // exists
+		{"k0999", 0},   // exists, greatest
+		{"k1000", +1},  // beyond the greatest: append-only
+		{"k0990x", +1}, // new, among the greatest rangeRows rows
+		{"k0500x", 0},  // new, in the middle
+		{"a", -1},      // below the least: prepend-only
+		{"k0001x", -1}, // new, among the least rangeRows rows
+	}
+	for _, tt := range tests {
+		if got := tb.extends(tt.pk); got != tt.want {
+			t.Errorf("extends(%q) = %d, want %d", tt.pk, got, tt.want)
+		}
+	}
+}
+
+func TestTimestampsStrictlyIncrease(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	st := newStore(func() time.Time { return at }) // a clock that stands still
+	a, b := st.timestamp(), st.timestamp()
+	if !b.After(a) || b.Sub(a) != 100*time.Nanosecond {
+		t.Errorf("timestamps %v then %v, want 100ns apart", a, b)
+	}
+}
+
+// bigTable is a table of n entities in 1,000 partitions, with no
+// properties.
+func bigTable(n int) *table {
+	tb := newTable("big")
+	for i := 0; i < n; i++ {
+		tb.tree.ReplaceOrInsert(&entity{pk: fmt.Sprintf("p%04d", i%1000), rk: fmt.Sprintf("%010d", i)})
+	}
+	return tb
+}
+
+func TestRangeQueriesSeek(t *testing.T) {
+	tb := bigTable(200_000) // 200 rows a partition
+	tests := []struct {
+		filter  string
+		limit   int
+		matches int
+		visited int // at most
+	}{
+		{"PartitionKey eq 'p0123' and RowKey ge '0000100123'", 50, 50, 51},                            // a page of a row range
+		{"PartitionKey eq 'p0123' and RowKey eq '0000100123'", 1000, 1, 2},                            // a point query
+		{"PartitionKey eq 'p0123'", 1000, 200, 201},                                                   // one partition
+		{"PartitionKey ge 'p0500' and PartitionKey lt 'p0502'", 1000, 400, 401},                       // a partition range
+		{"PartitionKey eq 'p0123' and RowKey gt '0000100123' and RowKey lt '0000102123'", 1000, 1, 3}, // a bounded row range
+	}
+	for _, tt := range tests {
+		f, err := parseFilter(tt.filter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rg := rangeOf(f)
+		start := rg.start()
+		n := 0
+		_, visited := tb.scan(start, rg, f, tt.limit, func(*entity) { n++ })
+		if n != tt.matches || visited > tt.visited {
+			t.Errorf("%s: %d matches visiting %d entities, want %d visiting at most %d", tt.filter, n, visited, tt.matches, tt.visited)
+		}
+	}
+}
+
+func TestScanBoundedPerPage(t *testing.T) {
+	s := newServer(t)
+	s.store.create("big")
+	s.store.table("big").tree = bigTable(maxScan + 500).tree
+	q := "$filter=" + url.QueryEscape("Missing eq 1")
+	w := do(t, s, signed(s, http.MethodGet, "/big()", q, nil), http.StatusOK)
+	npk, nrk := w.Header().Get("x-ms-continuation-NextPartitionKey"), w.Header().Get("x-ms-continuation-NextRowKey")
+	if !strings.Contains(w.Body.String(), `"value":[]`) || npk == "" {
+		t.Fatalf("a scan past %d entities: %s, continuation %q %q; want an empty page that continues", maxScan, w.Body, npk, nrk)
+	}
+	w = do(t, s, signed(s, http.MethodGet, "/big()", q+"&NextPartitionKey="+url.QueryEscape(npk)+"&NextRowKey="+url.QueryEscape(nrk), nil), http.StatusOK)
+	if w.Header().Get("x-ms-continuation-NextPartitionKey") != "" {
+		t.Errorf("the second page continues: %v", w.Header())
+	}
+}
+
+func TestStartRefusesRemoteAddresses(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:0", "192.0.2.1:0", ":0"} {
+		if _, err := Start(addr, Config{}); !errors.Is(err, ErrNotLoopback) {
+			t.Errorf("Start(%q): %v, want ErrNotLoopback", addr, err)
+		}
+	}
+	if _, err := Start("127.0.0.1", Config{}); !errors.Is(err, ErrConfig) {
+		t.Errorf("an address without a port: %v, want ErrConfig", err)
+	}
+	if _, err := New(Config{Key: "not base64!"}); !errors.Is(err, ErrConfig) {
+		t.Errorf("a key that is not base64: %v, want ErrConfig", err)
+	}
+	in, err := Start("localhost:0", Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(in.ConnectionString(), "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey="+DevKey+";TableEndpoint=http://") {
+		t.Errorf("connection string %q", in.ConnectionString())
+	}
+	if err := in.Close(context.Background()); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+}

@@ -1,0 +1,163 @@
+package metrics
+
+import (
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// One request and one operation on a single hot partition; a tick every
+// 100,000 records.
+func BenchmarkRecordSinglePartition(b *testing.B) {
+	reg := NewRegistry(Options{Start: t0})
+	rec := reg.NewRecorder()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		at := t0.Add(time.Duration(i) * time.Microsecond)
+		rec.Request(Request{Op: PointRead, Partition: "hot", Outcome: ok200, Entities: 1, At: at})
+		rec.Done(PointRead, "hot", at.Add(-900*time.Microsecond), at, true)
+		if i%100_000 == 0 {
+			reg.Tick(at)
+		}
+	}
+}
+
+func partitionKeys(n int) []string {
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = "tenant-" + strconv.Itoa(i)
+	}
+	return keys
+}
+
+// One request and one operation per partition, round robin over 100,000
+// partitions, in steady state (the recorder has seen every partition); a
+// tick every 100,000 records merges every partition, and its cost is
+// included.
+func BenchmarkRecord100kPartitions(b *testing.B) {
+	keys := partitionKeys(100_000)
+	reg := NewRegistry(Options{Start: t0})
+	rec := reg.NewRecorder()
+	i := 0
+	record := func() {
+		at := t0.Add(time.Duration(i) * time.Microsecond)
+		k := keys[i%len(keys)]
+		rec.Request(Request{Op: Insert, Partition: k, Outcome: ok201, Entities: 1, At: at})
+		rec.Done(Insert, k, at.Add(-time.Duration(500+i%3000)*time.Microsecond), at, true)
+		if i%100_000 == 0 {
+			reg.Tick(at)
+		}
+		i++
+	}
+	for range 4 * len(keys) { // both of the recorder's buffers see every partition
+		record()
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		record()
+	}
+}
+
+// 32 recorders (one per goroutine) over 1,000 partitions, while another
+// goroutine ticks every millisecond.
+func BenchmarkRecordParallel32(b *testing.B) {
+	keys := partitionKeys(1000)
+	reg := NewRegistry(Options{Start: t0})
+	var clock atomic.Int64
+	done := make(chan struct{})
+	var ticker sync.WaitGroup
+	ticker.Go(func() {
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(time.Millisecond):
+				reg.Tick(t0.Add(time.Duration(clock.Load())))
+			}
+		}
+	})
+	b.SetParallelism((32 + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		rec := reg.NewRecorder()
+		for i := 0; pb.Next(); i++ {
+			at := t0.Add(time.Duration(clock.Add(1000)))
+			k := keys[i%len(keys)]
+			rec.Request(Request{Op: Insert, Partition: k, Outcome: ok201, Entities: 1, At: at})
+			rec.Done(Insert, k, at.Add(-time.Millisecond), at, true)
+		}
+	})
+	b.StopTimer()
+	close(done)
+	ticker.Wait()
+}
+
+// A tick merging 32 recorders that each touched 1,000 partitions.
+func BenchmarkTick32x1000(b *testing.B) {
+	keys := partitionKeys(1000)
+	reg := NewRegistry(Options{Start: t0})
+	recs := make([]*Recorder, 32)
+	for i := range recs {
+		recs[i] = reg.NewRecorder()
+	}
+	b.ReportAllocs()
+	for n := 0; b.Loop(); n++ {
+		b.StopTimer()
+		at := t0.Add(time.Duration(n) * time.Second)
+		for _, rec := range recs {
+			for _, k := range keys {
+				rec.Request(Request{Op: Insert, Partition: k, Outcome: ok201, Entities: 1, At: at})
+				rec.Done(Insert, k, at.Add(-time.Millisecond), at, true)
+			}
+		}
+		b.StartTimer()
+		reg.Tick(at.Add(time.Second))
+	}
+}
+
+// Memory per partition of a run touching 100,000 partitions with 10
+// requests (and operations) each, over 100 s: the registry's heap once the
+// recorder has forgotten the idle partitions, and the part of it that is
+// the partitions' latency histograms.
+func BenchmarkPartitionMemory(b *testing.B) {
+	const parts, per = 100_000, 10
+	keys := partitionKeys(parts)
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		reg := NewRegistry(Options{Start: t0})
+		rec := reg.NewRecorder()
+		for k := range per {
+			for p, key := range keys {
+				at := t0.Add(time.Duration(k)*10*time.Second + time.Duration(p)*100*time.Microsecond)
+				rec.Request(Request{Op: Insert, Partition: key, Outcome: ok201, Entities: 1, At: at})
+				rec.Done(Insert, key, at.Add(-time.Duration(800+(p*7+k*131)%4000)*time.Microsecond), at, true)
+			}
+			reg.Tick(t0.Add(time.Duration(k+1) * 10 * time.Second))
+		}
+		for k := range 3 * evictEvery * evictAfter { // idle ticks: the recorder forgets the partitions
+			reg.Tick(t0.Add(time.Duration(100+k) * time.Second))
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		hist := 0
+		for _, p := range reg.parts {
+			hist += p.lat.Bytes()
+		}
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/parts, "bytes/partition")
+		b.ReportMetric(float64(hist)/parts, "hist-bytes/partition")
+		runtime.KeepAlive(reg)
+	}
+}
+
+func BenchmarkCompactRecord(b *testing.B) {
+	c := NewCompact(DefaultCompactBits)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		c.Record(int64(500 + i%5000))
+	}
+}

@@ -1,0 +1,148 @@
+package metrics
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tablestress/tablestress/pkg/outcome"
+)
+
+// tally is what one worker knows it recorded.
+type tally struct {
+	c      counters
+	status map[string]int64
+	ents   map[string]map[int32]int64 // partition -> second -> entities
+}
+
+func (w *tally) request(q Request) {
+	w.c.request(&q)
+	w.status[q.Outcome.Key()]++
+	if n := servedEntities(&q); n > 0 {
+		if w.ents[q.Partition] == nil {
+			w.ents[q.Partition] = map[int32]int64{}
+		}
+		w.ents[q.Partition][int32(q.At.Sub(t0)/time.Second)] += n
+	}
+}
+
+var mixOutcomes = []outcome.Outcome{ok200, ok201, ok202, busy, opTimedOut, exists, notFound, connReset}
+
+// 32 workers record while another goroutine ticks (run under -race): the
+// summary's totals, partitions, intervals, statuses and peaks are exactly
+// the sums of what the workers recorded. Workers run at their own pace
+// through 6 s of fake time, so seconds arrive late and out of order across
+// workers; every 250 records a worker waits for a tick, so ticks interleave
+// with recording whatever the scheduler does.
+func TestConcurrentRecording(t *testing.T) {
+	const workers, per = 32, 3000
+	reg := NewRegistry(Options{Start: t0})
+	var ticks atomic.Int64
+	stop := make(chan struct{})
+	var ticker sync.WaitGroup
+	ticker.Go(func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Microsecond): // pacing only; nothing depends on it
+				reg.Tick(t0.Add(time.Duration(ticks.Load()) * 50 * time.Millisecond))
+				reg.Live()
+				ticks.Add(1)
+			}
+		}
+	})
+	tallies := make([]*tally, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		tallies[w] = &tally{status: map[string]int64{}, ents: map[string]map[int32]int64{}}
+		wg.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(w), 1))
+			rec, me := reg.NewRecorder(), tallies[w]
+			for i := range per {
+				if i%250 == 0 {
+					for seen := ticks.Load(); ticks.Load() == seen; {
+						time.Sleep(50 * time.Microsecond)
+					}
+				}
+				now := t0.Add(time.Duration(i)*2*time.Millisecond + time.Duration(w)*100*time.Microsecond)
+				op := Op(r.IntN(int(NumOps)))
+				part := strconv.Itoa(r.IntN(40))
+				if r.IntN(10) == 0 {
+					part = CrossPartition
+				}
+				q := Request{Op: op, Partition: part, Outcome: mixOutcomes[r.IntN(len(mixOutcomes))], Entities: r.IntN(100),
+					Retry: r.IntN(4) == 0, Page: r.IntN(5) == 0, At: now}
+				rec.Request(q)
+				me.request(q)
+				ok := r.IntN(3) > 0
+				rec.Done(op, part, now.Add(-time.Duration(r.IntN(5000))*time.Microsecond), now, ok)
+				me.c.done(ok)
+				if r.IntN(20) == 0 {
+					rec.Dropped(op, now)
+					me.c.dropped++
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(stop)
+	ticker.Wait()
+	s := reg.Finish(t0.Add(6 * time.Second))
+	if len(s.Intervals) != 7 { // 6 s, and the last workers' last records in second 6
+		t.Errorf("%d intervals", len(s.Intervals))
+	}
+	checkSums(t, s, tallies)
+}
+
+// checkSums checks a summary against what the workers recorded.
+func checkSums(t *testing.T, s *Summary, tallies []*tally) {
+
+	var want counters
+	wantStatus := map[string]int64{}
+	wantEnts := map[string]map[int32]int64{}
+	for _, w := range tallies {
+		want.add(&w.c)
+		addMap(wantStatus, w.status)
+		for p, secs := range w.ents {
+			if wantEnts[p] == nil {
+				wantEnts[p] = map[int32]int64{}
+			}
+			for sec, n := range secs {
+				wantEnts[p][sec] += n
+			}
+		}
+	}
+	wantCounts := counts{want.ops, want.requests, want.entities, want.throttled, want.errors, want.failed, want.dropped, want.retries, want.pages}
+	if got := statsCounts(s.Totals); got != wantCounts || !equalMaps(s.Totals.Status, wantStatus) {
+		t.Errorf("totals %v status %v\nwant   %v status %v", got, s.Totals.Status, wantCounts, wantStatus)
+	}
+	if s.Totals.Latency.TotalCount() != want.ops {
+		t.Errorf("latency histogram holds %d operations, want %d", s.Totals.Latency.TotalCount(), want.ops)
+	}
+	var ops, parts, ivs counters
+	for _, st := range s.Ops {
+		ops.add(&counters{ops: st.Ops, requests: st.Requests, entities: st.Entities, dropped: st.Dropped})
+	}
+	for _, p := range s.Partitions {
+		parts.add(&counters{ops: p.Ops, requests: p.Requests, entities: p.Entities})
+		peak := int64(0)
+		for _, n := range wantEnts[p.Key] {
+			peak = max(peak, n)
+		}
+		if p.Peak != peak || !p.PeakExact || sum(p.Status) != p.Requests {
+			t.Errorf("partition %q: peak %d exact %v, want %d", p.Key, p.Peak, p.PeakExact, peak)
+		}
+	}
+	for _, iv := range s.Intervals {
+		ivs.add(&counters{ops: iv.Ops, requests: iv.Requests, entities: iv.Entities, dropped: iv.Dropped})
+	}
+	for name, c := range map[string]counters{"operations": ops, "partitions": parts, "intervals": ivs} {
+		if c.ops != want.ops || c.requests != want.requests || c.entities != want.entities || (name != "partitions" && c.dropped != want.dropped) {
+			t.Errorf("%s sum to %+v, want %+v", name, c, want)
+		}
+	}
+}
