@@ -29,6 +29,16 @@ func startEmbedded(t *testing.T, mc model.Config, fc faults.Config) *emulator.In
 	return in
 }
 
+// stallTolerant returns the model burst the outcome tests use: one second,
+// or more if the scenario asks. A shared test machine can stall the client
+// for a few hundred milliseconds (the race detector, GC, other packages'
+// tests); the open-loop pacer then sends the missed schedule at once, as it
+// must, and the model's default 100 ms buckets would refuse that bunch. The
+// claims under test are about sustained rates (6,000 entities/s against a
+// 2,000/s partition target, 375/s per hash bucket), which a one-second
+// bucket leaves unchanged.
+func stallTolerant(burst time.Duration) time.Duration { return max(burst, time.Second) }
+
 func open(t *testing.T, conn string, workers int) *table.Service {
 	t.Helper()
 	tg, err := table.ParseTarget(conn)
@@ -226,8 +236,15 @@ func TestTableContentsMatchCounts(t *testing.T) {
 // one PartitionKey is throttled to the 2,000/s target, the same stream over
 // 16 hash buckets is not throttled at all.
 func TestHotPartitionThrottledToTarget(t *testing.T) {
-	in := startEmbedded(t, model.Default(), faults.Config{})
-	svc := open(t, in.ConnectionString(), 64)
+	// constant runs on Azure's model as it is: its peak is measured against
+	// the target. hash-buckets runs with stall-tolerant buckets: its claim
+	// is that 375 entities/s per partition is never refused.
+	tolerant := model.Default()
+	tolerant.Burst = stallTolerant(tolerant.Burst)
+	instances := map[string]*emulator.Instance{
+		"constant":     startEmbedded(t, model.Default(), faults.Config{}),
+		"hash-buckets": startEmbedded(t, tolerant, faults.Config{}),
+	}
 	data, err := os.ReadFile("../../scenarios/hot-partition.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -238,7 +255,11 @@ func TestHotPartitionThrottledToTarget(t *testing.T) {
 	}
 	pop, schemes, _ := sc.Compile()
 	for i, sch := range schemes {
-		c := config(t, string(data), svc)
+		in := instances[sc.Schemes[i].Name]
+		if in == nil {
+			t.Fatalf("hot-partition.yaml has a scheme %q this test does not know", sc.Schemes[i].Name)
+		}
+		c := config(t, string(data), open(t, in.ConnectionString(), 64))
 		c.Scheme, c.Pop = sch, pop
 		c.Duration = 6 * time.Second
 		c.Events.Phase = func(p string) { in.PauseModel(p != "run") }
