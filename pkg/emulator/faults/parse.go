@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tablestress/tablestress/pkg/emulator/internal/share"
 )
 
 const shareForm = "share must be a percentage like 2% or a fraction like 0.02"
@@ -49,7 +51,7 @@ func Parse(spec string) (Config, error) {
 func (c *Config) set(k, v string) string {
 	switch k {
 	case "429", "500", "503", "504":
-		s, ok := parseShare(v)
+		s, ok := share.Parse(v)
 		if !ok {
 			return shareForm
 		}
@@ -59,7 +61,7 @@ func (c *Config) set(k, v string) string {
 		}
 		c.Status[code] = s
 	case "drop", "discard":
-		s, ok := parseShare(v)
+		s, ok := share.Parse(v)
 		if !ok {
 			return shareForm
 		}
@@ -100,7 +102,7 @@ func parseLatency(v string) (Latency, string) {
 	d, at, hasShare := strings.Cut(v, "@")
 	l := Latency{Share: 1}
 	if hasShare {
-		s, ok := parseShare(at)
+		s, ok := share.Parse(at)
 		if !ok {
 			return Latency{}, "the latency " + shareForm + ", after @"
 		}
@@ -128,28 +130,6 @@ func parseDelay(v string) (time.Duration, bool) {
 	return d, err == nil && d >= 0 && d <= maxLatency
 }
 
-// parseShare reads "2%" or "0.02" as 0.02; it must lie in [0, 1].
-func parseShare(v string) (float64, bool) {
-	s, pct := strings.CutSuffix(v, "%")
-	f, err := strconv.ParseFloat(s, 64)
-	if pct {
-		f /= 100
-	}
-	return f, err == nil && f >= 0 && f <= 1
-}
-
-// formatShare writes a share as the shortest percentage that parses back
-// to exactly the same float, else as a fraction (which always does).
-func formatShare(f float64) string {
-	for _, digits := range []int{12, -1} {
-		pct := strconv.FormatFloat(f*100, 'g', digits, 64) + "%"
-		if back, ok := parseShare(pct); ok && back == f {
-			return pct
-		}
-	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
-}
-
 // String returns the spec of c in canonical order (statuses by code,
 // latency rules as given, drop, discard, partitions, seed), or "none". For
 // any Config Parse returned, Parse(c.String()) returns an equal Config.
@@ -157,7 +137,7 @@ func (c Config) String() string {
 	var items []string
 	for _, a := range answers {
 		if s, ok := c.Status[a.status]; ok {
-			items = append(items, strconv.Itoa(a.status)+"="+formatShare(s))
+			items = append(items, strconv.Itoa(a.status)+"="+share.Format(s))
 		}
 	}
 	for _, l := range c.Latency {
@@ -166,15 +146,15 @@ func (c Config) String() string {
 			s += ".." + l.Max.String()
 		}
 		if l.Share != 1 {
-			s += "@" + formatShare(l.Share)
+			s += "@" + share.Format(l.Share)
 		}
 		items = append(items, s)
 	}
 	if c.Drop != 0 {
-		items = append(items, "drop="+formatShare(c.Drop))
+		items = append(items, "drop="+share.Format(c.Drop))
 	}
 	if c.Discard != 0 {
-		items = append(items, "discard="+formatShare(c.Discard))
+		items = append(items, "discard="+share.Format(c.Discard))
 	}
 	if len(c.Partitions) > 0 {
 		items = append(items, "partitions="+strings.Join(c.Partitions, "|"))

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tablestress/tablestress/pkg/emulator/internal/share"
 )
 
 // ErrConfig is what every Parse error wraps (errors.Is(err, ErrConfig)).
@@ -100,7 +102,7 @@ func (c *Config) set(k, v string) string {
 	case "burst":
 		c.Burst, ok = parseDuration(v)
 	case "timeouts":
-		c.TimeoutShare, ok = parseShare(v)
+		c.TimeoutShare, ok = share.Parse(v)
 		if !ok {
 			return "timeouts must be a percentage like 10% or a fraction like 0.1, from 0 to 100%"
 		}
@@ -125,29 +127,6 @@ func parseRate(v string) (float64, bool) {
 func parseDuration(v string) (time.Duration, bool) {
 	d, err := time.ParseDuration(v)
 	return d, err == nil && d >= 0 && d <= maxDuration
-}
-
-// parseShare reads "10%" or "0.1" as 0.1; it must lie in [0, 1].
-func parseShare(v string) (float64, bool) {
-	s, pct := strings.CutSuffix(v, "%")
-	f, err := strconv.ParseFloat(s, 64)
-	if pct {
-		f /= 100
-	}
-	return f, err == nil && f >= 0 && f <= 1
-}
-
-// formatShare writes a share as the shortest percentage that parses back
-// to exactly the same float (7% rather than 7.000000000000001%), else as a
-// fraction (which always does).
-func formatShare(f float64) string {
-	for _, digits := range []int{12, -1} {
-		pct := strconv.FormatFloat(f*100, 'g', digits, 64) + "%"
-		if back, ok := parseShare(pct); ok && back == f {
-			return pct
-		}
-	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
 // String returns the spec of c: "azure" or "off" followed by the values
@@ -181,7 +160,7 @@ func (c Config) String() string {
 	dur("balance", c.BalanceDelay, d.BalanceDelay)
 	dur("offline", c.MoveOffline, d.MoveOffline)
 	if c.TimeoutShare != d.TimeoutShare {
-		b.WriteString(",timeouts=" + formatShare(c.TimeoutShare))
+		b.WriteString(",timeouts=" + share.Format(c.TimeoutShare))
 	}
 	dur("burst", c.Burst, d.Burst)
 	return b.String()
