@@ -24,9 +24,14 @@ func TestValidateReadyScenarios(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no ready scenarios")
 	}
+	benches, _ := filepath.Glob("../../bench/scenarios/*.yaml")
+	if len(benches) == 0 {
+		t.Fatal("no benchmark scenarios")
+	}
+	files = append(files, benches...)
 	code, out, errs := runCLI(t, append([]string{"validate"}, files...)...)
 	if code != exitOK {
-		t.Fatalf("validate scenarios/*.yaml exited %d:\n%s", code, errs)
+		t.Fatalf("validate scenarios/*.yaml bench/scenarios/*.yaml exited %d:\n%s", code, errs)
 	}
 	if strings.Count(out, ": ok") != len(files) {
 		t.Errorf("expected one ok line per file:\n%s", out)
