@@ -2,7 +2,9 @@
 # soak.sh runs tablestress against the embedded service at a steady rate for
 # a long time and prints its resident memory once a minute, to show it stays
 # flat: per-worker recorders are swapped every second, partition state is
-# bounded, nothing accumulates per operation.
+# bounded, nothing accumulates per operation. The scenario
+# (bench/scenarios/soak.yaml) balances inserts with deletes, so the stored
+# data does not grow either.
 #   bench/soak.sh                 # 30 minutes at 1,000 operations/s
 #   DURATION=5m RATE=2000 bench/soak.sh
 set -euo pipefail
@@ -11,7 +13,7 @@ duration=${DURATION:-30m}
 rate=${RATE:-1000}
 go build -o bin/tablestress ./cmd/tablestress
 out=$(mktemp -d)
-bin/tablestress run scenarios/quickstart.yaml --duration "$duration" --rate "$rate" --warmup 0s \
+bin/tablestress run bench/scenarios/soak.yaml --duration "$duration" --rate "$rate" --warmup 0s \
   --quiet --out "$out/report.json" >"$out/report.txt" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT INT TERM
