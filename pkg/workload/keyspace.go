@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"math/bits"
 	"sync"
 	"sync/atomic"
 
@@ -124,17 +125,41 @@ func (k *Keyspace) Remove(i int64) bool {
 }
 
 // Pick draws an existing entity with the distribution over [0, Bound()). It
-// re-draws up to pickTries times when the draw lands on a missing index, and
-// returns false if none was found (an empty or mostly deleted table).
+// re-draws up to pickTries times when the draw lands on a missing index;
+// then it takes the nearest existing index at or after the last draw
+// (wrapping around), so a keyspace hollowed out by deletes still yields an
+// entity while one exists. It returns false only when none exists.
 func (k *Keyspace) Pick(d keygen.Distribution, st *keygen.Stream) (int64, bool) {
 	n := k.Bound()
-	if n == 0 {
+	if n == 0 || k.live.Load() <= 0 {
 		return 0, false
 	}
+	var i int64
 	for t := 0; t < pickTries; t++ {
-		if i := d.Pick(st, n); k.Exists(i) {
+		if i = d.Pick(st, n); k.Exists(i) {
 			return i, true
 		}
+	}
+	if j, ok := k.firstLive(i, n); ok {
+		return j, true
+	}
+	return k.firstLive(0, i)
+}
+
+// firstLive returns the lowest existing index in [lo, hi), skipping absent
+// chunks and empty words.
+func (k *Keyspace) firstLive(lo, hi int64) (int64, bool) {
+	for i := max(lo, 0); i < hi; {
+		c := k.chunks[i/chunkBits].Load()
+		if c == nil {
+			i = (i/chunkBits + 1) * chunkBits
+			continue
+		}
+		if w := c[(i%chunkBits)/64].Load() >> uint(i%64); w != 0 {
+			j := i + int64(bits.TrailingZeros64(w))
+			return j, j < hi
+		}
+		i = (i/64 + 1) * 64
 	}
 	return 0, false
 }

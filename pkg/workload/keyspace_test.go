@@ -59,6 +59,41 @@ func TestKeyspacePickOnlyExisting(t *testing.T) {
 	}
 }
 
+// A keyspace hollowed out by deletes (the skewed hot set deleted first, as a
+// zipfian delete mix does) still yields the entities that remain, and only
+// those; it fails only when none remains.
+func TestKeyspacePickSparse(t *testing.T) {
+	k := NewKeyspace(200_000)
+	keep := map[int64]bool{5: true, 70_000: true, 199_999: true}
+	for i := int64(0); i < 200_000; i++ {
+		if !keep[i] {
+			k.Remove(i)
+		}
+	}
+	st := keygen.NewStream(3, 1)
+	zipf, err := keygen.ParseDistribution("zipf(0.99)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int64]int{}
+	for n := 0; n < 3000; n++ {
+		i, ok := k.Pick(zipf, &st)
+		if !ok || !keep[i] {
+			t.Fatalf("pick %d: %d, %v; want one of the 3 remaining entities", n, i, ok)
+		}
+		seen[i]++
+	}
+	if len(seen) < 2 {
+		t.Errorf("picks reached only %v of the 3 remaining entities", seen)
+	}
+	for i := range keep {
+		k.Remove(i)
+	}
+	if i, ok := k.Pick(zipf, &st); ok {
+		t.Errorf("picked %d from a keyspace with no entity left", i)
+	}
+}
+
 func TestKeyspaceConcurrentClaims(t *testing.T) {
 	k := NewKeyspace(0)
 	var wg sync.WaitGroup

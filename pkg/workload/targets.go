@@ -96,7 +96,9 @@ func (t *Targets) Len() int {
 	return len(t.list)
 }
 
-// Pick draws an existing entity of the target partitions.
+// Pick draws an existing entity of the target partitions. After pickTries
+// draws on missing entities it takes the next existing one in the list
+// (wrapping around); it returns false only when none exists.
 func (t *Targets) Pick(d keygen.Distribution, st *keygen.Stream) (int64, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -104,8 +106,14 @@ func (t *Targets) Pick(d keygen.Distribution, st *keygen.Stream) (int64, bool) {
 	if n == 0 {
 		return 0, false
 	}
+	var at int64
 	for try := 0; try < pickTries; try++ {
-		if i := t.list[d.Pick(st, n)]; t.space.Exists(i) {
+		if at = d.Pick(st, n); t.space.Exists(t.list[at]) {
+			return t.list[at], true
+		}
+	}
+	for k := int64(1); k < n; k++ { // the nearest existing one after the last draw
+		if i := t.list[(at+k)%n]; t.space.Exists(i) {
 			return i, true
 		}
 	}
