@@ -51,6 +51,22 @@ func TestPrometheusEndpointDuringRun(t *testing.T) {
 			t.Errorf("the scrape lacks %s", want)
 		}
 	}
+	resp, err := http.Get("http://" + addr + "/debug/pprof/heap?debug=1")
+	if err != nil {
+		t.Fatalf("heap profile: %v", err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), "heap profile:") {
+		t.Errorf("GET /debug/pprof/heap?debug=1: %s, %.80q", resp.Status, b)
+	}
+	// The command line may hold a connection string: never served.
+	if resp, err := http.Get("http://" + addr + "/debug/pprof/cmdline"); err == nil {
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK {
+			t.Error("GET /debug/pprof/cmdline answered 200: the command line may hold a secret")
+		}
+	}
 	if code := <-done; code != exitOK && code != exitThreshold {
 		t.Errorf("run exited %d", code)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -15,7 +16,10 @@ import (
 	"github.com/tablestress/tablestress/pkg/promexport"
 )
 
-// serveMetrics serves Prometheus metrics at http://addr/metrics until stop.
+// serveMetrics serves Prometheus metrics at http://addr/metrics, and Go's
+// runtime profiles at http://addr/debug/pprof/ (to see where a long run's
+// CPU and memory go), until stop. The command line is not served: it may
+// hold a connection string.
 func serveMetrics(e *env, addr string) (*promexport.Exporter, func(), error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -26,6 +30,10 @@ func serveMetrics(e *env, addr string) (*promexport.Exporter, func(), error) {
 	reg.MustRegister(exp, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
