@@ -62,4 +62,7 @@ func TestSecretsNeverPrinted(t *testing.T) {
 	if !strings.Contains(text, "403 AuthenticationFailed") {
 		t.Errorf("the wrong-key run does not say why it failed:\n%s", text)
 	}
+	if !strings.Contains(text, "127.0.0.1:1: connect: connection refused") {
+		t.Errorf("the unreachable-endpoint run does not say why it failed:\n%s", text)
+	}
 }

@@ -72,7 +72,9 @@ func (r *Registry) merge(d *tickData) {
 	for _, s := range d.secs {
 		t := r.secondTotal(s.sec)
 		t.c.add(&s.c)
-		t.lat.Merge(s.lat)
+		if t.merge(s.lat) {
+			r.reseal = append(r.reseal, s.sec)
+		}
 	}
 }
 

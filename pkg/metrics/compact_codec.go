@@ -14,11 +14,17 @@ import (
 var ErrMalformedHistogram = errors.New("metrics: malformed histogram")
 
 // Encode returns the histogram in a compact text form, unpadded standard
-// base64 of uvarints: the sub-bucket bits, the exact maximum, the number of
-// used buckets, then per bucket the index delta from the previous bucket (the
-// first from 0) and the count. DecodeCompact reverses it exactly.
+// base64 of its binary form (appendBinary). DecodeCompact reverses it
+// exactly.
 func (c *Compact) Encode() string {
-	buf := make([]byte, 0, 8+4*len(c.idx))
+	return base64.RawStdEncoding.EncodeToString(c.appendBinary(make([]byte, 0, 8+4*len(c.idx))))
+}
+
+// appendBinary appends the histogram's binary form to buf: uvarints of the
+// sub-bucket bits, the exact maximum, the number of used buckets, then per
+// bucket the index delta from the previous bucket (the first from 0) and
+// the count.
+func (c *Compact) appendBinary(buf []byte) []byte {
 	buf = binary.AppendUvarint(buf, uint64(c.b()))
 	buf = binary.AppendUvarint(buf, uint64(c.max))
 	buf = binary.AppendUvarint(buf, uint64(len(c.idx)))
@@ -28,7 +34,7 @@ func (c *Compact) Encode() string {
 		buf = binary.AppendUvarint(buf, uint64(c.cnt[k]))
 		prev = i
 	}
-	return base64.RawStdEncoding.EncodeToString(buf)
+	return buf
 }
 
 // DecodeCompact parses the form Encode writes. Errors wrap
@@ -38,6 +44,11 @@ func DecodeCompact(s string) (*Compact, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: not unpadded base64: %v", ErrMalformedHistogram, err)
 	}
+	return decodeBinary(buf)
+}
+
+// decodeBinary parses the form appendBinary writes, checking every field.
+func decodeBinary(buf []byte) (*Compact, error) {
 	r := uvarintReader{buf: buf}
 	b, mx, n := r.next(), r.next(), r.next()
 	if r.err != nil {

@@ -42,36 +42,6 @@ type Live struct {
 	HottestEntities            int64
 }
 
-// secTotal is one second's merged figures.
-type secTotal struct {
-	c        counters
-	lat      Compact
-	hottest  string
-	hottestN int64
-}
-
-// hot offers partition key's count of entities so far in this second. Counts
-// only grow, so the running maximum over every offer is the maximum over
-// the partitions' final counts.
-func (s *secTotal) hot(key string, n int64) {
-	if n > s.hottestN || (n == s.hottestN && n > 0 && key < s.hottest) {
-		s.hottest, s.hottestN = key, n
-	}
-}
-
-// interval returns the second's figures; withHist attaches a copy of its
-// latency histogram.
-func (s *secTotal) interval(sec int, withHist bool) Interval {
-	iv := Interval{Second: sec, Ops: s.c.ops, Requests: s.c.requests, Entities: s.c.entities, Throttled: s.c.throttled,
-		Errors: s.c.errors, Failed: s.c.failed, Dropped: s.c.dropped, Retries: s.c.retries, Pages: s.c.pages,
-		Hottest: s.hottest, HottestEntities: s.hottestN}
-	iv.setQuantiles(&s.lat)
-	if withHist && s.lat.Count() > 0 {
-		iv.Latency = s.lat.Clone()
-	}
-	return iv
-}
-
 // setQuantiles sets the latency quantiles from h.
 func (iv *Interval) setQuantiles(h *Compact) {
 	iv.P50, iv.P90, iv.P99 = usToMs(h.Quantile(0.5)), usToMs(h.Quantile(0.9)), usToMs(h.Quantile(0.99))

@@ -22,7 +22,7 @@ type Summary struct {
 	Partitions []PartitionStats `json:"partitions"`
 	// Intervals has one entry per second of the measured run, Intervals[i]
 	// for second i, including a final partial second and any second in
-	// which late operations completed.
+	// which late operations completed (nil in a Registry.Snapshot).
 	Intervals []Interval `json:"intervals"`
 	// BinWidth is the width of a Series bin: a power of two seconds, 1 s for
 	// runs up to 4 minutes, at most 240 bins.
@@ -30,7 +30,8 @@ type Summary struct {
 	// SeriesLimit is how many partitions keep a series (negative: all).
 	SeriesLimit int `json:"series_limit"`
 	// Series has the entities per bin of the busiest partitions, in
-	// Partitions order, for a partition x time heatmap.
+	// Partitions order, for a partition x time heatmap (nil in a
+	// Registry.Snapshot).
 	Series []Series `json:"series"`
 	// Ignored counts records that were dropped as invalid: an Op that is not
 	// an operation, or a time beyond MaxRunSeconds.
@@ -82,21 +83,24 @@ func (r *Registry) Finish(end time.Time) *Summary {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.collect()
-	return r.summary(end)
+	return r.summary(end, true)
 }
 
 // Snapshot returns the figures so far without ending the run, for checks
-// made during it (thresholds with abort_on_fail). It costs a copy of every
-// partition's figures.
+// made during it (thresholds with abort_on_fail, a Prometheus scrape): the
+// totals, operations and partitions, but neither Intervals nor Series (nil),
+// so that its cost follows the partitions touched, not the run's length. It
+// costs a copy of every partition's figures.
 func (r *Registry) Snapshot(now time.Time) *Summary {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.collect()
-	return r.summary(now)
+	return r.summary(now, false)
 }
 
-// summary builds a Summary from the merged data; r.mu is held.
-func (r *Registry) summary(end time.Time) *Summary {
+// summary builds a Summary from the merged data, with the per-second
+// intervals and series when withSeconds; r.mu is held.
+func (r *Registry) summary(end time.Time, withSeconds bool) *Summary {
 	start := r.Start()
 	if start.IsZero() || end.Before(start) {
 		start = end
@@ -112,15 +116,19 @@ func (r *Registry) summary(end time.Time) *Summary {
 	for _, p := range r.parts {
 		s.Partitions = append(s.Partitions, p.stats())
 	}
-	nsecs := max(len(r.secs), int((end.Sub(start)+time.Second-1)/time.Second))
+	if !withSeconds {
+		s.finish()
+		return s
+	}
+	nsecs := max(r.secs.len(), int((end.Sub(start)+time.Second-1)/time.Second))
 	nsecs = min(nsecs, MaxRunSeconds+1)
 	if nsecs > 0 {
 		r.widen(int32(nsecs - 1))
 	}
 	s.Intervals = make([]Interval, nsecs)
 	for i := range s.Intervals {
-		if i < len(r.secs) {
-			s.Intervals[i] = r.secs[i].interval(i, true)
+		if i < r.secs.len() {
+			s.Intervals[i] = r.secs.at(i).interval(i, true)
 		} else {
 			s.Intervals[i] = Interval{Second: i}
 		}
