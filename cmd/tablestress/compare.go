@@ -33,8 +33,8 @@ JSON document. Exit code 99 when a threshold fails for any scheme.`,
 			defer ss.close()
 			var reps []*report.Report
 			var runErr error
-			for i := range ss.schemes {
-				if ss.f.scheme != "" && ss.s.Schemes[i].Name != ss.f.scheme {
+			for i, sch := range ss.spec.Schemes {
+				if ss.f.scheme != "" && sch.Name != ss.f.scheme {
 					continue
 				}
 				if cmd.Context().Err() != nil {

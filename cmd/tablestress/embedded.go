@@ -31,13 +31,26 @@ func embeddedConfig(s *scenario.Scenario, f *runFlags) (emulator.Config, error) 
 	return emulator.Config{Model: mc, Faults: fc}, nil
 }
 
+// embeddedErrors checks the scenario's embedded section (the model and
+// fault specs, which the embedded service parses), located in the file.
+func embeddedErrors(s *scenario.Scenario) []error {
+	var errs []error
+	if s.Embedded.Model != "" {
+		if _, err := model.Parse(s.Embedded.Model); err != nil {
+			errs = append(errs, s.ErrorAt("embedded.model", err))
+		}
+	}
+	if s.Embedded.Faults != "" {
+		if _, err := faults.Parse(s.Embedded.Faults); err != nil {
+			errs = append(errs, s.ErrorAt("embedded.faults", err))
+		}
+	}
+	return errs
+}
+
 // startEmbedded starts the embedded Table service on a free loopback port
 // for a run and returns it and a stop function.
-func startEmbedded(s *scenario.Scenario, f *runFlags) (*emulator.Instance, func(), error) {
-	cfg, err := embeddedConfig(s, f)
-	if err != nil {
-		return nil, nil, err
-	}
+func startEmbedded(cfg emulator.Config) (*emulator.Instance, func(), error) {
 	in, err := emulator.Start("127.0.0.1:0", cfg)
 	if err != nil {
 		return nil, nil, withCode(exitFailure, err)

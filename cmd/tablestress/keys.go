@@ -38,7 +38,7 @@ are. It is the quickest way to compare key schemes.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := loadScenario(e, args[0])
+			s, _, err := loadScenario(e, args[0])
 			if err != nil {
 				return err
 			}

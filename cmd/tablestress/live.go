@@ -27,7 +27,11 @@ func (l *live) events(scheme string) workload.Events {
 		return workload.Events{}
 	}
 	return workload.Events{
-		Phase: func(p string) { l.line(fmt.Sprintf("[%s] %s", scheme, p), true) },
+		Phase: func(p workload.Phase) {
+			if p != workload.PhaseDone {
+				l.line(fmt.Sprintf("[%s] %s", scheme, p), true)
+			}
+		},
 		SeedProgress: func(done, total int64) {
 			if l.due(time.Second) {
 				l.line(fmt.Sprintf("[%s] seed: %d of %d rows (%.0f%%)", scheme, done, total, 100*float64(done)/float64(max(total, 1))), false)

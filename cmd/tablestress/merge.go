@@ -10,6 +10,7 @@ func init() { extraCommands = append(extraCommands, newMergeCmd) }
 
 func newMergeCmd(e *env) *cobra.Command {
 	f := &runFlags{}
+	var partial bool
 	cmd := &cobra.Command{
 		Use:   "merge A.json B.json...",
 		Short: "Merge the reports of the shards of one run into one report",
@@ -17,16 +18,22 @@ func newMergeCmd(e *env) *cobra.Command {
 (tablestress run --shard I/N --table T --out shard-I.json) into the report of
 the whole run: counters and status counts add, latency percentiles come from
 the merged HDR histograms the reports carry, partitions (each served by one
-shard) keep their exact figures, per-second intervals add.`,
+shard) keep their exact figures, per-second intervals add.
+
+It refuses what is not the shards of one run, naming the files: a report
+run without --shard, the same shard twice, shards of another table, target,
+shard count, scheme, scenario file, run settings or --run-id, and reports
+whose measured windows do not overlap. A set with shards missing is refused
+unless --partial, and the merged report then names the missing shards.`,
 		Example: `  tablestress merge shard-0.json shard-1.json shard-2.json --out run.json --html run.html`,
 		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) < 2 {
-				return usageError("merge needs at least two report files")
+			if len(args) < 1 {
+				return usageError("merge needs the report files of the run's shards")
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var reps []*report.Report
+			var shards []report.Shard
 			for _, path := range args {
 				doc, err := report.ReadFile(path)
 				if err != nil {
@@ -35,9 +42,9 @@ shard) keep their exact figures, per-second intervals add.`,
 				if doc.Report == nil {
 					return usageError("%s is a comparison; merge takes the reports of shards", path)
 				}
-				reps = append(reps, doc.Report)
+				shards = append(shards, report.Shard{Name: path, Report: doc.Report})
 			}
-			merged, err := report.Merge(reps)
+			merged, err := report.Merge(shards, partial)
 			if err != nil {
 				return usageError("%v", err)
 			}
@@ -52,5 +59,6 @@ shard) keep their exact figures, per-second intervals add.`,
 	fl.StringVar(&f.csv, "csv", "", "write the merged per-partition CSV to this file")
 	fl.StringVar(&f.html, "html", "", "write the merged HTML report to this file")
 	fl.StringVar(&f.format, "format", "text", "what to print on stdout: text or json")
+	fl.BoolVar(&partial, "partial", false, "merge the shards given even when some of the run's shards are missing (the report names them)")
 	return cmd
 }

@@ -2,13 +2,13 @@ package main
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	"github.com/tablestress/tablestress/pkg/report"
 	"github.com/tablestress/tablestress/pkg/scenario"
+	"github.com/tablestress/tablestress/pkg/workload"
 )
 
 // runFlags are the flags shared by run, compare and seed.
@@ -40,6 +40,7 @@ type runFlags struct {
 	downAfter  time.Duration
 	model      string
 	faults     string
+	runID      string
 }
 
 func (f *runFlags) register(fs *pflag.FlagSet, withWorkload bool) {
@@ -66,6 +67,7 @@ func (f *runFlags) register(fs *pflag.FlagSet, withWorkload bool) {
 	fs.StringVar(&f.retry, "retry", "", "retry strategy, overriding workload.retry: none, fixed(DELAY,N), exponential(DEFAULT,MIN,MAX,N)")
 	fs.DurationVar(&f.grace, "grace", 0, "after the run ends (or Ctrl-C), how long in-flight operations may finish (default: the request timeout)")
 	fs.StringVar(&f.metrics, "metrics-addr", "", "serve live Prometheus metrics at http://ADDR/metrics during the run (e.g. 127.0.0.1:9464)")
+	fs.StringVar(&f.runID, "run-id", "", "a name the shards of one run share (a CI job or Kubernetes Job id), recorded in the report; merge refuses shards of different runs (default: $TABLESTRESS_RUN_ID)")
 	fs.StringVar(&f.shard, "shard", "", "run shard I of N (I/N, 0-based; JOB_COMPLETION_INDEX/N in a Kubernetes Indexed Job): a disjoint share of the partitions and rate; needs --table; merge the reports with tablestress merge")
 	fs.BoolVar(&f.reconnect, "reconnect", false, "keep running while the target is down, counting the failures and recording the outage (default: stop)")
 	fs.DurationVar(&f.downAfter, "down-after", 5*time.Second, "how long the target may answer nothing (or only refusals such as 403) before it counts as down")
@@ -76,91 +78,73 @@ func (f *runFlags) register(fs *pflag.FlagSet, withWorkload bool) {
 	fs.StringVar(&f.format, "format", "text", "what to print on stdout: text or json")
 }
 
-// apply overrides scenario values with the flags that were given.
-func (f *runFlags) apply(s *scenario.Scenario, changed func(string) bool) error {
-	w := &s.Workload
+// overrides turns the flags that were given into the run's overrides;
+// errors name the flag and what would be right.
+func (f *runFlags) overrides(changed func(string) bool) (workload.Overrides, error) {
+	var o workload.Overrides
 	if changed("seed") {
-		s.Seed = f.seed
+		o.Seed = &f.seed
 	}
 	if changed("entities") {
 		var c scenario.Count
 		if err := c.UnmarshalText([]byte(f.entities)); err != nil {
-			return usageError("--entities: %v", err)
+			return o, usageError("--entities: %v", err)
 		}
-		s.Population.Entities = c
+		n := int64(c)
+		o.Entities = &n
 	}
 	if changed("duration") {
 		if f.duration <= 0 {
-			return usageError("--duration must be positive, like 30s")
+			return o, usageError("--duration must be positive, like 30s")
 		}
-		w.Duration = scenario.Duration(f.duration)
-		w.Stages = nil
+		o.Duration = f.duration
 	}
 	if changed("warmup") {
 		if f.warmup < 0 {
-			return usageError("--warmup must not be negative")
+			return o, usageError("--warmup must not be negative")
 		}
-		w.Warmup = scenario.Duration(f.warmup)
+		o.Warmup = &f.warmup
 	}
 	if changed("rate") {
 		r, err := scenario.ParseRate(f.rate)
 		if err != nil {
-			return usageError("--rate: %v", err)
+			return o, usageError("--rate: %v", err)
 		}
-		w.Rate = scenario.Rate(r)
-		w.Stages = nil
+		o.Rate = &r
 	}
 	if changed("workers") {
 		if f.workers < 1 || f.workers > scenario.MaxWorkers {
-			return usageError("--workers must be between 1 and %d", scenario.MaxWorkers)
+			return o, usageError("--workers must be between 1 and %d", scenario.MaxWorkers)
 		}
-		w.Workers = f.workers
+		o.Workers = f.workers
 	}
 	if changed("max-ops") {
 		if f.maxOps < 0 {
-			return usageError("--max-ops must not be negative")
+			return o, usageError("--max-ops must not be negative")
 		}
-		w.MaxOperations = scenario.Count(f.maxOps)
+		o.MaxOps = &f.maxOps
 	}
 	if changed("retry") {
 		r, err := scenario.ParseRetry(f.retry)
 		if err != nil {
-			return usageError("--retry: %v", err)
+			return o, usageError("--retry: %v", err)
 		}
-		w.Retry = r
+		o.Retry = &r
 	}
 	if f.shard != "" {
-		i, n, err := parseShard(f.shard)
+		i, n, err := report.ParseShard(f.shard)
 		if err != nil {
-			return usageError("--shard: %v", err)
+			return o, usageError("--shard: %v", err)
 		}
 		if f.table == "" {
-			return usageError("--shard needs --table: the shards of one run share one table")
+			return o, usageError("--shard needs --table: the shards of one run share one table")
 		}
-		w.Rate = scenario.Rate(float64(w.Rate) / float64(n))
-		for k := range w.Stages {
-			w.Stages[k].Rate = scenario.Rate(float64(w.Stages[k].Rate) / float64(n))
-		}
-		if w.MaxOperations > 0 {
-			w.MaxOperations = scenario.Count((int64(w.MaxOperations) + int64(n) - 1 - int64(i)) / int64(n))
-		}
+		o.Shard, o.Shards = i, n
 	}
 	if changed("format") && f.format != "text" && f.format != "json" {
-		return usageError("--format must be text or json")
+		return o, usageError("--format must be text or json")
 	}
-	return nil
+	return o, nil
 }
 
 func (f *runFlags) String() string { return fmt.Sprintf("%+v", *f) }
-
-// parseShard reads "I/N" with 0 <= I < N; "$JOB_COMPLETION_INDEX" style
-// values come expanded by the shell.
-func parseShard(s string) (int, int, error) {
-	a, b, ok := strings.Cut(s, "/")
-	i, err1 := strconv.Atoi(strings.TrimSpace(a))
-	n, err2 := strconv.Atoi(strings.TrimSpace(b))
-	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return 0, 0, fmt.Errorf("%q: write it as I/N with 0 <= I < N, like 0/3", s)
-	}
-	return i, n, nil
-}

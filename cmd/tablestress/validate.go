@@ -1,7 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -27,7 +30,7 @@ are printed but do not fail validation.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			bad := 0
 			for _, f := range args {
-				s, errs := scenario.Load(f)
+				s, _, errs := checkScenario(f)
 				for _, err := range errs {
 					fmt.Fprintln(e.stderr, err)
 				}
@@ -49,18 +52,40 @@ are printed but do not fail validation.`,
 	}
 }
 
+// checkScenario reads and checks a scenario file: the file as the scenario
+// package reads it, and its embedded section. It returns every problem.
+func checkScenario(path string) (*scenario.Scenario, []byte, []error) {
+	source, err := os.ReadFile(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, nil, []error{fmt.Errorf("%s: %w", path, err)}
+	}
+	s, errs := scenario.Parse(path, source)
+	if s != nil {
+		errs = append(errs, embeddedErrors(s)...)
+	}
+	if len(errs) > 0 {
+		scenario.SortErrors(errs)
+		return nil, nil, errs
+	}
+	return s, source, nil
+}
+
 // loadScenario loads a scenario for the commands that run one, printing
 // every problem and warning.
-func loadScenario(e *env, path string) (*scenario.Scenario, error) {
-	s, errs := scenario.Load(path)
+func loadScenario(e *env, path string) (*scenario.Scenario, []byte, error) {
+	s, source, errs := checkScenario(path)
 	if len(errs) > 0 {
 		for _, err := range errs {
 			fmt.Fprintln(e.stderr, err)
 		}
-		return nil, silentExit(exitUsage)
+		return nil, nil, silentExit(exitUsage)
 	}
 	for _, w := range s.Warnings() {
 		fmt.Fprintln(e.stderr, "warning:", w)
 	}
-	return s, nil
+	return s, source, nil
 }

@@ -78,11 +78,8 @@ type Server struct {
 	model   *model.Model
 	faults  atomic.Pointer[faults.Injector]
 	stats   *stats
+	measure measuring
 }
-
-// SetFaults replaces the fault injection from the next request on (a zero
-// Config injects nothing); its counts start again from zero.
-func (s *Server) SetFaults(cfg faults.Config) { s.faults.Store(faults.New(cfg)) }
 
 // ErrConfig is returned for an unusable configuration.
 var ErrConfig = errors.New("emulator: bad configuration")
@@ -105,6 +102,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{account: cfg.Account, key: key, now: cfg.Now, store: newStore(cfg.Now),
 		model: model.New(cfg.Model, cfg.Now), stats: newStats()}
+	s.measure.on = true
 	s.SetFaults(cfg.Faults)
 	return s, nil
 }

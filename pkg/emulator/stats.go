@@ -191,5 +191,6 @@ func loopbackPeer(remote string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// PauseModel suspends (true) or resumes (false) the partition model.
-func (s *Server) PauseModel(p bool) { s.model.SetPaused(p) }
+// ModelPeaks returns the most entities the model gave each partition and
+// end range of table in one second (model.Peaks).
+func (s *Server) ModelPeaks(table string) model.Peaks { return s.model.Peaks(table) }

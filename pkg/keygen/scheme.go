@@ -1,6 +1,7 @@
 package keygen
 
 import (
+	"errors"
 	"fmt"
 )
 
@@ -63,50 +64,42 @@ func (e *SchemeError) Unwrap() error { return e.Err }
 
 // CompileScheme compiles a scheme's templates over the population and checks
 // statically that none can produce a forbidden character.
+// It reports every problem of every template, each a *SchemeError (joined
+// with errors.Join when there are several).
 func CompileScheme(p *Population, s SchemeSpec) (*Scheme, error) {
 	sc := &Scheme{Name: s.Name, Description: s.Description}
-	compile := func(field, src string) (*Template, error) {
+	var errs []error
+	compile := func(field, src string) *Template {
 		t, err := p.Compile(src)
+		if err == nil {
+			err = t.checkChars()
+		}
 		if err != nil {
-			return nil, &SchemeError{s.Name, field, err}
+			errs = append(errs, &SchemeError{s.Name, field, err})
+			return nil
 		}
-		if err := t.checkChars(); err != nil {
-			return nil, &SchemeError{s.Name, field, err}
-		}
-		return t, nil
+		return t
 	}
-	var err error
-	if sc.PK, err = compile("partition_key", s.PartitionKey); err != nil {
-		return nil, err
-	}
-	if sc.RK, err = compile("row_key", s.RowKey); err != nil {
-		return nil, err
-	}
+	sc.PK = compile("partition_key", s.PartitionKey)
+	sc.RK = compile("row_key", s.RowKey)
 	for i, r := range s.Rows {
-		t, err := compile(fmt.Sprintf("rows[%d]", i), r)
-		if err != nil {
-			return nil, err
-		}
-		sc.Rows = append(sc.Rows, t)
+		sc.Rows = append(sc.Rows, compile(fmt.Sprintf("rows[%d]", i), r))
 	}
 	seen := map[string]bool{}
 	for i, ix := range s.Indexes {
+		field := fmt.Sprintf("indexes[%d]", i)
 		if !tableSuffixOK(ix.Name) {
-			return nil, &SchemeError{s.Name, fmt.Sprintf("indexes[%d].name", i), fmt.Errorf("%w: %q must be 1-40 letters or digits, starting with a letter (it is appended to the table name)", ErrScheme, ix.Name)}
-		}
-		if seen[ix.Name] {
-			return nil, &SchemeError{s.Name, fmt.Sprintf("indexes[%d].name", i), fmt.Errorf("%w: index %q is declared twice", ErrScheme, ix.Name)}
+			errs = append(errs, &SchemeError{s.Name, field + ".name", fmt.Errorf("%w: %q must be 1-40 letters or digits, starting with a letter (it is appended to the table name)", ErrScheme, ix.Name)})
+		} else if seen[ix.Name] {
+			errs = append(errs, &SchemeError{s.Name, field + ".name", fmt.Errorf("%w: index %q is declared twice", ErrScheme, ix.Name)})
 		}
 		seen[ix.Name] = true
-		pk, err := compile(fmt.Sprintf("indexes[%d].partition_key", i), ix.PartitionKey)
-		if err != nil {
-			return nil, err
-		}
-		rk, err := compile(fmt.Sprintf("indexes[%d].row_key", i), ix.RowKey)
-		if err != nil {
-			return nil, err
-		}
+		pk := compile(field+".partition_key", ix.PartitionKey)
+		rk := compile(field+".row_key", ix.RowKey)
 		sc.Indexes = append(sc.Indexes, Index{Name: ix.Name, PK: pk, RK: rk})
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
 	}
 	return sc, nil
 }

@@ -49,8 +49,11 @@ func (e *TemplateError) Unwrap() []error {
 }
 
 // Compile parses a template over the population's fields and the built-ins.
+// It reports every problem of the template, each a *TemplateError (joined
+// with errors.Join when there are several).
 func (p *Population) Compile(src string) (*Template, error) {
 	t := &Template{src: src}
+	var errs []error
 	var lit strings.Builder
 	litStart := 0
 	flush := func() {
@@ -76,16 +79,19 @@ func (p *Population) Compile(src string) (*Template, error) {
 			addLit(i, '}')
 			i++
 		case c == '}':
-			return nil, &TemplateError{Template: src, Offset: i, Msg: "unmatched '}' (write }} for a literal brace)"}
+			errs = append(errs, &TemplateError{Template: src, Offset: i, Msg: "unmatched '}' (write }} for a literal brace)"})
 		case c == '{':
 			end := strings.IndexByte(src[i:], '}')
 			if end < 0 {
-				return nil, &TemplateError{Template: src, Offset: i, Msg: "unclosed '{' (write {{ for a literal brace)"}
+				errs = append(errs, &TemplateError{Template: src, Offset: i, Msg: "unclosed '{' (write {{ for a literal brace)"})
+				return nil, errors.Join(errs...)
 			}
 			flush()
 			pt, ref, err := p.compilePlaceholder(src[i+1 : i+end])
 			if err != nil {
-				return nil, &TemplateError{Template: src, Offset: i, Msg: err.Error()}
+				errs = append(errs, &TemplateError{Template: src, Offset: i, Msg: err.Error()})
+				i += end
+				continue
 			}
 			t.parts = append(t.parts, pt)
 			t.offsets = append(t.offsets, i)
@@ -96,6 +102,9 @@ func (p *Population) Compile(src string) (*Template, error) {
 		}
 	}
 	flush()
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
 	return t, nil
 }
 
@@ -177,6 +186,7 @@ func (t *Template) Constant() bool { return len(t.refs) == 0 }
 // template against the key rules, so a literal '/' or a choice value with a
 // '#' is reported at its offset in the template.
 func (t *Template) checkChars() error {
+	var errs []error
 	for k, pt := range t.parts {
 		for _, out := range pt.outputs() {
 			if err := ValidateKey([]byte(out)); err != nil {
@@ -188,11 +198,12 @@ func (t *Template) checkChars() error {
 						msg = fmt.Sprintf("can generate %q: %s", clip(ke.Key, 60), ke.Reason)
 					}
 				}
-				return &TemplateError{Template: t.src, Offset: t.offsets[k], Msg: msg, Err: err}
+				errs = append(errs, &TemplateError{Template: t.src, Offset: t.offsets[k], Msg: msg, Err: err})
+				break
 			}
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // maxLen bounds the rendered length in bytes.

@@ -18,7 +18,7 @@ func newHDR() *hdrhistogram.Histogram { return hdrhistogram.New(hdrLowest, maxLa
 
 // opTotal is one operation's (or the run's) merged figures.
 type opTotal struct {
-	c      counters
+	c      Counts
 	status map[string]int64
 	hist   *hdrhistogram.Histogram // created on first latency
 }
@@ -44,11 +44,11 @@ func (o *opTotal) recordCompact(c *Compact) {
 func (r *Registry) merge(d *tickData) {
 	for i := range d.ops {
 		o := &d.ops[i]
-		if o.c == (counters{}) {
+		if o.c.IsZero() {
 			continue
 		}
 		for _, t := range [2]*opTotal{&r.ops[i], &r.total} {
-			t.c.add(&o.c)
+			t.c.Add(o.c)
 			for id, n := range o.status {
 				if n > 0 {
 					t.status[d.outcomes.key(uint16(id))] += n
@@ -60,28 +60,32 @@ func (r *Registry) merge(d *tickData) {
 	for _, i := range d.used {
 		p := &d.slots[i]
 		t := r.partition(p.key)
-		t.c.add(&p.c)
+		t.c.Add(p.c)
 		for _, ic := range p.status {
 			t.status = addKey(t.status, d.outcomes.key(ic.id), ic.n)
 		}
 		t.lat.Merge(p.lat)
 		for _, sc := range p.secs {
-			r.addEntities(t, sc.sec, sc.n)
+			r.addEntities(t, sc.sec, sc.n, sc.throttled)
 		}
 	}
 	for _, s := range d.secs {
 		t := r.secondTotal(s.sec)
-		t.c.add(&s.c)
+		t.c.Add(s.c)
 		if t.merge(s.lat) {
 			r.reseal = append(r.reseal, s.sec)
 		}
 	}
 }
 
-// addEntities accounts n entities served by partition p in second sec: its
-// peak window, its series, and the second's hottest partition.
-func (r *Registry) addEntities(p *partTotal, sec int32, n int64) {
-	count := p.win.add(sec, n)
+// addEntities accounts n entities served by partition p in second sec, in
+// which it was throttled or not: its peak window, its series, and the
+// second's hottest partition.
+func (r *Registry) addEntities(p *partTotal, sec int32, n int64, throttled bool) {
+	count := p.win.add(sec, n, throttled)
+	if n == 0 {
+		return
+	}
 	if p.key != CrossPartition {
 		r.secondTotal(sec).hot(p.key, count)
 	}

@@ -13,7 +13,7 @@ import (
 
 // tally is what one worker knows it recorded.
 type tally struct {
-	c      counters
+	c      Counts
 	status map[string]int64
 	ents   map[string]map[int32]int64 // partition -> second -> entities
 }
@@ -25,7 +25,8 @@ func (w *tally) request(q Request) {
 		if w.ents[q.Partition] == nil {
 			w.ents[q.Partition] = map[int32]int64{}
 		}
-		w.ents[q.Partition][int32(q.At.Sub(t0)/time.Second)] += n
+		// The window ends at 6 s: later records count in second 5.
+		w.ents[q.Partition][min(int32(q.At.Sub(t0)/time.Second), 5)] += n
 	}
 }
 
@@ -39,7 +40,7 @@ var mixOutcomes = []outcome.Outcome{ok200, ok201, ok202, busy, opTimedOut, exist
 // with recording whatever the scheduler does.
 func TestConcurrentRecording(t *testing.T) {
 	const workers, per = 32, 3000
-	reg := NewRegistry(Options{Start: t0})
+	reg := NewRegistry(Options{Start: t0, End: t0.Add(6 * time.Second)})
 	var ticks atomic.Int64
 	stop := make(chan struct{})
 	var ticker sync.WaitGroup
@@ -79,11 +80,12 @@ func TestConcurrentRecording(t *testing.T) {
 				rec.Request(q)
 				me.request(q)
 				ok := r.IntN(3) > 0
-				rec.Done(op, part, now.Add(-time.Duration(r.IntN(5000))*time.Microsecond), now, ok)
+				start := now.Add(-min(time.Duration(r.IntN(5000))*time.Microsecond, now.Sub(t0))) // started in the measured window
+				rec.Done(op, part, start, now, ok)
 				me.c.done(ok)
 				if r.IntN(20) == 0 {
 					rec.Dropped(op, now)
-					me.c.dropped++
+					me.c.Dropped++
 				}
 			}
 		})
@@ -92,8 +94,8 @@ func TestConcurrentRecording(t *testing.T) {
 	close(stop)
 	ticker.Wait()
 	s := reg.Finish(t0.Add(6 * time.Second))
-	if len(s.Intervals) != 7 { // 6 s, and the last workers' last records in second 6
-		t.Errorf("%d intervals", len(s.Intervals))
+	if len(s.Intervals) != 6 { // 6 s; the last workers' last records, past 6 s, count in second 5
+		t.Errorf("%d intervals, want 6", len(s.Intervals))
 	}
 	checkSums(t, s, tallies)
 }
@@ -101,11 +103,11 @@ func TestConcurrentRecording(t *testing.T) {
 // checkSums checks a summary against what the workers recorded.
 func checkSums(t *testing.T, s *Summary, tallies []*tally) {
 
-	var want counters
+	var want Counts
 	wantStatus := map[string]int64{}
 	wantEnts := map[string]map[int32]int64{}
 	for _, w := range tallies {
-		want.add(&w.c)
+		want.Add(w.c)
 		addMap(wantStatus, w.status)
 		for p, secs := range w.ents {
 			if wantEnts[p] == nil {
@@ -116,19 +118,19 @@ func checkSums(t *testing.T, s *Summary, tallies []*tally) {
 			}
 		}
 	}
-	wantCounts := counts{want.ops, want.requests, want.entities, want.throttled, want.errors, want.failed, want.dropped, want.retries, want.pages}
+	wantCounts := counts{want.Ops, want.Requests, want.Entities, want.Throttled, want.Errors, want.Failed, want.Dropped, want.Retries, want.Pages}
 	if got := statsCounts(s.Totals); got != wantCounts || !equalMaps(s.Totals.Status, wantStatus) {
 		t.Errorf("totals %v status %v\nwant   %v status %v", got, s.Totals.Status, wantCounts, wantStatus)
 	}
-	if s.Totals.Latency.TotalCount() != want.ops {
-		t.Errorf("latency histogram holds %d operations, want %d", s.Totals.Latency.TotalCount(), want.ops)
+	if s.Totals.Latency.TotalCount() != want.Ops {
+		t.Errorf("latency histogram holds %d operations, want %d", s.Totals.Latency.TotalCount(), want.Ops)
 	}
-	var ops, parts, ivs counters
+	var ops, parts, ivs Counts
 	for _, st := range s.Ops {
-		ops.add(&counters{ops: st.Ops, requests: st.Requests, entities: st.Entities, dropped: st.Dropped})
+		ops.Add(Counts{Ops: st.Ops, Requests: st.Requests, Entities: st.Entities, Dropped: st.Dropped})
 	}
 	for _, p := range s.Partitions {
-		parts.add(&counters{ops: p.Ops, requests: p.Requests, entities: p.Entities})
+		parts.Add(Counts{Ops: p.Ops, Requests: p.Requests, Entities: p.Entities})
 		peak := int64(0)
 		for _, n := range wantEnts[p.Key] {
 			peak = max(peak, n)
@@ -138,10 +140,10 @@ func checkSums(t *testing.T, s *Summary, tallies []*tally) {
 		}
 	}
 	for _, iv := range s.Intervals {
-		ivs.add(&counters{ops: iv.Ops, requests: iv.Requests, entities: iv.Entities, dropped: iv.Dropped})
+		ivs.Add(Counts{Ops: iv.Ops, Requests: iv.Requests, Entities: iv.Entities, Dropped: iv.Dropped})
 	}
-	for name, c := range map[string]counters{"operations": ops, "partitions": parts, "intervals": ivs} {
-		if c.ops != want.ops || c.requests != want.requests || c.entities != want.entities || (name != "partitions" && c.dropped != want.dropped) {
+	for name, c := range map[string]Counts{"operations": ops, "partitions": parts, "intervals": ivs} {
+		if c.Ops != want.Ops || c.Requests != want.Requests || c.Entities != want.Entities || (name != "partitions" && c.Dropped != want.Dropped) {
 			t.Errorf("%s sum to %+v, want %+v", name, c, want)
 		}
 	}

@@ -6,47 +6,61 @@ import (
 	"github.com/tablestress/tablestress/pkg/outcome"
 )
 
-// counters are the tallies shared by operations, partitions and seconds.
-type counters struct {
-	ops, requests, entities, throttled, errors, failed, dropped, retries, pages int64
+// Counts are the tallies kept for the run, each operation, each partition
+// and each second, by the package's counting rules. Every report figure of
+// that kind is a Counts; Add is the one way they combine.
+type Counts struct {
+	Ops       int64 `json:"ops"`
+	Requests  int64 `json:"requests"`
+	Entities  int64 `json:"entities"`
+	Throttled int64 `json:"throttled"`
+	Errors    int64 `json:"errors"`
+	Failed    int64 `json:"failed"`
+	Dropped   int64 `json:"dropped"`
+	Retries   int64 `json:"retries"`
+	Pages     int64 `json:"pages"`
 }
 
-func (c *counters) add(o *counters) {
-	c.ops += o.ops
-	c.requests += o.requests
-	c.entities += o.entities
-	c.throttled += o.throttled
-	c.errors += o.errors
-	c.failed += o.failed
-	c.dropped += o.dropped
-	c.retries += o.retries
-	c.pages += o.pages
+// Add adds o's tallies to c.
+func (c *Counts) Add(o Counts) {
+	c.Ops += o.Ops
+	c.Requests += o.Requests
+	c.Entities += o.Entities
+	c.Throttled += o.Throttled
+	c.Errors += o.Errors
+	c.Failed += o.Failed
+	c.Dropped += o.Dropped
+	c.Retries += o.Retries
+	c.Pages += o.Pages
 }
+
+// IsZero reports whether nothing was counted.
+func (c Counts) IsZero() bool { return c == Counts{} }
 
 // request counts one HTTP request by the counting rules.
-func (c *counters) request(q *Request) {
-	c.requests++
+func (c *Counts) request(q *Request) {
+	c.Requests++
 	if q.Retry {
-		c.retries++
+		c.Retries++
 	}
 	if q.Page {
-		c.pages++
+		c.Pages++
 	}
 	switch q.Outcome.Class {
 	case outcome.OK:
-		c.entities += servedEntities(q)
+		c.Entities += servedEntities(q)
 	case outcome.Throttled:
-		c.throttled++
+		c.Throttled++
 	default:
-		c.errors++
+		c.Errors++
 	}
 }
 
 // done counts one completed operation.
-func (c *counters) done(ok bool) {
-	c.ops++
+func (c *Counts) done(ok bool) {
+	c.Ops++
 	if !ok {
-		c.failed++
+		c.Failed++
 	}
 }
 

@@ -5,16 +5,8 @@ package metrics
 // by the time requests and operations completed; latencies are in
 // milliseconds, of the operations completing in that second.
 type Interval struct {
-	Second    int   `json:"second"`
-	Ops       int64 `json:"ops"`
-	Requests  int64 `json:"requests"`
-	Entities  int64 `json:"entities"`
-	Throttled int64 `json:"throttled"`
-	Errors    int64 `json:"errors"`
-	Failed    int64 `json:"failed"`
-	Dropped   int64 `json:"dropped"`
-	Retries   int64 `json:"retries"`
-	Pages     int64 `json:"pages"`
+	Second int `json:"second"`
+	Counts
 	// P50, P90, P99 and Max are latency quantiles in ms (Compact precision).
 	P50 float64 `json:"p50"`
 	P90 float64 `json:"p90"`
@@ -40,6 +32,20 @@ type Live struct {
 	Throttled, Errors, Dropped int64
 	Hottest                    string
 	HottestEntities            int64
+}
+
+// fold adds the figures of o, a later second, to iv.
+func (iv *Interval) fold(o Interval) {
+	iv.Counts.Add(o.Counts)
+	if o.Latency != nil {
+		if iv.Latency == nil {
+			iv.Latency = NewCompact(DefaultCompactBits)
+		}
+		iv.Latency.Merge(o.Latency)
+	}
+	if o.HottestEntities > iv.HottestEntities {
+		iv.Hottest, iv.HottestEntities = o.Hottest, o.HottestEntities
+	}
 }
 
 // setQuantiles sets the latency quantiles from h.

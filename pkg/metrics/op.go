@@ -22,8 +22,11 @@
 //   - latency is per completed operation, from its scheduled start to the end
 //     of its last request (coordinated omission corrected by the caller
 //     passing the scheduled start).
-//   - Anything completing before the measurement start (warm-up) is excluded
-//     from every figure. Seconds are counted from the start:
+//   - An operation belongs to the measured window when it started in it: one
+//     started during the warm-up is excluded from every figure with all its
+//     requests, however late it ends; one started before the window's end
+//     counts, and what completes after the end counts in the window's last
+//     second (Options.End). Seconds are counted from the start:
 //     second = floor((t - start) / 1s).
 //
 // Requests with an empty Partition (table-level requests) count in the

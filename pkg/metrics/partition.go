@@ -5,7 +5,7 @@ import "math"
 // partTotal is one partition's merged figures.
 type partTotal struct {
 	key    string
-	c      counters
+	c      Counts
 	status []keyCount
 	lat    Compact
 	win    peakWindow
@@ -17,7 +17,9 @@ type partTotal struct {
 const peakWindowSeconds = 8
 
 // peakWindow finds a partition's peak entities per second exactly while
-// keeping only its last peakWindowSeconds seconds.
+// keeping only its last peakWindowSeconds seconds, and the most entities it
+// served in a second in which it was also throttled (hotPeak), which says
+// whether throttling came at the partition's target (see OverTarget).
 //
 // Entities are bucketed by the second of their request's completion. The
 // window holds the counts of the partition's newest second and the seconds
@@ -29,34 +31,48 @@ const peakWindowSeconds = 8
 // request's completion and its recording) can only raise the peak by its own
 // count: the peak becomes a lower bound and late is set.
 type peakWindow struct {
-	has    bool
-	late   bool
-	newest int32
-	peak   int64
-	ring   [peakWindowSeconds]uint32
+	has     bool
+	late    bool
+	newest  int32
+	peak    int64
+	hotPeak int64
+	ring    [peakWindowSeconds]uint32
+	thr     [peakWindowSeconds]bool // the second saw a throttled request
 }
 
-// add counts n entities in second sec and returns the second's count so far
+// add counts n entities (n >= 0) in second sec, throttled when a request of
+// the partition was throttled in it, and returns the second's count so far
 // (a lower bound when the second had left the window).
-func (w *peakWindow) add(sec int32, n int64) int64 {
+func (w *peakWindow) add(sec int32, n int64, throttled bool) int64 {
 	switch {
 	case !w.has:
 		w.has, w.newest = true, sec
 	case sec > w.newest:
 		for s := w.newest + 1; s <= sec && s <= w.newest+peakWindowSeconds; s++ {
-			slot := s % peakWindowSeconds
-			w.peak = max(w.peak, int64(w.ring[slot]))
-			w.ring[slot] = 0
+			w.fold(s % peakWindowSeconds)
 		}
 		w.newest = sec
 	case sec <= w.newest-peakWindowSeconds:
 		w.late = true
 		w.peak = max(w.peak, n)
+		if throttled {
+			w.hotPeak = max(w.hotPeak, n)
+		}
 		return n
 	}
-	slot := &w.ring[sec%peakWindowSeconds]
-	*slot = uint32(min(int64(*slot)+n, math.MaxUint32))
-	return int64(*slot)
+	k := sec % peakWindowSeconds
+	w.ring[k] = uint32(min(int64(w.ring[k])+n, math.MaxUint32))
+	w.thr[k] = w.thr[k] || throttled
+	return int64(w.ring[k])
+}
+
+// fold makes slot k's second final and empties the slot.
+func (w *peakWindow) fold(k int32) {
+	w.peak = max(w.peak, int64(w.ring[k]))
+	if w.thr[k] {
+		w.hotPeak = max(w.hotPeak, int64(w.ring[k]))
+	}
+	w.ring[k], w.thr[k] = 0, false
 }
 
 // max returns the peak over every second so far.
@@ -64,6 +80,17 @@ func (w *peakWindow) max() int64 {
 	m := w.peak
 	for _, n := range w.ring {
 		m = max(m, int64(n))
+	}
+	return m
+}
+
+// hotMax returns the most entities served in a second with throttling.
+func (w *peakWindow) hotMax() int64 {
+	m := w.hotPeak
+	for k, n := range w.ring {
+		if w.thr[k] {
+			m = max(m, int64(n))
+		}
 	}
 	return m
 }
@@ -108,20 +135,21 @@ func (p *partTotal) halveSeries() {
 	p.series = out
 }
 
-// dense returns the series as nbins counts.
+// dense returns the series as nbins counts, bins past the last folded into
+// it (see Registry.SetEnd).
 func (p *partTotal) dense(nbins int) []int64 {
 	out := make([]int64, nbins)
+	if nbins == 0 {
+		return out
+	}
 	for _, bc := range p.series {
-		if int(bc.bin) < nbins {
-			out[bc.bin] += bc.n
-		}
+		out[min(int(bc.bin), nbins-1)] += bc.n
 	}
 	return out
 }
 
 // stats returns the partition's figures for the Summary.
 func (p *partTotal) stats() PartitionStats {
-	return PartitionStats{Key: p.key, Ops: p.c.ops, Requests: p.c.requests, Entities: p.c.entities,
-		Throttled: p.c.throttled, Errors: p.c.errors, Failed: p.c.failed, Retries: p.c.retries, Pages: p.c.pages,
-		Status: statusMap(p.status), Peak: p.win.max(), PeakExact: !p.win.late, Latency: p.lat.Clone()}
+	return PartitionStats{Key: p.key, Counts: p.c, Status: statusMap(p.status), Peak: p.win.max(), ThrottledPeak: p.win.hotMax(),
+		PeakExact: !p.win.late, Latency: p.lat.Clone()}
 }

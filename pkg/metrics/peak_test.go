@@ -102,7 +102,7 @@ func TestPeakWindow(t *testing.T) {
 	}
 	var w peakWindow
 	for i, s := range steps {
-		if got := w.add(s.sec, s.n); got != s.count || w.max() != s.max || w.late != s.late {
+		if got := w.add(s.sec, s.n, false); got != s.count || w.max() != s.max || w.late != s.late {
 			t.Errorf("step %d: count %d max %d late %v; want %d %d %v", i, got, w.max(), w.late, s.count, s.max, s.late)
 		}
 	}

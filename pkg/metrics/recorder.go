@@ -21,6 +21,10 @@ type Request struct {
 	Retry    bool      // a retry attempt
 	Page     bool      // a query page
 	At       time.Time // when the request completed
+	// Start is when the request's operation was due to start; an
+	// operation started before the measurement start is warm-up, all its
+	// requests with it. Zero: judged by At alone.
+	Start time.Time
 }
 
 // Recorder gathers one worker's measurements between two ticks of its
@@ -40,14 +44,14 @@ type Recorder struct {
 	spare *tickData
 }
 
-// Request records one HTTP request. Requests completing before the
-// measurement start (warm-up) are ignored, as are requests with an Op that
-// is not an operation or completing more than MaxRunSeconds after the start
-// (Summary.Ignored counts those).
+// Request records one HTTP request. Requests of operations started before
+// the measurement start (warm-up) are ignored, as are requests with an Op
+// that is not an operation or completing more than MaxRunSeconds after the
+// start (Summary.Ignored counts those).
 func (r *Recorder) Request(q Request) {
 	r.mu.Lock()
 	sec, ok := r.reg.secondOf(q.At, q.Op)
-	if !ok {
+	if !ok || r.reg.warmup(q.Start) {
 		r.mu.Unlock()
 		return
 	}
@@ -60,8 +64,8 @@ func (r *Recorder) Request(q Request) {
 		p := d.part(q.Partition)
 		p.c.request(&q)
 		p.status = addID(p.status, id)
-		if n := servedEntities(&q); n > 0 {
-			p.addEntities(sec, n)
+		if n, thr := servedEntities(&q), q.Outcome.Class == outcome.Throttled; n > 0 || thr {
+			p.addEntities(sec, n, thr)
 		}
 	}
 	d.second(sec).c.request(&q)
@@ -71,13 +75,13 @@ func (r *Recorder) Request(q Request) {
 // Done records a completed operation on partition ("" for none): its latency
 // runs from scheduled, the intended start, to end, the end of its last
 // request, so queueing and late starts count. ok is false when the operation
-// ended unsuccessfully after all its attempts. Operations ending before the
-// measurement start are ignored.
+// ended unsuccessfully after all its attempts. Operations scheduled before
+// the measurement start are warm-up, ignored however late they end.
 func (r *Recorder) Done(op Op, partition string, scheduled, end time.Time, ok bool) {
 	us := latencyUS(scheduled, end)
 	r.mu.Lock()
 	sec, in := r.reg.secondOf(end, op)
-	if !in {
+	if !in || r.reg.warmup(scheduled) {
 		r.mu.Unlock()
 		return
 	}
@@ -105,8 +109,8 @@ func (r *Recorder) Dropped(op Op, at time.Time) {
 		r.mu.Unlock()
 		return
 	}
-	r.d.ops[op].c.dropped++
-	r.d.second(sec).c.dropped++
+	r.d.ops[op].c.Dropped++
+	r.d.second(sec).c.Dropped++
 	r.mu.Unlock()
 }
 

@@ -14,6 +14,12 @@ type Options struct {
 	// warm-up, excluded from every figure. Zero means nothing is measured
 	// until SetStart.
 	Start time.Time
+	// End, when set, is when measurement ends: anything completing at or
+	// after it counts in the last second before it, so that the measured
+	// window's seconds are all there is (no drain seconds after it: what
+	// completes after the end was sent, and served, before it). SetEnd
+	// moves it when a run stops early.
+	End time.Time
 	// PartitionTarget is the entities/s a partition's peak is judged against
 	// (default 2,000, Azure's partition scalability target).
 	PartitionTarget float64
@@ -57,6 +63,7 @@ const notStarted = math.MaxInt64
 type Registry struct {
 	opts    Options
 	start   atomic.Int64 // unix nanoseconds, or notStarted
+	end     atomic.Int64 // unix nanoseconds, or notStarted for no end
 	ignored atomic.Int64
 	live    atomic.Pointer[Live]
 
@@ -87,6 +94,10 @@ func NewRegistry(o Options) *Registry {
 	r.start.Store(notStarted)
 	if !o.Start.IsZero() {
 		r.start.Store(o.Start.UnixNano())
+	}
+	r.end.Store(notStarted)
+	if !o.End.IsZero() {
+		r.end.Store(o.End.UnixNano())
 	}
 	r.clear()
 	return r
@@ -126,6 +137,11 @@ func (r *Registry) SetStart(t time.Time) {
 	}
 }
 
+// SetEnd sets the end of the measured window (see Options.End), typically
+// when a run stops before its planned end. Records already buffered with a
+// later time are folded into the window's last second by Finish.
+func (r *Registry) SetEnd(t time.Time) { r.end.Store(t.UnixNano()) }
+
 // Start returns the measurement start (zero if not set).
 func (r *Registry) Start() time.Time {
 	ns := r.start.Load()
@@ -150,14 +166,25 @@ func (r *Registry) secondOf(t time.Time, op Op) (int32, bool) {
 	return sec, ok
 }
 
-// second returns the second of the run t falls in: floor((t - start) / 1s);
-// false before the start.
+// warmup reports whether an operation started at t (zero: unknown) is
+// warm-up: started before the measurement start.
+func (r *Registry) warmup(t time.Time) bool {
+	return !t.IsZero() && t.UnixNano() < r.start.Load()
+}
+
+// second returns the second of the run t falls in: floor((t - start) / 1s),
+// with t at or after the end counted just before the end; false before the
+// start.
 func (r *Registry) second(t time.Time) (int32, bool) {
 	start := r.start.Load()
 	if start == notStarted {
 		return 0, false
 	}
-	d := t.UnixNano() - start
+	ns := t.UnixNano()
+	if end := r.end.Load(); end != notStarted && ns >= end {
+		ns = end - 1
+	}
+	d := ns - start
 	if d < 0 {
 		return 0, false
 	}

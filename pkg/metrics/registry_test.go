@@ -25,7 +25,7 @@ var (
 	connReset  = outcome.Outcome{Class: outcome.Transport}
 )
 
-// counts is the counters of a Stats, PartitionStats or Interval in one
+// counts is the Counts of a Stats, PartitionStats or Interval in one
 // comparable value: ops requests entities throttled errors failed dropped
 // retries pages.
 type counts [9]int64

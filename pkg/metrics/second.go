@@ -11,7 +11,7 @@ package metrics
 // at the next tick. Sealing never changes a figure: the binary form decodes
 // to the same histogram.
 type secTotal struct {
-	c        counters
+	c        Counts
 	lat      *Compact // nil before the second's first latency and while sealed
 	packed   []byte   // lat's binary form while sealed; nil otherwise
 	hottest  string
@@ -77,9 +77,7 @@ func (s *secTotal) view() *Compact {
 // interval returns the second's figures; withHist attaches a copy of its
 // latency histogram.
 func (s *secTotal) interval(sec int, withHist bool) Interval {
-	iv := Interval{Second: sec, Ops: s.c.ops, Requests: s.c.requests, Entities: s.c.entities, Throttled: s.c.throttled,
-		Errors: s.c.errors, Failed: s.c.failed, Dropped: s.c.dropped, Retries: s.c.retries, Pages: s.c.pages,
-		Hottest: s.hottest, HottestEntities: s.hottestN}
+	iv := Interval{Second: sec, Counts: s.c, Hottest: s.hottest, HottestEntities: s.hottestN}
 	h := s.view()
 	iv.setQuantiles(h)
 	if withHist && h.Count() > 0 {

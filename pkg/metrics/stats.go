@@ -9,15 +9,7 @@ import (
 
 // Stats are the figures of the whole run or of one operation.
 type Stats struct {
-	Ops       int64 `json:"ops"`
-	Requests  int64 `json:"requests"`
-	Entities  int64 `json:"entities"`
-	Throttled int64 `json:"throttled"`
-	Errors    int64 `json:"errors"`
-	Failed    int64 `json:"failed"`
-	Dropped   int64 `json:"dropped"`
-	Retries   int64 `json:"retries"`
-	Pages     int64 `json:"pages"`
+	Counts
 	// OpsPerSec and EntitiesPerSec are per second of the measured duration.
 	OpsPerSec      float64 `json:"ops_per_sec"`
 	EntitiesPerSec float64 `json:"entities_per_sec"`
@@ -65,30 +57,6 @@ func (s *Stats) finish(secs float64) {
 		Max: s.LatencyMs(100)}
 }
 
-// merge adds o's counts and latencies.
-func (s *Stats) merge(o *Stats) {
-	s.Ops += o.Ops
-	s.Requests += o.Requests
-	s.Entities += o.Entities
-	s.Throttled += o.Throttled
-	s.Errors += o.Errors
-	s.Failed += o.Failed
-	s.Dropped += o.Dropped
-	s.Retries += o.Retries
-	s.Pages += o.Pages
-	if s.Status == nil {
-		s.Status = map[string]int64{}
-	}
-	addMap(s.Status, o.Status)
-	switch {
-	case o.Latency == nil:
-	case s.Latency == nil:
-		s.Latency = o.Latency.Clone()
-	default:
-		s.Latency.Merge(o.Latency)
-	}
-}
-
 func perSec(n int64, secs float64) float64 {
 	if secs <= 0 {
 		return 0
@@ -98,8 +66,7 @@ func perSec(n int64, secs float64) float64 {
 
 // stats returns a copy of the merged figures.
 func (o *opTotal) stats() Stats {
-	s := Stats{Ops: o.c.ops, Requests: o.c.requests, Entities: o.c.entities, Throttled: o.c.throttled, Errors: o.c.errors,
-		Failed: o.c.failed, Dropped: o.c.dropped, Retries: o.c.retries, Pages: o.c.pages, Status: make(map[string]int64, len(o.status))}
+	s := Stats{Counts: o.c, Status: make(map[string]int64, len(o.status))}
 	addMap(s.Status, o.status)
 	if o.hist != nil {
 		s.Latency = o.hist.Clone()

@@ -43,23 +43,19 @@ func (s *Summary) Duration() time.Duration { return s.End.Sub(s.Start) }
 
 // PartitionStats are one partition's figures.
 type PartitionStats struct {
-	Key       string `json:"partition_key"`
-	Ops       int64  `json:"ops"`
-	Requests  int64  `json:"requests"`
-	Entities  int64  `json:"entities"`
-	Throttled int64  `json:"throttled"`
-	Errors    int64  `json:"errors"`
-	Failed    int64  `json:"failed"`
-	Retries   int64  `json:"retries"`
-	Pages     int64  `json:"pages"`
+	Key string `json:"partition_key"`
+	Counts
 	// EntitiesPerSec is Entities per second of the measured duration.
 	EntitiesPerSec float64 `json:"entities_per_sec"`
 	// Peak is the entities served in the partition's busiest one-second
 	// interval (its peak entities/s). PeakExact is false when Peak is only
-	// a lower bound (see peakWindow and Summary.Merge).
+	// a lower bound (see peakWindow).
 	Peak      int64 `json:"peak_entities_per_sec"`
 	PeakExact bool  `json:"peak_exact"`
-	// OverTarget is Peak > the partition target (never for CrossPartition).
+	// ThrottledPeak is the most entities the partition served in a second
+	// in which one of its requests was throttled.
+	ThrottledPeak int64 `json:"throttled_peak_entities_per_sec"`
+	// OverTarget says the partition's load reached its target (OverTarget).
 	OverTarget bool             `json:"over_target"`
 	Status     map[string]int64 `json:"status"`
 	// Quantiles are Latency's, in milliseconds (Compact precision).
@@ -109,7 +105,7 @@ func (r *Registry) summary(end time.Time, withSeconds bool) *Summary {
 		Ops: map[Op]Stats{}, Partitions: make([]PartitionStats, 0, len(r.parts)), Ignored: r.ignored.Load()}
 	s.Totals = r.total.stats()
 	for i := range r.ops {
-		if o := &r.ops[i]; o.c != (counters{}) {
+		if o := &r.ops[i]; !o.c.IsZero() {
 			s.Ops[Op(i)] = o.stats()
 		}
 	}
@@ -120,18 +116,25 @@ func (r *Registry) summary(end time.Time, withSeconds bool) *Summary {
 		s.finish()
 		return s
 	}
-	nsecs := max(r.secs.len(), int((end.Sub(start)+time.Second-1)/time.Second))
-	nsecs = min(nsecs, MaxRunSeconds+1)
+	// The measured window's seconds, the last one partial when the window
+	// is; records a tick merged before an early end moved the window
+	// (Registry.SetEnd) are folded into its last second.
+	nsecs := int((end.Sub(start) + time.Second - 1) / time.Second)
+	nsecs = min(max(nsecs, min(r.secs.len(), 1)), MaxRunSeconds+1)
 	if nsecs > 0 {
 		r.widen(int32(nsecs - 1))
 	}
 	s.Intervals = make([]Interval, nsecs)
 	for i := range s.Intervals {
-		if i < r.secs.len() {
-			s.Intervals[i] = r.secs.at(i).interval(i, true)
-		} else {
-			s.Intervals[i] = Interval{Second: i}
+		s.Intervals[i] = Interval{Second: i}
+	}
+	for i := 0; i < r.secs.len(); i++ {
+		iv := r.secs.at(i).interval(i, true)
+		if i < nsecs {
+			s.Intervals[i] = iv
+			continue
 		}
+		s.Intervals[nsecs-1].fold(iv)
 	}
 	s.BinWidth = time.Duration(r.binWidth) * time.Second
 	SortPartitions(s.Partitions)
@@ -170,7 +173,7 @@ func (s *Summary) finish() {
 			p.Status = map[string]int64{}
 		}
 		p.EntitiesPerSec = perSec(p.Entities, secs)
-		p.OverTarget = p.Key != CrossPartition && float64(p.Peak) > s.PartitionTarget
+		p.OverTarget = OverTarget(p.Key, float64(p.Peak), float64(p.ThrottledPeak), s.PartitionTarget)
 		h := p.Latency
 		p.Quantiles = Percentiles{P50: usToMs(h.Quantile(0.5)), P90: usToMs(h.Quantile(0.9)), P99: usToMs(h.Quantile(0.99)),
 			P999: usToMs(h.Quantile(0.999)), Max: usToMs(h.Max())}
@@ -181,6 +184,23 @@ func (s *Summary) finish() {
 			iv.setQuantiles(iv.Latency)
 		}
 	}
+}
+
+// AtTargetShare is the share of the partition target a partition must serve
+// in a second in which it is throttled for that throttling to count as the
+// partition's own limit (rather than, say, the account's or a move's).
+const AtTargetShare = 0.95
+
+// OverTarget is the one rule for a partition at or over its target: its
+// peak second served more than the target, or it was throttled in a second
+// in which it served at least AtTargetShare of the target. Requests
+// spanning partitions (CrossPartition) are never over a partition's target.
+// The report's over_target field and its HOT verdicts both follow it.
+func OverTarget(key string, peak, throttledPeak, target float64) bool {
+	if key == CrossPartition || !(target > 0) {
+		return false
+	}
+	return peak > target || throttledPeak >= AtTargetShare*target
 }
 
 // SortPartitions orders partitions busiest first: by entities, then

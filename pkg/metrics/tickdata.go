@@ -18,7 +18,7 @@ type tickData struct {
 
 // opAcc is one operation's figures within one tick.
 type opAcc struct {
-	c      counters
+	c      Counts
 	status []int64  // by outcome index
 	lat    *Compact // HDRBits: maps 1:1 onto the registry's HDR histograms
 }
@@ -33,7 +33,7 @@ func (o *opAcc) addStatus(id uint16) {
 // partAcc is one partition's figures within one tick.
 type partAcc struct {
 	key    string
-	c      counters
+	c      Counts
 	status []idCount
 	secs   []secCount // entities by second of completion
 	lat    *Compact
@@ -41,26 +41,29 @@ type partAcc struct {
 	inUse  bool   // on the used list
 }
 
-// secCount is a second and the entities served in it.
+// secCount is a second, the entities served in it, and whether a request
+// was throttled in it.
 type secCount struct {
-	sec int32
-	n   int64
+	sec       int32
+	n         int64
+	throttled bool
 }
 
-func (p *partAcc) addEntities(sec int32, n int64) {
+func (p *partAcc) addEntities(sec int32, n int64, throttled bool) {
 	for i := len(p.secs) - 1; i >= 0; i-- {
 		if p.secs[i].sec == sec {
 			p.secs[i].n += n
+			p.secs[i].throttled = p.secs[i].throttled || throttled
 			return
 		}
 	}
-	p.secs = append(p.secs, secCount{sec, n})
+	p.secs = append(p.secs, secCount{sec, n, throttled})
 }
 
 // secAcc is one second's figures within one tick.
 type secAcc struct {
 	sec int32
-	c   counters
+	c   Counts
 	lat *Compact
 }
 
@@ -132,13 +135,13 @@ func (d *tickData) second(sec int32) *secAcc {
 func (d *tickData) reset() {
 	for i := range d.ops {
 		o := &d.ops[i]
-		o.c = counters{}
+		o.c = Counts{}
 		clear(o.status)
 		o.lat.Reset()
 	}
 	for _, i := range d.used {
 		p := &d.slots[i]
-		p.c = counters{}
+		p.c = Counts{}
 		p.status = p.status[:0]
 		p.secs = p.secs[:0]
 		p.lat.Reset()
@@ -146,7 +149,7 @@ func (d *tickData) reset() {
 	}
 	d.used = d.used[:0]
 	for _, s := range d.secs {
-		s.c = counters{}
+		s.c = Counts{}
 		s.lat.Reset()
 		d.spare = append(d.spare, s)
 	}

@@ -51,18 +51,17 @@ func Build(m Meta, s *metrics.Summary) *Report {
 	target := s.PartitionTarget
 	for _, p := range s.Partitions {
 		r.Partitions = append(r.Partitions, Partition{
-			PartitionKey: p.Key, Ops: p.Ops, Requests: p.Requests, Entities: p.Entities,
-			EntitiesPerSec: perSec(p.Entities, secs), PeakEntitiesPerSec: float64(p.Peak),
-			Throttled: p.Throttled, Errors: p.Errors, Status: p.Status,
+			PartitionKey: p.Key, Counts: p.Counts,
+			EntitiesPerSec: perSec(p.Entities, secs), PeakEntitiesPerSec: float64(p.Peak), ThrottledPeakEntitiesPerSec: float64(p.ThrottledPeak),
+			Status: p.Status,
 			Latency: Latency{P50: usMs(p.Latency.Quantile(0.5)), P90: usMs(p.Latency.Quantile(0.9)), P99: usMs(p.Latency.Quantile(0.99)),
 				P999: usMs(p.Latency.Quantile(0.999)), Max: usMs(p.Latency.Max())},
-			OverTarget: p.Key != metrics.CrossPartition && float64(p.Peak) > target,
+			OverTarget: metrics.OverTarget(p.Key, float64(p.Peak), float64(p.ThrottledPeak), target),
 			Hist:       p.Latency.Encode(),
 		})
 	}
 	for _, iv := range s.Intervals {
-		r.Intervals = append(r.Intervals, Interval{Second: iv.Second, Ops: iv.Ops, Requests: iv.Requests, Entities: iv.Entities,
-			Throttled: iv.Throttled, Errors: iv.Errors, Dropped: iv.Dropped, P50: iv.P50, P90: iv.P90, P99: iv.P99, Max: iv.Max,
+		r.Intervals = append(r.Intervals, Interval{Second: iv.Second, Counts: iv.Counts, P50: iv.P50, P90: iv.P90, P99: iv.P99, Max: iv.Max,
 			Hottest: iv.Hottest, HottestEntities: iv.HottestEntities})
 	}
 	if len(s.Series) > 0 {
@@ -77,8 +76,7 @@ func Build(m Meta, s *metrics.Summary) *Report {
 }
 
 func stats(s metrics.Stats, secs float64) Stats {
-	return Stats{Ops: s.Ops, Requests: s.Requests, Entities: s.Entities, OpsPerSec: perSec(s.Ops, secs), EntitiesPerSec: perSec(s.Entities, secs),
-		Throttled: s.Throttled, Errors: s.Errors, Failed: s.Failed, Dropped: s.Dropped, Retries: s.Retries, Pages: s.Pages, Status: s.Status,
+	return Stats{Counts: s.Counts, OpsPerSec: perSec(s.Ops, secs), EntitiesPerSec: perSec(s.Entities, secs), Status: s.Status,
 		Latency: Latency{P50: s.LatencyMs(50), P90: s.LatencyMs(90), P99: s.LatencyMs(99), P999: s.LatencyMs(99.9), Max: s.LatencyMs(100)}}
 }
 

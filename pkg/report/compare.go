@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/tablestress/tablestress/pkg/metrics"
 )
 
 // WriteCompare writes the side-by-side table of a comparison: one row per
@@ -81,7 +83,7 @@ func WriteCompare(w io.Writer, reps []*Report) error {
 // pagesPerQuery is the average number of pages a query operation read.
 func pagesPerQuery(r *Report) string {
 	var pages, ops int64
-	for _, op := range []string{"range_query", "partition_scan", "table_scan"} {
+	for _, op := range []string{metrics.RangeQuery.String(), metrics.PartitionScan.String(), metrics.TableScan.String()} {
 		if s, ok := r.Operations[op]; ok {
 			pages += s.Pages
 			ops += s.Ops

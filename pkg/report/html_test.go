@@ -12,6 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tablestress/tablestress/internal/testenv"
+	"github.com/tablestress/tablestress/pkg/metrics"
 )
 
 // richReport is a report with every section filled.
@@ -19,9 +22,9 @@ func richReport(scheme string, hot bool) *Report {
 	r := sampleReport()
 	r.Scheme = scheme
 	r.ScenarioSource = "name: hot\n# </script><script>alert(1)</script>\n"
-	r.Operations["point_read"] = Stats{Ops: 100, Requests: 100, Latency: Latency{P50: 0.5, P90: 1, P99: 3, P999: 5, Max: 9}}
+	r.Operations["point_read"] = Stats{Counts: metrics.Counts{Ops: 100, Requests: 100}, Latency: Latency{P50: 0.5, P90: 1, P99: 3, P999: 5, Max: 9}}
 	for s := 0; s < 20; s++ {
-		r.Intervals = append(r.Intervals, Interval{Second: s, Ops: 6000, Requests: 6000, Entities: 2000 + int64(s), Throttled: 4000, Errors: 0,
+		r.Intervals = append(r.Intervals, Interval{Second: s, Counts: metrics.Counts{Ops: 6000, Requests: 6000, Entities: 2000 + int64(s), Throttled: 4000},
 			P50: 1, P90: 2, P99: 5 + float64(s%3), Max: 12, Hottest: "Orders", HottestEntities: 2000})
 	}
 	r.Heatmap = &Heatmap{BinSeconds: 1}
@@ -63,25 +66,6 @@ func TestHTMLIsSelfContained(t *testing.T) {
 	}
 }
 
-// chromium finds the browser, or skips (never in CI: the test script
-// installs Debian's chromium there).
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{os.Getenv("TABLESTRESS_CHROMIUM"), "chromium", "chromium-browser"} {
-		if p == "" {
-			continue
-		}
-		if path, err := exec.LookPath(p); err == nil {
-			return path
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("chromium is not installed; scripts/test.sh installs Debian's chromium package in CI")
-	}
-	t.Skip("chromium is not installed (Debian package chromium); make test installs it when it can")
-	return ""
-}
-
 func headless(t *testing.T, browser, dir string, args ...string) []byte {
 	t.Helper()
 	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -110,7 +94,7 @@ func headless(t *testing.T, browser, dir string, args ...string) []byte {
 // The page loads in headless Chromium with no script error and draws every
 // chart; the screenshot shows them.
 func TestHTMLDrawsInChromium(t *testing.T) {
-	browser := chromium(t)
+	browser := testenv.Chromium(t)
 	dir := t.TempDir()
 	page := filepath.Join(dir, "report.html")
 	f, _ := os.Create(page)

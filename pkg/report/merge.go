@@ -3,8 +3,11 @@ package report
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
@@ -14,37 +17,76 @@ import (
 // ErrMerge is returned when reports cannot be merged.
 var ErrMerge = errors.New("report: cannot merge")
 
+// Shard is one report to merge and where it came from (a file name, for
+// errors).
+type Shard struct {
+	Name   string
+	Report *Report
+}
+
 // Merge combines the reports of the shards of one run (tablestress run
-// --shard i/N) into the report of the whole run. It is exact where the
-// reports carry what is needed: counters and status counts add, latency
-// percentiles come from the merged HDR histograms of every operation and of
-// the totals, a partition served by one shard keeps its figures, a
-// partition reported by several has its counters added and its percentiles
-// from the merged partition histograms; its peak is then the largest shard
-// peak, a lower bound of the true one. Per-second intervals add; their
-// percentiles are the shards' worst.
-func Merge(reps []*Report) (*Report, error) {
-	if len(reps) == 0 {
+// --shard I/N) into the report of the whole run. It refuses what is not the
+// shards of one run: a report that is not a shard, shards of different
+// runs (another scenario file, scheme, table, target, shard count, run
+// settings, run id, or measured windows that do not overlap), and the same
+// shard twice. An incomplete set of shards is refused unless partial, and
+// the merged report then lists the missing shards.
+//
+// It is exact where the reports carry what is needed: counters and status
+// counts add, latency percentiles come from the merged HDR histograms of
+// every operation and of the totals, a partition served by one shard (every
+// partition but "*": shards split the partitions) keeps its figures, and a
+// partition reported by several has its counters added and its
+// percentiles from the merged partition histograms; its peak is then the
+// largest shard peak, a lower bound of the true one. Per-second intervals
+// add; their percentiles are the shards' worst.
+func Merge(shards []Shard, partial bool) (*Report, error) {
+	if len(shards) == 0 {
 		return nil, fmt.Errorf("%w: no report", ErrMerge)
 	}
-	first := reps[0]
-	for _, r := range reps[1:] {
-		if r.Scenario != first.Scenario || r.Scheme != first.Scheme || r.Run.Seed != first.Run.Seed {
-			return nil, fmt.Errorf("%w: %s/%s seed %d and %s/%s seed %d are not shards of one run",
-				ErrMerge, first.Scenario, first.Scheme, first.Run.Seed, r.Scenario, r.Scheme, r.Run.Seed)
+	n, err := checkShards(shards)
+	if err != nil {
+		return nil, err
+	}
+	reps := make([]*Report, len(shards))
+	have := map[int]bool{}
+	for k, sh := range shards {
+		reps[k] = sh.Report
+		i, _, _ := ParseShard(sh.Report.Run.Shard)
+		have[i] = true
+	}
+	var missing []string
+	for i := 0; i < n; i++ {
+		if !have[i] {
+			missing = append(missing, fmt.Sprintf("%d/%d", i, n))
 		}
 	}
+	if len(missing) > 0 && !partial {
+		return nil, fmt.Errorf("%w: %d of %d shards given; missing %s (merge a partial set with --partial)",
+			ErrMerge, len(shards), n, strings.Join(missing, ", "))
+	}
+	first := reps[0]
 	m := &Report{Schema: SchemaReport, Scenario: first.Scenario, Scheme: first.Scheme, Target: first.Target, Table: first.Table,
 		StartedAt: first.StartedAt, Run: first.Run, ScenarioSource: first.ScenarioSource,
-		Operations: map[string]Stats{}, Histograms: map[string]string{}, Thresholds: []Threshold{}}
-	m.Run.Shard, m.Run.Rate, m.Run.Workers = "", 0, 0
+		Operations: map[string]Stats{}, Histograms: map[string]string{}, Thresholds: []Threshold{},
+		MergedShards: len(shards), MissingShards: missing}
+	m.Run.Shard, m.Run.Rate, m.Run.Workers, m.Run.MaxOps, m.Run.WarmupRate = "", 0, 0, 0, 0
+	m.Run.Stages = append([]Stage(nil), first.Run.Stages...)
+	for k := range m.Run.Stages {
+		m.Run.Stages[k].Rate = 0
+	}
 	for _, r := range reps {
 		if r.StartedAt.Before(m.StartedAt) {
 			m.StartedAt = r.StartedAt
 		}
 		m.DurationS = max(m.DurationS, r.DurationS)
 		m.Run.Rate += r.Run.Rate
+		m.Run.WarmupRate += r.Run.WarmupRate
+		for k := range m.Run.Stages {
+			m.Run.Stages[k].Rate += r.Run.Stages[k].Rate
+		}
 		m.Run.Workers += r.Run.Workers
+		m.Run.MaxOps += r.Run.MaxOps
 		m.Seed.Entities += r.Seed.Entities
 		m.Seed.Rows += r.Seed.Rows
 		m.Seed.Partitions += r.Seed.Partitions
@@ -60,7 +102,6 @@ func Merge(reps []*Report) (*Report, error) {
 		m.Outages = append(m.Outages, r.Outages...)
 	}
 	secs := m.DurationS
-	var err error
 	if m.Totals, m.Histograms["total"], err = mergeStats(reps, "", secs); err != nil {
 		return nil, err
 	}
@@ -80,17 +121,114 @@ func Merge(reps []*Report) (*Report, error) {
 	}
 	m.Intervals = mergeIntervals(reps)
 	m.Heatmap = mergeHeatmaps(reps)
-	for _, t := range first.Thresholds {
-		m.Thresholds = append(m.Thresholds, Threshold{Expr: t.Expr})
-	}
-	exprs := make([]string, len(m.Thresholds))
-	for i, t := range m.Thresholds {
+	exprs := make([]string, len(first.Thresholds))
+	for i, t := range first.Thresholds {
 		exprs[i] = t.Expr
 	}
 	if _, err := m.EvaluateThresholds(exprs); err != nil {
 		return nil, err
 	}
 	return m, nil
+}
+
+// checkShards checks that the reports are distinct shards of one run and
+// returns their shard count.
+func checkShards(shards []Shard) (int, error) {
+	first := shards[0]
+	seen := map[int]string{}
+	n := 0
+	for _, sh := range shards {
+		r := sh.Report
+		if r == nil {
+			return 0, fmt.Errorf("%w: %s holds no report", ErrMerge, sh.Name)
+		}
+		if r.Run.Shard == "" {
+			return 0, fmt.Errorf("%w: %s is not a shard (it was run without --shard); merge takes the reports of the shards of one run", ErrMerge, sh.Name)
+		}
+		i, count, err := ParseShard(r.Run.Shard)
+		if err != nil {
+			return 0, fmt.Errorf("%w: %s: shard %v", ErrMerge, sh.Name, err)
+		}
+		if n == 0 {
+			n = count
+		}
+		if count != n {
+			return 0, fmt.Errorf("%w: %s is shard %s but %s is shard %s: not the same number of shards", ErrMerge, sh.Name, r.Run.Shard, first.Name, first.Report.Run.Shard)
+		}
+		if other, dup := seen[i]; dup {
+			return 0, fmt.Errorf("%w: %s and %s are both shard %s", ErrMerge, other, sh.Name, r.Run.Shard)
+		}
+		seen[i] = sh.Name
+		if why := sameRun(first.Report, r); why != "" {
+			return 0, fmt.Errorf("%w: %s and %s are not shards of one run: %s", ErrMerge, first.Name, sh.Name, why)
+		}
+	}
+	for _, a := range shards {
+		for _, b := range shards {
+			if !overlap(a.Report, b.Report) {
+				return 0, fmt.Errorf("%w: %s and %s are not shards of one run: they measured %s and %s, which do not overlap",
+					ErrMerge, a.Name, b.Name, window(a.Report), window(b.Report))
+			}
+		}
+	}
+	return n, nil
+}
+
+// sameRun says how two shards' reports differ in what the shards of one run
+// share, or "" when they do not.
+func sameRun(a, b *Report) string {
+	switch {
+	case a.Scenario != b.Scenario:
+		return fmt.Sprintf("scenario %q and %q", a.Scenario, b.Scenario)
+	case a.Scheme != b.Scheme:
+		return fmt.Sprintf("scheme %q and %q", a.Scheme, b.Scheme)
+	case a.Table != b.Table:
+		return fmt.Sprintf("table %q and %q", a.Table, b.Table)
+	case a.Target != b.Target:
+		return fmt.Sprintf("target %s %s and %s %s", a.Target.Kind, a.Target.Endpoint, b.Target.Kind, b.Target.Endpoint)
+	case a.Run.ID != b.Run.ID:
+		return fmt.Sprintf("run id %q and %q", a.Run.ID, b.Run.ID)
+	case a.Run.ScenarioSHA256 != b.Run.ScenarioSHA256 || a.ScenarioSource != b.ScenarioSource:
+		return "the scenario files differ"
+	}
+	ra, rb := a.Run, b.Run
+	ra.Shard, rb.Shard = "", ""
+	if !reflect.DeepEqual(ra, rb) {
+		return fmt.Sprintf("run settings differ (%s versus %s)", runLine(a.Run), runLine(b.Run))
+	}
+	return ""
+}
+
+// runLine is a short description of run settings, for errors.
+func runLine(r RunInfo) string {
+	return fmt.Sprintf("%s loop, %d workers, rate %g, %d stages, warm-up %gs, seed %d, retry %s", r.Mode, r.Workers, r.Rate, len(r.Stages), r.WarmupS, r.Seed, r.Retry)
+}
+
+// overlap reports whether two reports' measured windows overlap (a report
+// that measured nothing overlaps everything).
+func overlap(a, b *Report) bool {
+	if a.StartedAt.IsZero() || b.StartedAt.IsZero() {
+		return true
+	}
+	aEnd := a.StartedAt.Add(time.Duration(a.DurationS * float64(time.Second)))
+	bEnd := b.StartedAt.Add(time.Duration(b.DurationS * float64(time.Second)))
+	return !a.StartedAt.After(bEnd) && !b.StartedAt.After(aEnd)
+}
+
+func window(r *Report) string {
+	end := r.StartedAt.Add(time.Duration(r.DurationS * float64(time.Second)))
+	return r.StartedAt.UTC().Format(time.RFC3339) + " to " + end.UTC().Format("15:04:05")
+}
+
+// ParseShard reads "I/N" with 0 <= I < N.
+func ParseShard(s string) (i, n int, err error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(strings.TrimSpace(a))
+	n, err2 := strconv.Atoi(strings.TrimSpace(b))
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return 0, 0, fmt.Errorf("%q: write it as I/N with 0 <= I < N, like 0/3", s)
+	}
+	return i, n, nil
 }
 
 // mergeStats adds the totals (op "") or one operation of every report,
@@ -111,15 +249,7 @@ func mergeStats(reps []*Report, op string, secs float64) (Stats, string, error) 
 				continue
 			}
 		}
-		out.Ops += s.Ops
-		out.Requests += s.Requests
-		out.Entities += s.Entities
-		out.Throttled += s.Throttled
-		out.Errors += s.Errors
-		out.Failed += s.Failed
-		out.Dropped += s.Dropped
-		out.Retries += s.Retries
-		out.Pages += s.Pages
+		out.Counts.Add(s.Counts)
 		for k, n := range s.Status {
 			out.Status[k] += n
 		}
@@ -171,12 +301,9 @@ func mergePartitions(reps []*Report, secs float64) ([]Partition, error) {
 				}
 				byKey[p.PartitionKey] = &cp
 			} else {
-				q.Ops += p.Ops
-				q.Requests += p.Requests
-				q.Entities += p.Entities
-				q.Throttled += p.Throttled
-				q.Errors += p.Errors
+				q.Counts.Add(p.Counts)
 				q.PeakEntitiesPerSec = max(q.PeakEntitiesPerSec, p.PeakEntitiesPerSec)
+				q.ThrottledPeakEntitiesPerSec = max(q.ThrottledPeakEntitiesPerSec, p.ThrottledPeakEntitiesPerSec)
 				q.OverTarget = q.OverTarget || p.OverTarget
 				for k, n := range p.Status {
 					q.Status[k] += n
@@ -229,12 +356,7 @@ func mergeIntervals(reps []*Report) []Interval {
 				out = append(out, Interval{Second: len(out)})
 			}
 			o := &out[iv.Second]
-			o.Ops += iv.Ops
-			o.Requests += iv.Requests
-			o.Entities += iv.Entities
-			o.Throttled += iv.Throttled
-			o.Errors += iv.Errors
-			o.Dropped += iv.Dropped
+			o.Counts.Add(iv.Counts)
 			o.P50, o.P90, o.P99, o.Max = max(o.P50, iv.P50), max(o.P90, iv.P90), max(o.P99, iv.P99), max(o.Max, iv.Max)
 			if iv.HottestEntities > o.HottestEntities {
 				o.Hottest, o.HottestEntities = iv.Hottest, iv.HottestEntities

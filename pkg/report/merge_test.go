@@ -1,9 +1,12 @@
 package report
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -51,7 +54,7 @@ func TestMergeOfShardsEqualsOneRun(t *testing.T) {
 	for i, reg := range shards {
 		parts = append(parts, build(reg, fmt.Sprintf("%d/3", i)))
 	}
-	got, err := Merge(parts)
+	got, err := Merge(shardsOf(parts...), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,9 +81,74 @@ func TestMergeOfShardsEqualsOneRun(t *testing.T) {
 	if want.Histograms["total"] == "" || got.Histograms["total"] == "" {
 		t.Error("reports must carry their encoded histograms")
 	}
-	bad := *parts[1]
-	bad.Run.Seed = 9
-	if _, err := Merge([]*Report{parts[0], &bad}); err == nil {
-		t.Error("reports of different runs were merged")
+	if got.MergedShards != 3 || len(got.MissingShards) != 0 {
+		t.Errorf("merged %d shards, missing %v", got.MergedShards, got.MissingShards)
+	}
+}
+
+// shardsOf names reports shard-I.json.
+func shardsOf(reps ...*Report) []Shard {
+	out := make([]Shard, len(reps))
+	for i, r := range reps {
+		out[i] = Shard{Name: fmt.Sprintf("r%d.json", i), Report: r}
+	}
+	return out
+}
+
+// shard is a report of shard i of n of one run: one insert into partition
+// "pI" in its one second.
+func shard(i, n int) *Report {
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	reg := metrics.NewRegistry(metrics.Options{Start: t0})
+	rec := reg.NewRecorder()
+	part := fmt.Sprintf("p%d", i)
+	rec.Request(metrics.Request{Op: metrics.Insert, Partition: part, Outcome: outcome.New(201, ""), Entities: 1, At: t0.Add(time.Millisecond)})
+	rec.Done(metrics.Insert, part, t0, t0.Add(time.Millisecond), true)
+	return Build(Meta{Scenario: "s", Scheme: "k", Table: "tsrun", Target: Target{Kind: "embedded", Endpoint: "http://127.0.0.1:1/a"},
+		Run: RunInfo{Mode: "open", Rate: 100, Seed: 1, PartitionTarget: 2000, Shard: fmt.Sprintf("%d/%d", i, n), ScenarioSHA256: "abc"}},
+		reg.Finish(t0.Add(time.Second)))
+}
+
+// Merge refuses everything that is not the distinct shards of one run,
+// naming the files, and an incomplete set unless partial.
+func TestMergeRefusesWhatIsNotOneRun(t *testing.T) {
+	other := func(change func(r *Report)) *Report {
+		r := shard(1, 3)
+		change(r)
+		return r
+	}
+	for _, tc := range []struct {
+		name string
+		reps []*Report
+		want string
+	}{
+		{"the same shard twice", []*Report{shard(0, 3), shard(0, 3), shard(2, 3)}, "r0.json and r1.json are both shard 0/3"},
+		{"an unsharded run", []*Report{shard(0, 2), other(func(r *Report) { r.Run.Shard = "" })}, "r1.json is not a shard"},
+		{"another shard count", []*Report{shard(0, 3), shard(1, 2)}, "not the same number of shards"},
+		{"another table", []*Report{shard(0, 3), other(func(r *Report) { r.Table = "tsother" })}, "table"},
+		{"another target", []*Report{shard(0, 3), other(func(r *Report) { r.Target.Endpoint = "http://127.0.0.1:2/x" })}, "target"},
+		{"another scheme", []*Report{shard(0, 3), other(func(r *Report) { r.Scheme = "hash" })}, "scheme"},
+		{"another scenario file", []*Report{shard(0, 3), other(func(r *Report) { r.Run.ScenarioSHA256 = "def" })}, "scenario files differ"},
+		{"another run id", []*Report{shard(0, 3), other(func(r *Report) { r.Run.ID = "job-2" })}, "run id"},
+		{"another seed", []*Report{shard(0, 3), other(func(r *Report) { r.Run.Seed = 9 })}, "run settings differ"},
+		{"another rate", []*Report{shard(0, 3), other(func(r *Report) { r.Run.Rate = 1 })}, "run settings differ"},
+		{"another time", []*Report{shard(0, 3), other(func(r *Report) { r.StartedAt = r.StartedAt.Add(time.Hour) })}, "do not overlap"},
+		{"an incomplete set", []*Report{shard(0, 3), shard(2, 3)}, "missing 1/3"},
+	} {
+		_, err := Merge(shardsOf(tc.reps...), false)
+		if err == nil || !errors.Is(err, ErrMerge) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error saying %q", tc.name, err, tc.want)
+		}
+	}
+	m, err := Merge(shardsOf(shard(0, 3), shard(2, 3)), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.MergedShards != 2 || !reflect.DeepEqual(m.MissingShards, []string{"1/3"}) || len(m.Partitions) != 2 {
+		t.Errorf("partial merge: %d shards, missing %v, %d partitions", m.MergedShards, m.MissingShards, len(m.Partitions))
+	}
+	var b bytes.Buffer
+	if err := WriteText(&b, m); err != nil || !strings.Contains(b.String(), "missing shard 1/3") {
+		t.Errorf("the text of a partial merge does not say what is missing:\n%s", b.String())
 	}
 }

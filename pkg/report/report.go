@@ -4,7 +4,11 @@
 // touch anything else.
 package report
 
-import "time"
+import (
+	"time"
+
+	"github.com/tablestress/tablestress/pkg/metrics"
+)
 
 // Schema names of the JSON documents.
 const (
@@ -48,6 +52,10 @@ type Report struct {
 	// Histograms carries the encoded latency histograms, so that reports of
 	// shards of one run merge exactly (tablestress merge).
 	Histograms map[string]string `json:"histograms,omitempty"`
+	// MergedShards is how many shards' reports a merged report combines;
+	// MissingShards names the shards a partial merge lacks ("2/3").
+	MergedShards  int      `json:"merged_shards,omitempty"`
+	MissingShards []string `json:"missing_shards,omitempty"`
 	// ScenarioSource is the scenario file as run, for the HTML report.
 	ScenarioSource string `json:"scenario_source,omitempty"`
 }
@@ -58,16 +66,41 @@ type Target struct {
 	Endpoint string `json:"endpoint"`
 }
 
-// RunInfo records how the run was driven.
+// RunInfo records how the run was driven: everything two shards of one run
+// share, but for Shard.
 type RunInfo struct {
-	Mode            string  `json:"mode"` // "open" or "closed"
-	Workers         int     `json:"workers"`
-	Rate            float64 `json:"rate,omitempty"`
-	WarmupS         float64 `json:"warmup_s"`
+	Mode    string `json:"mode"` // "open" or "closed"
+	Workers int    `json:"workers"`
+	// Rate is the constant open-loop rate, or the rate the stages start from.
+	Rate float64 `json:"rate,omitempty"`
+	// Stages are the open-loop ramps after the warm-up, as run.
+	Stages  []Stage `json:"stages,omitempty"`
+	WarmupS float64 `json:"warmup_s"`
+	// WarmupRate is the open-loop rate during the warm-up.
+	WarmupRate float64 `json:"warmup_rate,omitempty"`
+	// DurationS is the planned measured duration (the report's duration_s
+	// is what was measured).
+	DurationS float64 `json:"planned_duration_s,omitempty"`
+	// MaxOps is the planned number of measured operations (0: no limit).
+	MaxOps          int64   `json:"max_operations,omitempty"`
 	Seed            uint64  `json:"seed"`
 	Retry           string  `json:"retry"`
 	PartitionTarget float64 `json:"partition_target"`
-	Shard           string  `json:"shard,omitempty"`
+	// Shard is "I/N" for shard I of a run of N shards.
+	Shard string `json:"shard,omitempty"`
+	// ID names the run the shards belong to (--run-id), if given.
+	ID string `json:"id,omitempty"`
+	// ScenarioSHA256 is the hash of the scenario file as run.
+	ScenarioSHA256 string `json:"scenario_sha256,omitempty"`
+	// Notes say how the command line changed the scenario's workload.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Stage is one open-loop ramp: the rate moves linearly to Rate over
+// DurationS seconds.
+type Stage struct {
+	DurationS float64 `json:"duration_s"`
+	Rate      float64 `json:"rate"`
 }
 
 // SeedInfo describes the seed phase.
@@ -81,17 +114,9 @@ type SeedInfo struct {
 
 // Stats are the totals of the run or of one operation.
 type Stats struct {
-	Ops            int64            `json:"ops"`
-	Requests       int64            `json:"requests"`
-	Entities       int64            `json:"entities"`
+	metrics.Counts
 	OpsPerSec      float64          `json:"ops_per_sec"`
 	EntitiesPerSec float64          `json:"entities_per_sec"`
-	Throttled      int64            `json:"throttled"`
-	Errors         int64            `json:"errors"`
-	Failed         int64            `json:"failed"`
-	Dropped        int64            `json:"dropped"`
-	Retries        int64            `json:"retries"`
-	Pages          int64            `json:"pages"`
 	Status         map[string]int64 `json:"status"`
 	Latency        Latency          `json:"latency_ms"`
 }
@@ -107,17 +132,18 @@ type Latency struct {
 
 // Partition is one partition's figures. Partitions are listed busiest first.
 type Partition struct {
-	PartitionKey       string           `json:"partition_key"`
-	Ops                int64            `json:"ops"`
-	Requests           int64            `json:"requests"`
-	Entities           int64            `json:"entities"`
-	EntitiesPerSec     float64          `json:"entities_per_sec"`
-	PeakEntitiesPerSec float64          `json:"peak_entities_per_sec"`
-	Throttled          int64            `json:"throttled"`
-	Errors             int64            `json:"errors"`
-	Status             map[string]int64 `json:"status,omitempty"`
-	Latency            Latency          `json:"latency_ms"`
-	OverTarget         bool             `json:"over_target"`
+	PartitionKey string `json:"partition_key"`
+	metrics.Counts
+	EntitiesPerSec     float64 `json:"entities_per_sec"`
+	PeakEntitiesPerSec float64 `json:"peak_entities_per_sec"`
+	// ThrottledPeakEntitiesPerSec is the most entities the partition served
+	// in a second in which it was throttled.
+	ThrottledPeakEntitiesPerSec float64          `json:"throttled_peak_entities_per_sec,omitempty"`
+	Status                      map[string]int64 `json:"status,omitempty"`
+	Latency                     Latency          `json:"latency_ms"`
+	// OverTarget is metrics.OverTarget: the partition's load reached its
+	// target (its HOT verdicts say the same).
+	OverTarget bool `json:"over_target"`
 	// Hist is the partition's latency histogram (metrics.Compact, encoded),
 	// so merged shards keep exact percentiles.
 	Hist string `json:"hist,omitempty"`
@@ -125,13 +151,8 @@ type Partition struct {
 
 // Interval is one second of the measured run.
 type Interval struct {
-	Second          int     `json:"second"`
-	Ops             int64   `json:"ops"`
-	Requests        int64   `json:"requests"`
-	Entities        int64   `json:"entities"`
-	Throttled       int64   `json:"throttled"`
-	Errors          int64   `json:"errors"`
-	Dropped         int64   `json:"dropped"`
+	Second int `json:"second"`
+	metrics.Counts
 	P50             float64 `json:"p50_ms"`
 	P90             float64 `json:"p90_ms"`
 	P99             float64 `json:"p99_ms"`
@@ -147,12 +168,16 @@ type Heatmap struct {
 	Entities   [][]int64 `json:"entities"` // [partition][bin]
 }
 
-// Threshold is one pass/fail condition with what was observed.
+// Threshold is one pass/fail condition with what was observed. A condition
+// on something the run did not observe (no operation of its kind completed,
+// no request to take a share of) fails, with Missing saying what was not
+// observed.
 type Threshold struct {
 	Expr     string  `json:"expr"`
 	OK       bool    `json:"ok"`
 	Observed float64 `json:"observed"`
 	Unit     string  `json:"unit,omitempty"`
+	Missing  string  `json:"missing,omitempty"`
 }
 
 // Compare is the tablestress.compare/v1 document: one report per scheme.

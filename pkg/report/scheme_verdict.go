@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/tablestress/tablestress/pkg/metrics"
 )
 
 // SchemeVerdict names a scheme's problem in one line, for comparisons: a
@@ -35,13 +37,13 @@ func SchemeVerdict(r *Report) string {
 	} else if throttledShare > 0.01 {
 		v = append(v, fmt.Sprintf("%.0f%% throttled", 100*throttledShare))
 	}
-	if b, ok := r.Operations["batch"]; ok && b.Ops > 0 && b.Requests > 0 {
+	if b, ok := r.Operations[metrics.Batch.String()]; ok && b.Ops > 0 && b.Requests > 0 {
 		perBatch := float64(b.Entities) / float64(max(b.Requests-b.Errors-b.Throttled, 1))
 		if perBatch < 2 {
 			v = append(v, "batches impossible (one entity per partition)")
 		}
 	}
-	if q, ok := r.Operations["range_query"]; ok && q.Ops > 0 {
+	if q, ok := r.Operations[metrics.RangeQuery.String()]; ok && q.Ops > 0 {
 		if perQuery := float64(q.Entities) / float64(q.Ops); perQuery < 2 {
 			v = append(v, fmt.Sprintf("range queries find %.1f entities", perQuery))
 		}
@@ -70,16 +72,12 @@ func crossPartition(r *Report) *Partition {
 	return nil
 }
 
-// HotPartitions are the partitions that peaked over the target, or were
-// throttled while running at 90% of it or more (Azure throttles a hot
-// partition at its target, so its peak sits right at it).
+// HotPartitions are the partitions over target (Partition.OverTarget, the
+// one rule: see metrics.OverTarget).
 func HotPartitions(r *Report) []Partition {
 	var out []Partition
 	for _, p := range r.Partitions {
-		if p.PartitionKey == "*" {
-			continue
-		}
-		if p.OverTarget || (p.Throttled > 0 && p.PeakEntitiesPerSec >= 0.9*r.Run.PartitionTarget) {
+		if p.OverTarget {
 			out = append(out, p)
 		}
 	}

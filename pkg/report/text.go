@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 )
@@ -21,12 +22,18 @@ func WriteText(w io.Writer, r *Report) error {
 	} else {
 		ew.printf("table %s\n", r.Table)
 	}
-	mode := fmt.Sprintf("closed loop, %d workers", r.Run.Workers)
-	if r.Run.Mode == "open" {
-		mode = fmt.Sprintf("open loop at %s ops/s, up to %d workers", rate(r.Run.Rate), r.Run.Workers)
+	ew.printf("measured %.1fs from %s (warm-up %gs excluded), %s, retry %s, seed %d\n",
+		r.DurationS, r.StartedAt.UTC().Format(time.RFC3339), r.Run.WarmupS, LoadShape(r.Run), r.Run.Retry, r.Run.Seed)
+	for _, n := range r.Run.Notes {
+		ew.printf("note: %s\n", n)
 	}
-	ew.printf("measured %.1fs from %s (warm-up %.0fs excluded), %s, retry %s, seed %d\n",
-		r.DurationS, r.StartedAt.UTC().Format(time.RFC3339), r.Run.WarmupS, mode, r.Run.Retry, r.Run.Seed)
+	if r.MergedShards > 0 {
+		ew.printf("merged from %d shard(s)", r.MergedShards)
+		if len(r.MissingShards) > 0 {
+			ew.printf("; PARTIAL: missing shard %s", strings.Join(r.MissingShards, ", "))
+		}
+		ew.printf("\n")
+	}
 	if r.Interrupted || r.Failure != "" {
 		ew.printf("RUN DID NOT COMPLETE: %s\n", r.Failure)
 	}
@@ -80,6 +87,10 @@ func WriteText(w io.Writer, r *Report) error {
 			if !t.OK {
 				mark = "FAIL"
 			}
+			if t.Missing != "" {
+				ew.printf("  %s %s  (nothing observed: %s)\n", mark, t.Expr, t.Missing)
+				continue
+			}
 			ew.printf("  %s %s  (observed %s%s)\n", mark, t.Expr, trimFloat(t.Observed), t.Unit)
 		}
 	}
@@ -88,9 +99,9 @@ func WriteText(w io.Writer, r *Report) error {
 
 func partitionVerdict(p Partition, target float64) string {
 	switch {
-	case p.OverTarget:
+	case p.OverTarget && p.PeakEntitiesPerSec > target:
 		return "OVER TARGET"
-	case p.Throttled > 0 && p.PeakEntitiesPerSec >= 0.9*target:
+	case p.OverTarget:
 		return "HOT: throttled at target"
 	case p.Throttled > 0:
 		return "throttled"
@@ -123,3 +134,26 @@ func (e *errWriter) Write(p []byte) (int, error) {
 }
 
 func (e *errWriter) printf(format string, a ...any) { fmt.Fprintf(e, format, a...) }
+
+// LoadShape says how the run offered its load: "closed loop, 32 workers",
+// "open loop at 800 ops/s, up to 32 workers", or the stages of a ramp,
+// "open loop ramping 0 to 50 ops/s in 3s, then to 100 in 10s, up to 8
+// workers".
+func LoadShape(r RunInfo) string {
+	switch {
+	case r.Mode != "open":
+		return fmt.Sprintf("closed loop, %d workers", r.Workers)
+	case len(r.Stages) == 0:
+		return fmt.Sprintf("open loop at %s ops/s, up to %d workers", rate(r.Rate), r.Workers)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "open loop ramping %s", rate(r.Rate))
+	for i, st := range r.Stages {
+		if i > 0 {
+			b.WriteString(", then")
+		}
+		fmt.Fprintf(&b, " to %s ops/s in %gs", rate(st.Rate), st.DurationS)
+	}
+	fmt.Fprintf(&b, ", up to %d workers", r.Workers)
+	return b.String()
+}

@@ -4,10 +4,18 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/tablestress/tablestress/pkg/metrics"
 )
 
-// operationOrder is the order operations are listed in.
-var operationOrder = []string{"point_read", "range_query", "partition_scan", "table_scan", "insert", "upsert_merge", "upsert_replace", "update", "delete", "batch"}
+// operationOrder is the order operations are listed in: metrics.Op's.
+var operationOrder = func() []string {
+	out := make([]string, metrics.NumOps)
+	for op := range metrics.NumOps {
+		out[op] = op.String()
+	}
+	return out
+}()
 
 // OperationOrder returns the operations present in m in report order.
 func OperationOrder(m map[string]Stats) []string {
@@ -39,6 +47,9 @@ func contains(list []string, s string) bool {
 // Verdict is a one-line judgement of a run: which partitions went over the
 // target and how much was throttled.
 func Verdict(r *Report) string {
+	if r.Totals.Counts.IsZero() {
+		return fmt.Sprintf("nothing was measured in %.1f s: no operation completed, was dropped or sent a request", r.DurationS)
+	}
 	var over []string
 	for _, p := range HotPartitions(r) {
 		over = append(over, displayKey(p.PartitionKey))

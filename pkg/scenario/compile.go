@@ -87,23 +87,53 @@ func (s *Scenario) Scheme(name string) (int, error) {
 }
 
 // schemeError locates a keygen error of scheme i at its template.
-func (s *Scenario) schemeError(i int, err error) error {
+func (s *Scenario) schemeErrors(i int, err error) []error {
+	if joined, ok := err.(interface{ Unwrap() []error }); ok && !isOne(err) {
+		var out []error
+		for _, e := range joined.Unwrap() {
+			out = append(out, s.schemeErrors(i, e)...)
+		}
+		return out
+	}
 	base := fmt.Sprintf("schemes[%d]", i)
 	var se *keygen.SchemeError
 	if !errors.As(err, &se) {
-		return s.errAt(base, "%v", err)
+		return []error{s.errAt(base, "%v", err)}
 	}
 	path := base + "." + se.Field
 	if s.Schemes[i].Builtin != "" {
 		path = base + ".builtin"
 	}
-	var te *keygen.TemplateError
-	if errors.As(se.Err, &te) {
-		p := s.pos.lookup(path)
-		e := &Error{File: s.File, Line: p.line, Col: p.col + te.Offset + s.quoteShift(path), Path: path, Msg: te.Msg}
-		return e
+	var out []error
+	for _, e := range flatten(se.Err) {
+		var te *keygen.TemplateError
+		if errors.As(e, &te) {
+			p := s.pos.lookup(path)
+			out = append(out, &Error{File: s.File, Line: p.line, Col: p.col + te.Offset + s.quoteShift(path), Path: path, Msg: te.Msg})
+			continue
+		}
+		out = append(out, s.errAt(path, "%v", e))
 	}
-	return s.errAt(path, "%v", se.Err)
+	return out
+}
+
+// isOne reports whether err is a single error that unwraps to several
+// causes (a TemplateError), rather than a join of errors.
+func isOne(err error) bool {
+	var te *keygen.TemplateError
+	return errors.As(err, &te) && te == err
+}
+
+// flatten lists the errors of a join, or err alone.
+func flatten(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok && !isOne(err) {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flatten(e)...)
+		}
+		return out
+	}
+	return []error{err}
 }
 
 // quoteShift is 1 when the value at path was written in quotes, so a template

@@ -48,7 +48,7 @@ func Parse(file string, data []byte) (*Scenario, []error) {
 		}
 	}
 	if len(errs) > 0 {
-		sortByPosition(errs)
+		SortErrors(errs)
 		return nil, errs
 	}
 	return s, nil

@@ -237,3 +237,42 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// Every problem at once: a scheme without a template does not hide the
+// next scheme's template problems, and a template reports each of its own.
+func TestValidateReportsEverySchemeProblem(t *testing.T) {
+	src := `
+population:
+  entities: 100
+  fields:
+    device: {kind: id, count: 10}
+schemes:
+  - name: a
+    row_key: "{i}"
+  - name: b
+    partition_key: "{nosuch}_{device:zz}_{alsonot}"
+    row_key: "{i}/x"
+workload:
+  duration: 5s
+  stages: [{duration: 3s, rate: 10}]
+  mix:
+    - {op: point_read}
+`
+	_, errs := Parse("s.yaml", []byte(src))
+	want := []string{
+		"s.yaml:7:5: schemes[0]: a scheme needs builtin",
+		`s.yaml:10:21: schemes[1].partition_key: "nosuch" is not a field`,
+		`s.yaml:10:30: schemes[1].partition_key: "zz" is not a number format`,
+		`s.yaml:10:42: schemes[1].partition_key: "alsonot" is not a field`,
+		"s.yaml:11:18: schemes[1].row_key: '/' is not allowed in keys",
+		"s.yaml:13:13: workload.duration: 5s, but the stages last 3s",
+	}
+	if len(errs) != len(want) {
+		t.Fatalf("%d errors, want %d:\n%v", len(errs), len(want), errs)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(errs[i].Error(), w) {
+			t.Errorf("error %d: %q, want it to start with %q", i, errs[i], w)
+		}
+	}
+}

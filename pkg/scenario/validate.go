@@ -5,9 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
-	"github.com/tablestress/tablestress/pkg/emulator/faults"
-	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/threshold"
 )
@@ -65,22 +64,17 @@ func (s *Scenario) Validate() []error {
 			add(s.errAt(fmt.Sprintf("thresholds[%d]", i), "%s", strings.TrimPrefix(err.Error(), "threshold: bad expression: ")))
 		}
 	}
-	if s.Embedded.Model != "" {
-		if _, err := model.Parse(s.Embedded.Model); err != nil {
-			add(s.errAt("embedded.model", "%v", err))
-		}
-	}
-	if s.Embedded.Faults != "" {
-		if _, err := faults.Parse(s.Embedded.Faults); err != nil {
-			add(s.errAt("embedded.faults", "%v", err))
-		}
-	}
-	sortByPosition(errs)
+	SortErrors(errs)
 	return errs
 }
 
-// sortByPosition orders errors by line and column.
-func sortByPosition(errs []error) {
+// ErrorAt returns a problem about the value at path (like "embedded.model"),
+// located where the file gives it: for checks made outside this package,
+// such as the embedded service's own settings.
+func (s *Scenario) ErrorAt(path string, err error) error { return s.errAt(path, "%v", err) }
+
+// SortErrors orders errors by line and column.
+func SortErrors(errs []error) {
 	slices.SortStableFunc(errs, func(a, b error) int {
 		ea, _ := a.(*Error)
 		eb, _ := b.(*Error)
@@ -113,23 +107,24 @@ func (s *Scenario) validateSchemes(add func(error)) {
 		return
 	}
 	names := map[string]int{}
-	valid := true
+	valid := make([]bool, len(s.Schemes)) // worth compiling
 	for i, sc := range s.Schemes {
 		base := fmt.Sprintf("schemes[%d]", i)
 		if sc.Builtin != "" {
 			if _, ok := keygen.LookupBuiltin(sc.Builtin); !ok {
 				add(s.errAt(base+".builtin", "%q is not a built-in scheme; built-ins are %s", sc.Builtin, strings.Join(keygen.BuiltinNames(), ", ")))
-				valid = false
 				continue
 			}
 			if sc.PartitionKey != "" || sc.RowKey != "" || len(sc.Rows) > 0 || len(sc.Indexes) > 0 {
 				add(s.errAt(base+".builtin", "a built-in scheme brings its own templates: remove partition_key/row_key/rows/indexes, or drop builtin to write your own"))
-				valid = false
+			} else {
+				valid[i] = true
 			}
 		} else if !s.given(base+".partition_key") || !s.given(base+".row_key") {
 			add(s.errAt(base, "a scheme needs builtin, or both partition_key and row_key templates"))
-			valid = false
 			continue
+		} else {
+			valid[i] = true
 		}
 		if sc.Name == "" {
 			add(s.errAt(base, "a scheme with its own templates needs a name"))
@@ -138,22 +133,26 @@ func (s *Scenario) validateSchemes(add func(error)) {
 		}
 		names[sc.Name] = i
 	}
-	if !valid {
-		return
-	}
 	pop, err := keygen.NewPopulation(s.PopulationSpec())
 	if err != nil {
 		return // the field errors were reported above
 	}
 	for i := range s.Schemes {
+		if !valid[i] {
+			continue
+		}
 		sc, err := keygen.CompileScheme(pop, s.SchemeSpec(i))
 		if err != nil {
-			add(s.schemeError(i, err))
+			for _, e := range s.schemeErrors(i, err) {
+				add(e)
+			}
 			continue
 		}
 		res, err := sc.Check(pop, max(int64(s.Population.Entities), 1))
 		if err != nil {
-			add(s.schemeError(i, err))
+			for _, e := range s.schemeErrors(i, err) {
+				add(e)
+			}
 			continue
 		}
 		at := s.pos.lookup(fmt.Sprintf("schemes[%d]", i))
@@ -209,10 +208,15 @@ func (s *Scenario) validateWorkload(add func(error)) {
 	if w.Timeout <= 0 {
 		add(s.errAt("workload.timeout", "the request timeout must be > 0, like 10s"))
 	}
+	var staged time.Duration
 	for i, st := range w.Stages {
 		if st.Duration <= 0 {
 			add(s.errAt(fmt.Sprintf("workload.stages[%d].duration", i), "a stage needs a duration > 0"))
 		}
+		staged += st.Duration.D()
+	}
+	if len(w.Stages) > 0 && s.given("workload.duration") && w.Duration.D() != staged {
+		add(s.errAt("workload.duration", "%v, but the stages last %v: a staged run lasts as long as its stages; leave duration out (--duration scales the stages)", w.Duration.D(), staged))
 	}
 	if len(w.Stages) > 0 && s.given("workload.rate") && w.Rate == 0 {
 		add(s.errAt("workload.rate", "rate 0 with stages: give the starting rate, or leave rate out to start from 0"))

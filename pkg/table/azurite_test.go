@@ -16,6 +16,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 
+	"github.com/tablestress/tablestress/internal/testenv"
 	"github.com/tablestress/tablestress/pkg/outcome"
 )
 
@@ -26,11 +27,7 @@ const goldenBatch = "testdata/azurite_batch_409.txt"
 // azuriteService opens the Azurite instance named by TABLESTRESS_AZURITE.
 func azuriteService(t *testing.T) *Service {
 	t.Helper()
-	conn := os.Getenv("TABLESTRESS_AZURITE")
-	if conn == "" {
-		t.Skip("TABLESTRESS_AZURITE is not set: `make test` starts Azurite and sets it to its connection string")
-	}
-	tg, err := ParseTarget(conn)
+	tg, err := ParseTarget(testenv.Azurite(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -28,6 +29,10 @@ type Options struct {
 	// UserAgent is appended to the SDK's User-Agent (azcore keeps at most
 	// 24 characters of it), e.g. "tablestress/1.0".
 	UserAgent string
+	// Dial, when set, opens the connections instead of the network (tests
+	// run the embedded service over in-memory connections, on a fake
+	// clock).
+	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
 // Service is a Table service endpoint: table management and a Table per
@@ -56,6 +61,9 @@ func Open(t Target, o Options) (*Service, error) {
 		o.Timeout = DefaultTimeout
 	}
 	tr := newHTTPTransport(o.Workers)
+	if o.Dial != nil {
+		tr.DialContext = o.Dial
+	}
 	opts := &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{
 		Transport: transporter{rt: tr},
 		Retry:     policy.RetryOptions{MaxRetries: -1}, // -1 sends exactly one request; 0 would mean 3 retries

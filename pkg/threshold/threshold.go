@@ -146,30 +146,46 @@ func parseValue(s string, k Kind) (float64, error) {
 }
 
 // Source gives the observed value of a metric for the totals (op "") or an
-// operation; ok is false when the operation did not run.
+// operation, or, when the run observed nothing the metric is made of,
+// what is missing ("no point_read operation completed").
 type Source interface {
-	ThresholdValue(metric, op string) (value float64, ok bool)
+	ThresholdValue(metric, op string) (value float64, missing string)
 }
 
-// Eval compares the observed value with the threshold. An operation that
-// never ran observes 0.
-func (t Threshold) Eval(src Source) (observed float64, pass bool) {
-	v, _ := src.ThresholdValue(t.Metric, t.Op)
-	switch t.Cmp {
-	case "<":
-		return v, v < t.Value
-	case "<=":
-		return v, v <= t.Value
-	case ">":
-		return v, v > t.Value
-	case ">=":
-		return v, v >= t.Value
-	case "==":
-		return v, v == t.Value
-	case "!=":
-		return v, v != t.Value
+// Result is a threshold's verdict on a run.
+type Result struct {
+	Observed float64
+	OK       bool
+	// Missing says what the run did not observe; the threshold then fails,
+	// whatever its comparison: a gate that passes on nothing is no gate.
+	Missing string
+}
+
+// Eval compares the observed value with the threshold.
+func (t Threshold) Eval(src Source) Result {
+	v, missing := src.ThresholdValue(t.Metric, t.Op)
+	if missing != "" {
+		return Result{Observed: v, Missing: missing}
 	}
-	return v, false
+	return Result{Observed: v, OK: compare(v, t.Cmp, t.Value)}
+}
+
+func compare(v float64, cmp string, bound float64) bool {
+	switch cmp {
+	case "<":
+		return v < bound
+	case "<=":
+		return v <= bound
+	case ">":
+		return v > bound
+	case ">=":
+		return v >= bound
+	case "==":
+		return v == bound
+	case "!=":
+		return v != bound
+	}
+	return false
 }
 
 func metricNames() string {

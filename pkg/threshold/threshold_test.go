@@ -57,9 +57,12 @@ func TestParseErrors(t *testing.T) {
 
 type fake map[string]float64
 
-func (f fake) ThresholdValue(metric, op string) (float64, bool) {
+func (f fake) ThresholdValue(metric, op string) (float64, string) {
 	v, ok := f[metric+"/"+op]
-	return v, ok
+	if !ok {
+		return 0, "nothing of " + metric + "(" + op + ")"
+	}
+	return v, ""
 }
 
 func TestEval(t *testing.T) {
@@ -74,16 +77,17 @@ func TestEval(t *testing.T) {
 		{"throttle_rate < 1%", 1, false}, // the bound is exclusive
 		{"throttle_rate <= 1%", 1, true},
 		{"dropped == 0", 0, true},
-		{"p99(insert) < 1ms", 0, true}, // an operation that never ran observes 0
+		{"p99(insert) < 1ms", 0, false}, // nothing observed fails, whatever the comparison
+		{"p99(insert) > 1ms", 0, false},
 	}
 	for _, tt := range tests {
 		th, err := Parse(tt.expr, ops)
 		if err != nil {
 			t.Fatal(err)
 		}
-		obs, pass := th.Eval(src)
-		if obs != tt.observed || pass != tt.pass {
-			t.Errorf("%s: observed %v pass %v, want %v %v", tt.expr, obs, pass, tt.observed, tt.pass)
+		res := th.Eval(src)
+		if res.Observed != tt.observed || res.OK != tt.pass || (res.Missing != "") != (tt.expr[:11] == "p99(insert)") {
+			t.Errorf("%s: %+v, want observed %v pass %v", tt.expr, res, tt.observed, tt.pass)
 		}
 	}
 }

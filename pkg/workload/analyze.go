@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
+	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/scenario"
 )
 
@@ -108,7 +109,7 @@ func Analyze(sc *scenario.Scenario, pop *keygen.Population, scheme *keygen.Schem
 	}
 	sort.Strings(sortedPKs)
 
-	sim := &simulation{plan: plan, sizes: sizes, sorted: sortedPKs, load: map[string]int64{}, perOp: map[string]*OpAnalysis{}, minPK: minPK, maxPK: maxPK, seeded: seeded > 0}
+	sim := &simulation{plan: plan, sizes: sizes, sorted: sortedPKs, load: map[string]int64{}, perOp: map[metrics.Op]*OpAnalysis{}, minPK: minPK, maxPK: maxPK, seeded: seeded > 0}
 	planners := make([]*Planner, 8)
 	for w := range planners {
 		planners[w] = plan.NewPlanner(w)
@@ -132,8 +133,8 @@ func Analyze(sc *scenario.Scenario, pop *keygen.Population, scheme *keygen.Schem
 			a.Monotonic = "prepend-only"
 		}
 	}
-	for _, name := range scenario.Ops {
-		if o := sim.perOp[name]; o != nil {
+	for kind := range metrics.NumOps {
+		if o := sim.perOp[kind]; o != nil {
 			o.Partitions /= math.Max(float64(o.Ops), 1)
 			a.PerOp = append(a.PerOp, *o)
 		}
@@ -196,10 +197,10 @@ func verdicts(a *Analysis, sim *simulation) []string {
 	if a.Population.Partitions > 0 && a.Population.Mean < 2 && a.Population.Entities > 100 {
 		v = append(v, "one partition per entity: no entity group transactions and no range queries within a partition")
 	}
-	if o := sim.perOp["range_query"]; o != nil && sim.rangeWanted > 0 && float64(sim.rangeAvailable) < 0.5*float64(sim.rangeWanted) {
+	if o := sim.perOp[metrics.RangeQuery]; o != nil && sim.rangeWanted > 0 && float64(sim.rangeAvailable) < 0.5*float64(sim.rangeWanted) {
 		v = append(v, fmt.Sprintf("range queries find at most %.0f%% of the rows they ask for: partitions are smaller than the range", 100*float64(sim.rangeAvailable)/float64(sim.rangeWanted)))
 	}
-	if o := sim.perOp["batch"]; o != nil && sim.batchWanted > 0 && float64(sim.batchGot) < 0.5*float64(sim.batchWanted) {
+	if o := sim.perOp[metrics.Batch]; o != nil && sim.batchWanted > 0 && float64(sim.batchGot) < 0.5*float64(sim.batchWanted) {
 		v = append(v, fmt.Sprintf("batches hold %.1f entities on average of %.0f asked: too few new entities share a partition", float64(sim.batchGot)/float64(o.Ops), float64(sim.batchWanted)/float64(o.Ops)))
 	}
 	if a.Collisions > 0 {

@@ -10,40 +10,64 @@ import (
 	"github.com/tablestress/tablestress/pkg/table"
 )
 
-// attempts sends one request with the run's retry strategy, recording every
-// attempt: throttled answers are never hidden by a retry that succeeds.
+// retry sends a request until it succeeds, fails for good (an outcome no
+// retry cures), the strategy's retries are spent, or ctx or more ends
+// (more, when not nil, ending stops further attempts without cancelling the
+// one in flight: the run's end). Between attempts it waits the strategy's
+// backoff on clock, or the service's RetryAfter hint when that is longer
+// (Cosmos DB's x-ms-retry-after-ms). observe sees every attempt's result
+// (n = 0 for the first) as it arrives. It returns the last result. It is
+// the one retry loop of the run, the seed phase, row counting and verify.
+func retry(ctx, more context.Context, clock Clock, r Retrier, st *keygen.Stream,
+	send func(context.Context) table.Result, observe func(res table.Result, n int)) table.Result {
+	for n := 0; ; n++ {
+		res := send(ctx)
+		if observe != nil {
+			observe(res, n)
+		}
+		if res.Outcome.Class == outcome.OK || !res.Outcome.Retryable() || n >= r.Retries() || ctx.Err() != nil ||
+			(more != nil && more.Err() != nil) {
+			return res
+		}
+		wait := max(r.Backoff(n+1, st), res.RetryAfter)
+		if !clock.Sleep(ctx, wait) {
+			return res
+		}
+	}
+}
+
+// attempts sends the requests of one worker's operations with the run's
+// retry strategy, recording every attempt: throttled answers are never
+// hidden by a retry that succeeds.
 type attempts struct {
 	rec    *metrics.Recorder
 	retry  Retrier
 	st     *keygen.Stream
 	clock  Clock
 	health *health // may be nil
+	// more ends when the run stops: no retry, and no further page of a
+	// query, starts after the end; the request in flight completes.
+	more context.Context
+	// opStart is when the operation being performed was due to start.
+	opStart time.Time
 }
 
-// do sends the request made by send until it succeeds, fails for good, or the
-// retries are spent, and returns the last result. page marks query pages.
+// do sends the request made by send with the run's retry strategy and
+// returns the last result. page marks query pages.
 func (a *attempts) do(ctx context.Context, op metrics.Op, part string, page bool, send func(context.Context) table.Result) table.Result {
-	for n := 0; ; n++ {
-		res := send(ctx)
+	return retry(ctx, a.more, a.clock, a.retry, a.st, send, func(res table.Result, n int) {
 		now := a.clock.Now()
 		a.health.observe(res, now)
 		served := 0
 		if res.Outcome.Class == outcome.OK {
 			served = res.Entities
 		}
-		a.rec.Request(metrics.Request{Op: op, Partition: part, Outcome: res.Outcome, Entities: served, Retry: n > 0, Page: page, At: now})
-		if res.Outcome.Class == outcome.OK || !res.Outcome.Retryable() || n >= a.retry.Retries() || ctx.Err() != nil {
-			return res
-		}
-		wait := a.retry.Backoff(n+1, a.st)
-		if res.RetryAfter > wait {
-			wait = res.RetryAfter // Cosmos DB's x-ms-retry-after-ms
-		}
-		if !a.clock.Sleep(ctx, wait) {
-			return res
-		}
-	}
+		a.rec.Request(metrics.Request{Op: op, Partition: part, Outcome: res.Outcome, Entities: served, Retry: n > 0, Page: page, At: now, Start: a.opStart})
+	})
 }
+
+// stopped reports whether the run has ended (no further page may start).
+func (a *attempts) stopped() bool { return a.more != nil && a.more.Err() != nil }
 
 // Clock is the time source of a run, injectable for tests.
 type Clock interface {

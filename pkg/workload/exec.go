@@ -47,27 +47,28 @@ func (x *executor) keysOf(i int64) {
 // execute performs one step; scheduled is when it was due to start (latency
 // is measured from there).
 func (x *executor) execute(ctx context.Context, s Step, scheduled time.Time) {
-	op := s.Op.Metric
+	op := s.Op.Kind
+	x.a.opStart = scheduled
 	if s.Missing {
-		x.a.rec.Dropped(op, x.a.clock.Now())
+		x.a.rec.Dropped(op, scheduled)
 		return
 	}
 	var part string
 	var ok bool
-	switch s.Op.Spec.Op {
-	case "point_read":
+	switch s.Op.Kind {
+	case metrics.PointRead:
 		part, ok = x.pointRead(ctx, s)
-	case "range_query", "partition_scan", "table_scan":
+	case metrics.RangeQuery, metrics.PartitionScan, metrics.TableScan:
 		part, ok = x.query(ctx, s)
-	case "insert":
+	case metrics.Insert:
 		part, ok = x.insert(ctx, s)
-	case "upsert_merge", "upsert_replace":
+	case metrics.UpsertMerge, metrics.UpsertReplace:
 		part, ok = x.upsert(ctx, s)
-	case "update":
+	case metrics.Update:
 		part, ok = x.update(ctx, s)
-	case "delete":
+	case metrics.Delete:
 		part, ok = x.delete(ctx, s)
-	case "batch":
+	case metrics.Batch:
 		part, ok = x.batch(ctx, s)
 	}
 	x.a.rec.Done(op, part, scheduled, x.a.clock.Now(), ok)
@@ -82,7 +83,7 @@ func (x *executor) pointRead(ctx context.Context, s Step) (string, bool) {
 		rk = x.keys.Rows[s.Row-1]
 	}
 	rks := string(rk)
-	res := x.a.do(ctx, s.Op.Metric, pk, false, func(ctx context.Context) table.Result {
+	res := x.a.do(ctx, s.Op.Kind, pk, false, func(ctx context.Context) table.Result {
 		return x.main.Get(ctx, pk, rks, s.Op.Spec.Select)
 	})
 	return pk, okResult(res) && res.Entities > 0 // a projected read of a missing entity is a 200 with nothing
@@ -96,7 +97,7 @@ func (x *executor) query(ctx context.Context, s Step) (string, bool) {
 	q := table.Query{Select: spec.Select}
 	want := 0 // rows wanted; 0 = all pages up to max_pages
 	switch {
-	case spec.Op == "table_scan":
+	case s.Op.Kind == metrics.TableScan:
 		q.Filter = spec.Filter
 	case spec.Across:
 		x.keysOf(s.Entity)
@@ -118,12 +119,12 @@ func (x *executor) query(ctx context.Context, s Step) (string, bool) {
 			part = indexLabel(spec.Index, pk)
 		}
 		switch {
-		case spec.Op == "partition_scan", spec.From == "start":
+		case s.Op.Kind == metrics.PartitionScan, spec.From == "start":
 			q.Filter = table.FilterPK(string(pk))
 		default:
 			q.Filter = table.FilterRowRange(string(pk), string(rk), "")
 		}
-		if spec.Op == "range_query" {
+		if s.Op.Kind == metrics.RangeQuery {
 			want = spec.Rows
 			q.Top = int32(min(spec.Rows, 1000))
 		}
@@ -133,7 +134,7 @@ func (x *executor) query(ctx context.Context, s Step) (string, bool) {
 	for {
 		var page table.Page
 		more := false
-		res := x.a.do(ctx, s.Op.Metric, part, true, func(ctx context.Context) table.Result {
+		res := x.a.do(ctx, s.Op.Kind, part, true, func(ctx context.Context) table.Result {
 			var r table.Result
 			page, r, more = pager.Next(ctx)
 			return r
@@ -143,7 +144,9 @@ func (x *executor) query(ctx context.Context, s Step) (string, bool) {
 		}
 		pages++
 		got += len(page.Entities)
-		if !more || (spec.MaxPages > 0 && pages >= spec.MaxPages) || (want > 0 && got >= want) {
+		// The run's end stops a query between pages: it completes with
+		// what it read, and sends no request after the end.
+		if !more || (spec.MaxPages > 0 && pages >= spec.MaxPages) || (want > 0 && got >= want) || x.a.stopped() {
 			return part, true
 		}
 	}
@@ -173,12 +176,12 @@ func (x *executor) insert(ctx context.Context, s Step) (string, bool) {
 	var res table.Result
 	if len(x.keys.Rows) == 0 {
 		body := x.entityBody(0, 0)
-		res = x.a.do(ctx, s.Op.Metric, pk, false, func(ctx context.Context) table.Result { return x.main.Insert(ctx, body) })
+		res = x.a.do(ctx, s.Op.Kind, pk, false, func(ctx context.Context) table.Result { return x.main.Insert(ctx, body) })
 	} else {
 		// Secondary rows go with the main row in one entity group transaction.
 		x.actions = x.actions[:0]
 		x.rowActions(table.ActionInsert, 0)
-		res = x.a.do(ctx, s.Op.Metric, pk, false, func(ctx context.Context) table.Result { return x.main.Submit(ctx, x.actions) })
+		res = x.a.do(ctx, s.Op.Kind, pk, false, func(ctx context.Context) table.Result { return x.main.Submit(ctx, x.actions) })
 	}
 	if !okResult(res) {
 		return pk, false
@@ -194,7 +197,7 @@ func (x *executor) writeIndexRows(ctx context.Context, s Step) bool {
 	for k, ix := range x.plan.Scheme.Indexes {
 		ik := x.keys.Index[k]
 		body := keygen.AppendIndexJSON(nil, &x.ent, ik.PK, ik.RK, x.keys.PK, x.keys.RK)
-		res := x.a.do(ctx, s.Op.Metric, indexLabel(ix.Name, ik.PK), false, func(ctx context.Context) table.Result {
+		res := x.a.do(ctx, s.Op.Kind, indexLabel(ix.Name, ik.PK), false, func(ctx context.Context) table.Result {
 			return x.indexes[k].Insert(ctx, body)
 		})
 		ok = ok && okResult(res)
@@ -208,12 +211,12 @@ func (x *executor) upsert(ctx context.Context, s Step) (string, bool) {
 	v := x.nextVersion()
 	mode := table.UpdateModeReplace
 	body := x.entityBody(0, v)
-	if s.Op.Spec.Op == "upsert_merge" {
+	if s.Op.Kind == metrics.UpsertMerge {
 		mode = table.UpdateModeMerge
 		x.body = x.plan.Pop.AppendPatchJSON(x.body[:0], &x.ent, x.keys.PK, x.keys.RK, v)
 		body = x.body
 	}
-	res := x.a.do(ctx, s.Op.Metric, pk, false, func(ctx context.Context) table.Result { return x.main.Upsert(ctx, body, mode) })
+	res := x.a.do(ctx, s.Op.Kind, pk, false, func(ctx context.Context) table.Result { return x.main.Upsert(ctx, body, mode) })
 	if okResult(res) {
 		x.plan.Written(s.Entity) // an upsert of a new entity creates it
 		x.ledger.wrote(s.Entity, v)
@@ -228,7 +231,7 @@ func (x *executor) update(ctx context.Context, s Step) (string, bool) {
 	pk, rk := string(x.keys.PK), string(x.keys.RK)
 	etag := ""
 	if s.Op.Spec.ETag == nil || *s.Op.Spec.ETag {
-		res := x.a.do(ctx, s.Op.Metric, pk, false, func(ctx context.Context) table.Result { return x.main.Get(ctx, pk, rk, []string{"RowKey"}) })
+		res := x.a.do(ctx, s.Op.Kind, pk, false, func(ctx context.Context) table.Result { return x.main.Get(ctx, pk, rk, []string{"RowKey"}) })
 		if !okResult(res) || res.Entities == 0 {
 			return pk, false
 		}
@@ -236,7 +239,7 @@ func (x *executor) update(ctx context.Context, s Step) (string, bool) {
 	}
 	v := x.nextVersion()
 	body := x.entityBody(0, v)
-	res := x.a.do(ctx, s.Op.Metric, pk, false, func(ctx context.Context) table.Result {
+	res := x.a.do(ctx, s.Op.Kind, pk, false, func(ctx context.Context) table.Result {
 		return x.main.Update(ctx, body, table.UpdateModeReplace, etag)
 	})
 	if okResult(res) {
@@ -250,7 +253,7 @@ func (x *executor) delete(ctx context.Context, s Step) (string, bool) {
 	pk, rk := string(x.keys.PK), string(x.keys.RK)
 	var res table.Result
 	if len(x.keys.Rows) == 0 {
-		res = x.a.do(ctx, s.Op.Metric, pk, false, func(ctx context.Context) table.Result { return x.main.Delete(ctx, pk, rk, "") })
+		res = x.a.do(ctx, s.Op.Kind, pk, false, func(ctx context.Context) table.Result { return x.main.Delete(ctx, pk, rk, "") })
 	} else {
 		x.actions = x.actions[:0]
 		for r := 0; r < x.plan.Scheme.RowsPerEntity(); r++ {
@@ -260,7 +263,7 @@ func (x *executor) delete(ctx context.Context, s Step) (string, bool) {
 			}
 			x.actions = append(x.actions, table.Action{Kind: table.ActionDelete, Entity: keygen.AppendKeysJSON(nil, x.keys.PK, row)})
 		}
-		res = x.a.do(ctx, s.Op.Metric, pk, false, func(ctx context.Context) table.Result { return x.main.Submit(ctx, x.actions) })
+		res = x.a.do(ctx, s.Op.Kind, pk, false, func(ctx context.Context) table.Result { return x.main.Submit(ctx, x.actions) })
 	}
 	if !okResult(res) {
 		x.plan.Unclaim(s.Entity)
@@ -271,7 +274,7 @@ func (x *executor) delete(ctx context.Context, s Step) (string, bool) {
 	for k, ix := range x.plan.Scheme.Indexes {
 		ik := x.keys.Index[k]
 		ipk, irk := string(ik.PK), string(ik.RK)
-		r := x.a.do(ctx, s.Op.Metric, indexLabel(ix.Name, ik.PK), false, func(ctx context.Context) table.Result {
+		r := x.a.do(ctx, s.Op.Kind, indexLabel(ix.Name, ik.PK), false, func(ctx context.Context) table.Result {
 			return x.indexes[k].Delete(ctx, ipk, irk, "")
 		})
 		ok = ok && okResult(r)
@@ -299,7 +302,7 @@ func (x *executor) batch(ctx context.Context, s Step) (string, bool) {
 		pk = string(x.keys.PK)
 		x.rowActions(kinds[n%len(kinds)], 0)
 	}
-	res := x.a.do(ctx, s.Op.Metric, pk, false, func(ctx context.Context) table.Result { return x.main.Submit(ctx, x.actions) })
+	res := x.a.do(ctx, s.Op.Kind, pk, false, func(ctx context.Context) table.Result { return x.main.Submit(ctx, x.actions) })
 	if !okResult(res) {
 		return pk, false
 	}
@@ -323,7 +326,7 @@ func (x *executor) batch(ctx context.Context, s Step) (string, bool) {
 		}
 		for _, ipk := range order {
 			acts := groups[ipk]
-			r := x.a.do(ctx, s.Op.Metric, ix.Name+"/"+ipk, false, func(ctx context.Context) table.Result { return x.indexes[k].Submit(ctx, acts) })
+			r := x.a.do(ctx, s.Op.Kind, ix.Name+"/"+ipk, false, func(ctx context.Context) table.Result { return x.indexes[k].Submit(ctx, acts) })
 			ok = ok && okResult(r)
 		}
 	}

@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"slices"
+	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
 
+	"github.com/tablestress/tablestress/internal/testenv"
 	"github.com/tablestress/tablestress/pkg/emulator"
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
@@ -30,16 +31,6 @@ func startEmbedded(t *testing.T, mc model.Config, fc faults.Config) *emulator.In
 	return in
 }
 
-// stallTolerant returns the model burst the outcome tests use: one second,
-// or more if the scenario asks. A shared test machine can stall the client
-// for a few hundred milliseconds (the race detector, GC, other packages'
-// tests); the open-loop pacer then sends the missed schedule at once, as it
-// must, and the model's default 100 ms buckets would refuse that bunch. The
-// claims under test are about sustained rates (6,000 entities/s against a
-// 2,000/s partition target, 375/s per hash bucket), which a one-second
-// bucket leaves unchanged.
-func stallTolerant(burst time.Duration) time.Duration { return max(burst, time.Second) }
-
 func open(t *testing.T, conn string, workers int) *table.Service {
 	t.Helper()
 	tg, err := table.ParseTarget(conn)
@@ -54,27 +45,46 @@ func open(t *testing.T, conn string, workers int) *table.Service {
 	return svc
 }
 
-// config builds a run of the scenario's first scheme.
-func config(t *testing.T, src string, svc *table.Service) Config {
+// embedded opens a client of the embedded service that switches its
+// measurement (model and faults) with the run's phases, as the command line
+// does.
+func embedded(t *testing.T, in *emulator.Instance, workers int) TableService {
+	return TableService{Service: open(t, in.ConnectionString(), workers), Measured: in}
+}
+
+// spec builds the run of a scenario source with overrides: the one path
+// the command line takes too.
+func spec(t *testing.T, src string, o Overrides) *Spec {
 	t.Helper()
 	sc, errs := scenario.Parse("it.yaml", []byte(src))
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	pop, schemes, err := sc.Compile()
+	sp, err := Build(sc, []byte(src), o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := sc.Workload
-	var stages []Stage
-	for _, st := range w.Stages {
-		stages = append(stages, Stage{Duration: st.Duration.D(), Target: float64(st.Rate)})
-	}
-	return Config{Scenario: sc, Pop: pop, Scheme: schemes[0], Service: TableService{Service: svc},
-		Seed: sc.Seed, Entities: int64(sc.Population.Entities), Duration: w.Duration.D(), Warmup: w.Warmup.D(),
-		MaxOps: int64(w.MaxOperations), Workers: w.Workers, Rate: float64(w.Rate), Stages: stages,
-		Retry: NewRetrier(w.Retry), Grace: 10 * time.Second, PartitionTarget: PartitionTarget}
+	return sp
 }
+
+// config builds a run of the scenario's first scheme.
+func config(t *testing.T, src string, svc Service, o Overrides) Config {
+	t.Helper()
+	return Config{Spec: spec(t, src, o), Service: svc, Grace: 10 * time.Second}
+}
+
+// readScenario reads a ready scenario.
+func readScenario(t *testing.T, file string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("../../scenarios", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func durationOf(d time.Duration) *time.Duration { return &d }
+func rateOf(r float64) *float64                 { return &r }
 
 const accountingScenario = `
 seed: 3
@@ -118,10 +128,10 @@ func TestAccountingMatchesServer(t *testing.T) {
 	} {
 		t.Run(tc.loop+"/"+tc.retry, func(t *testing.T) {
 			in := startEmbedded(t, model.Off(), fc)
-			svc := open(t, in.ConnectionString(), 16)
-			c := config(t, fmt.Sprintf(accountingScenario, tc.loop, tc.retry), svc)
-			c.Events.Phase = func(p string) {
-				if p == "run" {
+			svc := embedded(t, in, 16)
+			c := config(t, fmt.Sprintf(accountingScenario, tc.loop, tc.retry), svc, Overrides{})
+			c.Events.Phase = func(p Phase) {
+				if p == PhaseRun {
 					in.ResetStats() // compare the run phase only
 				}
 			}
@@ -176,7 +186,7 @@ func TestAccountingMatchesServer(t *testing.T) {
 			if tc.retry == "none" && s.Totals.Retries != 0 {
 				t.Errorf("%d retries with retry none", s.Totals.Retries)
 			}
-			checkContents(t, svc, res)
+			checkContents(t, svc.Service, res)
 		})
 	}
 }
@@ -185,7 +195,7 @@ func TestAccountingMatchesServer(t *testing.T) {
 // what successful inserts and batches wrote, minus what deletes removed.
 func checkContents(t *testing.T, svc *table.Service, res *Result) {
 	t.Helper()
-	n, err := CountRows(context.Background(), TableStore{svc.Table(res.Table)})
+	n, err := CountRows(context.Background(), TableStore{svc.Table(res.Table)}, RealClock{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,16 +217,14 @@ func checkContents(t *testing.T, svc *table.Service, res *Result) {
 // Without faults the table's contents match the counts exactly, against
 // the embedded service and Azurite.
 func TestTableContentsMatchCounts(t *testing.T) {
-	conns := map[string]string{"embedded": startEmbedded(t, model.Off(), faults.Config{}).ConnectionString()}
-	if az := os.Getenv("TABLESTRESS_AZURITE"); az != "" {
-		conns["azurite"] = az
-	} else {
-		t.Log("TABLESTRESS_AZURITE is not set: embedded only (make test runs Azurite)")
+	conns := map[string]func(t *testing.T) string{
+		"embedded": func(t *testing.T) string { return startEmbedded(t, model.Off(), faults.Config{}).ConnectionString() },
+		"azurite":  func(t *testing.T) string { return testenv.Azurite(t) },
 	}
 	for name, conn := range conns {
 		t.Run(name, func(t *testing.T) {
-			svc := open(t, conn, 16)
-			c := config(t, fmt.Sprintf(accountingScenario, "rate: 300", "none"), svc)
+			svc := open(t, conn(t), 16)
+			c := config(t, fmt.Sprintf(accountingScenario, "rate: 300", "none"), TableService{Service: svc}, Overrides{})
 			c.Keep = true
 			res, err := Run(context.Background(), c)
 			if err != nil {
@@ -233,161 +241,15 @@ func TestTableContentsMatchCounts(t *testing.T) {
 	}
 }
 
-// The seeds' central claim on the embedded service: a stream three times a
-// partition's target into one PartitionKey is throttled to the target, the
-// same stream over 16 hash buckets is not throttled at all. The scenario
-// runs at 6,000 entities/s against 2,000; here both are halved (3,000
-// against 1,000, the same 50-entity transactions) so that a shared CI
-// machine running the race detector keeps up with the offered stream.
-func TestHotPartitionThrottledToTarget(t *testing.T) {
-	const target, scale = 1000.0, 0.5
-	// constant runs on Azure's model as it is: its peak is measured against
-	// the target. hash-buckets runs with stall-tolerant buckets: its claim
-	// is that 3,000/16 entities/s per partition is never refused.
-	azure := model.Default()
-	azure.PartitionTarget = target
-	tolerant := azure
-	tolerant.Burst = stallTolerant(tolerant.Burst)
-	instances := map[string]*emulator.Instance{
-		"constant":     startEmbedded(t, azure, faults.Config{}),
-		"hash-buckets": startEmbedded(t, tolerant, faults.Config{}),
-	}
-	data, err := os.ReadFile("../../scenarios/hot-partition.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, errs := scenario.Parse("hot-partition.yaml", data)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	pop, schemes, _ := sc.Compile()
-	for i, sch := range schemes {
-		in := instances[sc.Schemes[i].Name]
-		if in == nil {
-			t.Fatalf("hot-partition.yaml has a scheme %q this test does not know", sc.Schemes[i].Name)
-		}
-		c := config(t, string(data), open(t, in.ConnectionString(), 64))
-		c.Scheme, c.Pop = sch, pop
-		c.Rate *= scale
-		c.PartitionTarget = target
-		c.Duration = 8 * time.Second
-		c.Events.Phase = func(p string) { in.PauseModel(p != "run") }
-		res, err := Run(context.Background(), c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := res.Summary
-		switch sc.Schemes[i].Name {
-		case "constant":
-			// Client seconds bin completions, so on a loaded machine a
-			// second can catch responses the server admitted in the one
-			// before, and the warmup's and grace period's in-flight
-			// transactions land in the edge seconds. The median of the
-			// interior seconds is what the server admitted per second; the
-			// peak only has to be nearer the target than the stream offered.
-			// Below the target there is more room: Azure's bucket holds
-			// 0.1 s of tokens, so a server starved of CPU for longer loses
-			// the difference, as a stalled partition server would. The
-			// model's exact rate is TestPartitionTarget's, on a fake clock.
-			if len(s.Partitions) != 1 || len(s.Series) != 1 {
-				t.Fatalf("constant: %d partitions, %d series; want one", len(s.Partitions), len(s.Series))
-			}
-			p := s.Partitions[0]
-			med, secs := interiorMedian(s.Series[0].Entities, int(s.Duration()/time.Second))
-			t.Logf("constant: peak %d, median %.0f entities/s over seconds %v, %d throttled", p.Peak, med, secs, p.Throttled)
-			if p.Throttled == 0 || float64(p.Peak) > 1.5*target {
-				t.Errorf("constant: peak %d entities/s, %d throttled; want throttled near %.0f, not the %.0f offered", p.Peak, p.Throttled, target, 3*target)
-			}
-			if med > 1.1*target || med < 0.75*target {
-				t.Errorf("constant: median %.0f entities/s over seconds %v, want %.0f (-25%%, +10%%)", med, secs, target)
-			}
-		case "hash-buckets":
-			if s.Totals.Throttled != 0 || len(s.Partitions) != 16 {
-				t.Errorf("hash-buckets: %d throttled over %d partitions, want none over 16", s.Totals.Throttled, len(s.Partitions))
-			}
-			if rate := float64(s.Totals.Entities) / s.Duration().Seconds(); rate < 2*target {
-				t.Errorf("hash-buckets: %.0f entities/s served, want far above the %.0f of one partition", rate, target)
-			}
-		}
-	}
-}
-
-// interiorMedian returns the median of bins[1:n-1], the measured seconds
-// but the first and the last, and those seconds.
-func interiorMedian(bins []int64, n int) (float64, []int64) {
-	if n > len(bins) {
-		n = len(bins)
-	}
-	if n < 3 {
-		return 0, nil
-	}
-	secs := append([]int64(nil), bins[1:n-1]...)
-	sorted := append([]int64(nil), secs...)
-	slices.Sort(sorted)
-	m := len(sorted)
-	return float64(sorted[(m-1)/2]+sorted[m/2]) / 2, secs
-}
-
-// Append-only and prepend-only PartitionKeys share the end range partition's
-// limit although no partition is hot; scattered keys are not throttled. The
-// range target is scaled down to 500 entities/s and the rate to 1,000/s so
-// the outcome does not depend on how fast this machine is.
-func TestAppendOnlyThrottledAtRangePartition(t *testing.T) {
-	mc := model.Default()
-	mc.RangeTarget = 500
-	in := startEmbedded(t, mc, faults.Config{})
-	svc := open(t, in.ConnectionString(), 64)
-	data, err := os.ReadFile("../../scenarios/append-only.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, errs := scenario.Parse("append-only.yaml", data)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	pop, schemes, _ := sc.Compile()
-	for i, sch := range schemes {
-		c := config(t, string(data), svc)
-		c.Scheme, c.Pop = sch, pop
-		c.Duration, c.Warmup, c.Rate = 6*time.Second, time.Second, 1000
-		c.Events.Phase = func(p string) { in.PauseModel(p != "run") }
-		res, err := Run(context.Background(), c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := res.Summary
-		// The median of the interior seconds, for the reasons given in
-		// TestHotPartitionThrottledToTarget.
-		perSecond := make([]int64, len(s.Intervals))
-		for k, iv := range s.Intervals {
-			perSecond[k] = iv.Entities
-		}
-		served, secs := interiorMedian(perSecond, int(s.Duration()/time.Second))
-		peak := s.Partitions[0].Peak
-		switch sc.Schemes[i].Name {
-		case "append-only", "prepend-only":
-			if served > 575 || served < 375 || s.Totals.Throttled == 0 || peak > 10 {
-				t.Errorf("%s: median %.0f entities/s served over seconds %v, %d throttled, busiest partition peak %d; want about 500/s (the range target), throttled, no hot partition",
-					sc.Schemes[i].Name, served, secs, s.Totals.Throttled, peak)
-			}
-		case "guid":
-			if s.Totals.Throttled != 0 || peak > 10 {
-				t.Errorf("guid: %d throttled, busiest partition peak %d; want none throttled", s.Totals.Throttled, peak)
-			}
-		}
-	}
-}
-
 // Ctrl-C: the run stops starting work, finishes in-flight operations, and
 // returns a partial summary; the test table is deleted.
 func TestInterruptStopsAndCleansUp(t *testing.T) {
 	in := startEmbedded(t, model.Off(), faults.Config{})
-	svc := open(t, in.ConnectionString(), 8)
-	c := config(t, fmt.Sprintf(accountingScenario, "rate: 200", "none"), svc)
-	c.Duration = time.Minute
+	svc := embedded(t, in, 8)
+	c := config(t, fmt.Sprintf(accountingScenario, "rate: 200", "none"), svc, Overrides{Duration: time.Minute})
 	ctx, cancel := context.WithCancel(context.Background())
-	c.Events.Phase = func(p string) {
-		if p == "run" {
+	c.Events.Phase = func(p Phase) {
+		if p == PhaseRun {
 			time.AfterFunc(1500*time.Millisecond, cancel)
 		}
 	}
@@ -411,16 +273,16 @@ func TestInterruptStopsAndCleansUp(t *testing.T) {
 // deleted.
 func TestExistingTableRefusedUnlessReused(t *testing.T) {
 	in := startEmbedded(t, model.Off(), faults.Config{})
-	svc := open(t, in.ConnectionString(), 4)
+	svc := embedded(t, in, 4)
 	if r := svc.CreateTable(context.Background(), "userdata"); r.Err != nil {
 		t.Fatal(r.Err)
 	}
-	c := config(t, fmt.Sprintf(accountingScenario, "rate: 100", "none"), svc)
-	c.Table, c.Duration = "userdata", time.Second
+	c := config(t, fmt.Sprintf(accountingScenario, "rate: 100", "none"), svc, Overrides{Duration: time.Second})
+	c.Table = "userdata"
 	if _, err := Run(context.Background(), c); !errors.Is(err, ErrTableExists) {
 		t.Fatalf("existing table: %v, want ErrTableExists", err)
 	}
-	n, _ := CountRows(context.Background(), TableStore{svc.Table("userdata")})
+	n, _ := CountRows(context.Background(), TableStore{svc.Table("userdata")}, RealClock{})
 	if n != 0 {
 		t.Errorf("the refused run wrote %d rows", n)
 	}
@@ -438,17 +300,10 @@ func TestExistingTableRefusedUnlessReused(t *testing.T) {
 func TestVerifyCatchesDiscardedWrites(t *testing.T) {
 	for _, spec := range []string{"", "discard=3%,seed=5"} {
 		fc, _ := faults.Parse(spec)
-		in := startEmbedded(t, model.Off(), faults.Config{})
-		svc := open(t, in.ConnectionString(), 16)
-		c := config(t, fmt.Sprintf(accountingScenario, "rate: 300", "none"), svc)
+		in := startEmbedded(t, model.Off(), fc) // faults apply in the run phase only
+		svc := embedded(t, in, 16)
+		c := config(t, fmt.Sprintf(accountingScenario, "rate: 300", "none"), svc, Overrides{})
 		c.Verify = true
-		c.Events.Phase = func(p string) {
-			if p == "run" {
-				in.SetFaults(fc) // writes are discarded during the run only
-			} else {
-				in.SetFaults(faults.Config{})
-			}
-		}
 		res, err := Run(context.Background(), c)
 		if err != nil {
 			t.Fatal(err)
@@ -488,11 +343,11 @@ func TestAccountingSoak(t *testing.T) {
 	} {
 		t.Run(tc.loop+"/"+tc.retry, func(t *testing.T) {
 			in := startEmbedded(t, model.Off(), fc)
-			svc := open(t, in.ConnectionString(), 32)
-			c := config(t, fmt.Sprintf(accountingScenario, tc.loop, tc.retry), svc)
-			c.Duration, c.MaxOps, c.Workers = 24*time.Hour, n/4, 32
-			c.Events.Phase = func(p string) {
-				if p == "run" {
+			svc := embedded(t, in, 32)
+			maxOps := n / 4
+			c := config(t, fmt.Sprintf(accountingScenario, tc.loop, tc.retry), svc, Overrides{Duration: 24 * time.Hour, MaxOps: &maxOps, Workers: 32})
+			c.Events.Phase = func(p Phase) {
+				if p == PhaseRun {
 					in.ResetStats()
 				}
 			}
@@ -539,7 +394,7 @@ func TestAccountingSoak(t *testing.T) {
 // service saw.
 func TestShardsCoverTheRunOnce(t *testing.T) {
 	in := startEmbedded(t, model.Off(), faults.Config{})
-	svc := open(t, in.ConnectionString(), 16)
+	svc := embedded(t, in, 16)
 	type out struct {
 		res *Result
 		err error
@@ -547,8 +402,8 @@ func TestShardsCoverTheRunOnce(t *testing.T) {
 	results := make(chan out, 3)
 	in.ResetStats()
 	for i := 0; i < 3; i++ {
-		c := config(t, fmt.Sprintf(accountingScenario, "rate: 100", "none"), svc)
-		c.Table, c.Shard, c.Shards = "sharded", i, 3
+		c := config(t, fmt.Sprintf(accountingScenario, "rate: 100", "none"), svc, Overrides{Shard: i, Shards: 3})
+		c.Table = "sharded"
 		go func() {
 			r, err := Run(context.Background(), c)
 			results <- out{r, err}
@@ -583,7 +438,7 @@ func TestShardsCoverTheRunOnce(t *testing.T) {
 			t.Errorf("partition %q was driven by %d shards", k, n)
 		}
 	}
-	n, _ := CountRows(context.Background(), TableStore{svc.Table("sharded")})
+	n, _ := CountRows(context.Background(), TableStore{svc.Table("sharded")}, RealClock{})
 	if n < 3000 {
 		t.Errorf("the shared table holds %d rows, want the 3000 seeded and more", n)
 	}

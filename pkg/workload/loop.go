@@ -19,25 +19,38 @@ type pool struct {
 	retry   Retrier
 	clock   Clock
 	workers int
-	maxOps  int64 // 0: no limit
-	started atomic.Int64
-	ledger  *ledger // nil unless the run verifies
-	health  *health
+	// maxOps bounds the operations started in the measured window (0: no
+	// bound); operations of the warm-up do not count.
+	maxOps      int64
+	measureFrom time.Time
+	started     atomic.Int64
+	spent       atomic.Bool // the max_operations budget ran out
+	ledger      *ledger     // nil unless the run verifies
+	health      *health
+	// stop ends the run: nothing new starts after it; deadline is the
+	// planned end of the measured window.
+	stop     context.Context
+	deadline time.Time
 }
 
 func (p *pool) executor(w int, rec *metrics.Recorder, st *keygen.Stream) *executor {
 	return &executor{plan: p.plan, main: p.main, indexes: p.indexes, worker: int64(w), ledger: p.ledger,
-		a: attempts{rec: rec, retry: p.retry, st: st, clock: p.clock, health: p.health}}
+		a: attempts{rec: rec, retry: p.retry, st: st, clock: p.clock, health: p.health, more: p.stop}}
 }
 
-// claim reserves one operation of the max_operations budget.
-func (p *pool) claim() bool {
-	return p.maxOps == 0 || p.started.Add(1) <= p.maxOps
+// claim reserves one operation starting at at: of the max_operations
+// budget when at is in the measured window. Once it refuses, spent is set.
+func (p *pool) claim(at time.Time) bool {
+	if p.maxOps == 0 || at.Before(p.measureFrom) || p.started.Add(1) <= p.maxOps {
+		return true
+	}
+	p.spent.Store(true)
+	return false
 }
 
-// closed runs workers flat out until stop is done: each starts its next
+// closed runs workers flat out until the stop: each starts its next
 // operation as soon as the previous one ends. In-flight operations use opCtx.
-func (p *pool) closed(stop, opCtx context.Context) {
+func (p *pool) closed(opCtx context.Context) {
 	var wg sync.WaitGroup
 	for w := 0; w < p.workers; w++ {
 		wg.Add(1)
@@ -45,9 +58,12 @@ func (p *pool) closed(stop, opCtx context.Context) {
 			defer wg.Done()
 			pl := p.plan.NewPlanner(w)
 			x := p.executor(w, p.reg.NewRecorder(), pl.Stream())
-			for stop.Err() == nil && p.claim() {
-				step := pl.Next()
-				x.execute(opCtx, step, p.clock.Now())
+			for p.stop.Err() == nil {
+				now := p.clock.Now()
+				if !p.claim(now) {
+					return
+				}
+				x.execute(opCtx, pl.Next(), now)
 			}
 		}(w)
 	}
@@ -58,9 +74,10 @@ func (p *pool) closed(stop, opCtx context.Context) {
 // scheduler plans every step (so the plan is deterministic for a seed) and
 // hands it to an idle worker through a queue as deep as the pool; when the
 // queue is full the step is dropped and counted, never silently skipped.
-// Latency is measured from the scheduled start, so waiting in the queue
-// counts (coordinated omission corrected).
-func (p *pool) open(stop, opCtx context.Context, pacer Pacer, start time.Time) {
+// Latency is measured from the scheduled start (the pacer's Due), so
+// waiting in the queue and a late scheduler count (coordinated omission
+// corrected).
+func (p *pool) open(opCtx context.Context, pacer Pacer, start time.Time) {
 	type job struct {
 		step      Step
 		scheduled time.Time
@@ -80,27 +97,50 @@ func (p *pool) open(stop, opCtx context.Context, pacer Pacer, start time.Time) {
 		}(w)
 	}
 	rec := p.reg.NewRecorder()
-	for n := uint64(0); ; n++ {
-		wait, done := pacer.Pace(p.clock.Now().Sub(start), n)
-		if done || !p.claim() {
+	drop := func(step Step, at time.Time) {
+		rec.Dropped(step.Op.Kind, at)
+		if step.Op.Kind == metrics.Delete && !step.Missing {
+			p.plan.Unclaim(step.Entity)
+		}
+	}
+	n := uint64(0)
+	for ; ; n++ {
+		due, ok := pacer.Due(n)
+		if !ok {
 			break
 		}
-		if wait > 0 && !p.clock.Sleep(stop, wait) {
+		at := start.Add(due)
+		if !p.claim(at) {
 			break
 		}
-		if stop.Err() != nil {
+		if wait := at.Sub(p.clock.Now()); wait > 0 && !p.clock.Sleep(p.stop, wait) {
 			break
 		}
-		due, _ := pacer.Pace(0, n) // when operation n was due, even if the scheduler woke late
 		step := sched.Next()
-		select {
-		case jobs <- job{step, start.Add(due)}:
-		default:
-			rec.Dropped(step.Op.Metric, p.clock.Now())
-			if step.Op.Spec.Op == "delete" && !step.Missing {
-				p.plan.Unclaim(step.Entity)
-			}
+		if p.stop.Err() != nil {
+			drop(step, at) // due before the stop, but the scheduler ran late
+			n++
+			break
 		}
+		select {
+		case jobs <- job{step, at}:
+		default:
+			drop(step, at)
+		}
+	}
+	// What was due before the window's end but could not be started (the
+	// scheduler was late when the run stopped) is dropped, never skipped.
+	end := p.deadline
+	if now := p.clock.Now(); now.Before(end) {
+		end = now
+	}
+	for ; p.stop.Err() != nil; n++ {
+		due, ok := pacer.Due(n)
+		at := start.Add(due)
+		if !ok || !at.Before(end) || !p.claim(at) {
+			break
+		}
+		drop(sched.Next(), at)
 	}
 	close(jobs)
 	wg.Wait()

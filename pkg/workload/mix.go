@@ -17,12 +17,9 @@ type MixOp struct {
 	Dist keygen.Distribution
 	// Index is the position of Spec.Index in the scheme's index tables, or -1.
 	Index int
-	// Metric is the operation as the metrics recorder counts it.
-	Metric metrics.Op
+	// Kind is the operation.
+	Kind metrics.Op
 }
-
-// Name is the operation name (point_read, batch...).
-func (m *MixOp) Name() string { return m.Spec.Op }
 
 // Mix picks operations with probability weight/sum. It is immutable and safe
 // for concurrent use.
@@ -45,11 +42,11 @@ func NewMix(ops []scenario.Operation, def string, scheme *keygen.Scheme) (*Mix, 
 		if err != nil {
 			return nil, fmt.Errorf("workload.mix[%d]: %w", i, err)
 		}
-		metric, err := metrics.ParseOp(op.Op)
+		kind, err := metrics.ParseOp(op.Op)
 		if err != nil {
 			return nil, fmt.Errorf("workload.mix[%d]: %w", i, err)
 		}
-		mo := &MixOp{Spec: op, Dist: d, Index: -1, Metric: metric}
+		mo := &MixOp{Spec: op, Dist: d, Index: -1, Kind: kind}
 		if op.Index != "" {
 			for k, ix := range scheme.Indexes {
 				if ix.Name == op.Index {

@@ -29,10 +29,10 @@ func TestTargetDiesStopsRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := config(t, fmt.Sprintf(accountingScenario, "rate: 200", "none"), svc)
-	c.Duration, c.Grace = time.Minute, 2*time.Second
-	c.Events.Phase = func(p string) {
-		if p == "run" {
+	c := config(t, fmt.Sprintf(accountingScenario, "rate: 200", "none"), TableService{Service: svc}, Overrides{Duration: time.Minute})
+	c.Grace = 2 * time.Second
+	c.Events.Phase = func(p Phase) {
+		if p == PhaseRun {
 			time.AfterFunc(time.Second, func() { in.Close(context.Background()) })
 		}
 	}
@@ -60,12 +60,12 @@ func TestReconnectCountsTheGap(t *testing.T) {
 	}
 	addr := in.Addr()
 	svc := open(t, in.ConnectionString(), 8)
-	c := config(t, fmt.Sprintf(accountingScenario, "rate: 200", "none"), svc)
-	c.Duration, c.Reconnect, c.DownAfter = 9*time.Second, true, 2*time.Second
+	c := config(t, fmt.Sprintf(accountingScenario, "rate: 200", "none"), TableService{Service: svc}, Overrides{Duration: 9 * time.Second})
+	c.Reconnect, c.DownAfter = true, 2*time.Second
 	c.Table = "reconnecting"
 	restarted := make(chan *emulator.Instance, 1)
-	c.Events.Phase = func(p string) {
-		if p != "run" {
+	c.Events.Phase = func(p Phase) {
+		if p != PhaseRun {
 			return
 		}
 		time.AfterFunc(time.Second, func() {
@@ -119,10 +119,10 @@ func TestDeletedTableStopsRun(t *testing.T) {
 	}
 	defer in.Close(context.Background())
 	svc := open(t, in.ConnectionString(), 8)
-	c := config(t, fmt.Sprintf(accountingScenario, "rate: 200", "none"), svc)
-	c.Duration, c.DownAfter, c.Table = time.Minute, 2*time.Second, "vanishing"
-	c.Events.Phase = func(p string) {
-		if p == "run" {
+	c := config(t, fmt.Sprintf(accountingScenario, "rate: 200", "none"), TableService{Service: svc}, Overrides{Duration: time.Minute})
+	c.DownAfter, c.Table = 2*time.Second, "vanishing"
+	c.Events.Phase = func(p Phase) {
+		if p == PhaseRun {
 			time.AfterFunc(time.Second, func() { svc.DeleteTable(context.Background(), "vanishing") })
 		}
 	}

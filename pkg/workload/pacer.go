@@ -5,89 +5,85 @@ import (
 	"time"
 )
 
-// Pacer decides when the next operation of an open-loop run starts. Given the
-// time elapsed since the run began and the number of operations already
-// started, it returns how long to wait before starting the next one, or stop
-// when the profile is over. Pacers are pure functions of their arguments:
-// they read no clock and are safe for concurrent use.
+// Pacer is an open-loop schedule: when each operation is due, whatever the
+// latency of the ones before it. Pacers are pure functions of their
+// arguments: they read no clock and are safe for concurrent use.
 type Pacer interface {
-	Pace(elapsed time.Duration, started uint64) (wait time.Duration, stop bool)
+	// Due returns when operation n (0-based) is due, counted from the start
+	// of the run (warm-up included), or false when the schedule ends before
+	// it. Due is non-decreasing in n.
+	Due(n uint64) (time.Duration, bool)
 	// Rate returns the intended operations per second at elapsed.
 	Rate(elapsed time.Duration) float64
+	// Total is how long the schedule lasts.
+	Total() time.Duration
 }
 
-// ConstantPacer starts Freq operations per second for Duration: operation n
-// is due at n/Freq seconds.
-type ConstantPacer struct {
-	Freq     float64
-	Duration time.Duration
-}
-
-var _ Pacer = ConstantPacer{}
-
-// Pace implements Pacer.
-func (p ConstantPacer) Pace(elapsed time.Duration, started uint64) (time.Duration, bool) {
-	if p.Freq <= 0 || elapsed >= p.Duration {
-		return 0, true
-	}
-	due := time.Duration(float64(started) / p.Freq * float64(time.Second))
-	if due >= p.Duration {
-		return 0, true
-	}
-	if due <= elapsed {
-		return 0, false
-	}
-	return due - elapsed, false
-}
-
-// Rate implements Pacer.
-func (p ConstantPacer) Rate(time.Duration) float64 { return p.Freq }
-
-// Stage is one leg of a StagesPacer: the rate moves linearly to Target over Duration.
+// Stage is one leg of a ramp: the rate moves linearly to Target over
+// Duration.
 type Stage struct {
 	Duration time.Duration
 	Target   float64
 }
 
-// StagesPacer ramps the rate linearly from Start through each stage's target,
-// like k6's ramping-arrival-rate. The number of operations due by time t is
-// H(t), the integral of the rate; operation n is due at the t where
-// H(t) = n, found per stage by solving the quadratic
-// r0·τ + (r1−r0)/(2d)·τ² = n − H(stage start) for τ in [0, d].
-type StagesPacer struct {
-	Start  float64
-	Stages []Stage
+// NewPacer returns the schedule of an open-loop load: the warm-up at the
+// load's warm-up rate, then for duration either its constant rate or its
+// stages, ramping from its rate.
+func NewPacer(l Load, warmup, duration time.Duration) Pacer {
+	var p Profile
+	if warmup > 0 {
+		p = p.then(l.WarmupRate, Stage{Duration: warmup, Target: l.WarmupRate})
+	}
+	if len(l.Stages) == 0 {
+		return p.then(l.Rate, Stage{Duration: duration, Target: l.Rate})
+	}
+	return p.then(l.Rate, l.Stages...)
 }
 
-var _ Pacer = StagesPacer{}
-
-// Pace implements Pacer.
-func (p StagesPacer) Pace(elapsed time.Duration, started uint64) (time.Duration, bool) {
-	due, ok := p.dueAt(float64(started))
-	if !ok {
-		return 0, true
-	}
-	if due <= elapsed {
-		return 0, false
-	}
-	return due - elapsed, false
+// Profile is a piecewise-linear rate: each segment moves the rate linearly
+// from its start rate to its end rate; consecutive segments may step. The
+// number of operations due by time t is H(t), the integral of the rate;
+// operation n is due at the t where H(t) = n, found in its segment by
+// solving r0·τ + (r1−r0)/(2d)·τ² = n − H(segment start) for τ in [0, d].
+type Profile struct {
+	segs []segment
 }
 
-// dueAt returns when operation n (0-based) is due, or false when the stages
-// end before it.
-func (p StagesPacer) dueAt(n float64) (time.Duration, bool) {
-	r0, offset, before := p.Start, time.Duration(0), 0.0
-	for _, st := range p.Stages {
-		d := st.Duration.Seconds()
-		r1 := st.Target
-		hits := (r0 + r1) / 2 * d
-		if n < before+hits {
-			tau := solveRamp(r0, r1, d, n-before)
+// segment is a linear ramp from r0 to r1 over d.
+type segment struct {
+	d      time.Duration
+	r0, r1 float64
+}
+
+var _ Pacer = Profile{}
+
+// NewProfile returns the profile ramping from rate from through the stages.
+func NewProfile(from float64, stages ...Stage) Profile { return Profile{}.then(from, stages...) }
+
+// then returns p followed by the stages, the first ramping from rate from.
+func (p Profile) then(from float64, stages ...Stage) Profile {
+	p.segs = append([]segment(nil), p.segs...)
+	r0 := from
+	for _, st := range stages {
+		p.segs = append(p.segs, segment{d: st.Duration, r0: r0, r1: st.Target})
+		r0 = st.Target
+	}
+	return p
+}
+
+// Due implements Pacer.
+func (p Profile) Due(n uint64) (time.Duration, bool) {
+	offset, before := time.Duration(0), 0.0
+	x := float64(n)
+	for _, s := range p.segs {
+		d := s.d.Seconds()
+		hits := (s.r0 + s.r1) / 2 * d
+		if x < before+hits {
+			tau := solveRamp(s.r0, s.r1, d, x-before)
 			return offset + time.Duration(tau*float64(time.Second)), true
 		}
 		before += hits
-		offset += st.Duration
-		r0 = r1
+		offset += s.d
 	}
 	return 0, false
 }
@@ -110,24 +106,23 @@ func solveRamp(r0, r1, d, h float64) float64 {
 }
 
 // Rate implements Pacer.
-func (p StagesPacer) Rate(elapsed time.Duration) float64 {
-	r0, offset := p.Start, time.Duration(0)
-	for _, st := range p.Stages {
-		if elapsed < offset+st.Duration {
-			f := float64(elapsed-offset) / float64(st.Duration)
-			return r0 + (st.Target-r0)*f
+func (p Profile) Rate(elapsed time.Duration) float64 {
+	offset := time.Duration(0)
+	for _, s := range p.segs {
+		if elapsed < offset+s.d {
+			f := float64(elapsed-offset) / float64(s.d)
+			return s.r0 + (s.r1-s.r0)*f
 		}
-		offset += st.Duration
-		r0 = st.Target
+		offset += s.d
 	}
 	return 0
 }
 
-// Total returns how long the stages last.
-func (p StagesPacer) Total() time.Duration {
+// Total implements Pacer.
+func (p Profile) Total() time.Duration {
 	var d time.Duration
-	for _, st := range p.Stages {
-		d += st.Duration
+	for _, s := range p.segs {
+		d += s.d
 	}
 	return d
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
+	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/scenario"
 )
 
@@ -57,7 +58,7 @@ func NewShardPlan(sc *scenario.Scenario, pop *keygen.Population, scheme *keygen.
 
 func (p *Plan) hasInserts() bool {
 	for _, op := range p.Mix.Ops {
-		if op.Spec.Op == "insert" || op.Spec.Op == "batch" {
+		if op.Kind == metrics.Insert || op.Kind == metrics.Batch {
 			return true
 		}
 	}
@@ -101,17 +102,17 @@ func (pl *Planner) Stream() *keygen.Stream { return &pl.st }
 func (pl *Planner) Next() Step {
 	op := pl.plan.Mix.Pick(&pl.st)
 	s := Step{Op: op, Entity: -1}
-	switch op.Spec.Op {
-	case "table_scan":
-	case "insert":
+	switch op.Kind {
+	case metrics.TableScan:
+	case metrics.Insert:
 		s.Entity = pl.allocate()
 		s.Missing = s.Entity < 0
-	case "batch":
+	case metrics.Batch:
 		s.Batch = pl.batch.next(op.Spec.Size)
 		s.Missing = len(s.Batch) == 0
-	case "delete":
+	case metrics.Delete:
 		s.Entity, s.Missing = pl.claim(op.Dist)
-	case "upsert_merge", "upsert_replace":
+	case metrics.UpsertMerge, metrics.UpsertReplace:
 		i, ok := pl.pick(op.Dist)
 		if !ok {
 			i = pl.allocate() // an upsert of a new entity is an insert
@@ -120,7 +121,7 @@ func (pl *Planner) Next() Step {
 	default: // point_read, range_query, partition_scan, update
 		i, ok := pl.pick(op.Dist)
 		s.Entity, s.Missing = i, !ok
-		if op.Spec.Op == "point_read" && ok {
+		if op.Kind == metrics.PointRead && ok {
 			s.Row = int(pl.st.Int64n(int64(pl.plan.Scheme.RowsPerEntity())))
 		}
 	}

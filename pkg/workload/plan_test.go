@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
+	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/scenario"
 )
 
@@ -32,7 +33,7 @@ func TestMixWeights(t *testing.T) {
 	st := keygen.NewStream(3, 3)
 	const n = 100_000
 	for i := 0; i < n; i++ {
-		counts[plan.Mix.Pick(&st).Name()]++
+		counts[plan.Mix.Pick(&st).Kind.String()]++
 	}
 	within(t, "point_read", counts["point_read"], n, 0.7, 5)
 	within(t, "insert", counts["insert"], n, 0.2, 5)
@@ -50,7 +51,7 @@ func TestPlannerStepsAreConsistent(t *testing.T) {
 	deleted := map[int64]bool{}
 	for n := 0; n < 5000; n++ {
 		st := pl.Next()
-		switch st.Op.Name() {
+		switch st.Op.Kind.String() {
 		case "point_read":
 			if !plan.Space.Exists(st.Entity) {
 				t.Fatalf("point read of missing entity %d", st.Entity)
@@ -152,9 +153,9 @@ func TestTargetPartitions(t *testing.T) {
 		pop.Entity(st.Entity, &e)
 		sch.Keys(&e, &k)
 		if string(k.PK) != "dev-0007" {
-			t.Fatalf("%s addressed partition %q", st.Op.Name(), k.PK)
+			t.Fatalf("%s addressed partition %q", st.Op.Kind, k.PK)
 		}
-		if st.Op.Name() == "insert" {
+		if st.Op.Kind == metrics.Insert {
 			plan.Written(st.Entity)
 		}
 	}

@@ -5,20 +5,19 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
-	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
-	"github.com/tablestress/tablestress/pkg/scenario"
 )
 
-// Config is one run of one key scheme: create the tables, seed them, drive
-// the workload, clean up.
+// Config is one run of one key scheme of a Spec: create the tables, seed
+// them, drive the workload, clean up.
 type Config struct {
-	Scenario *scenario.Scenario
-	Pop      *keygen.Population
-	Scheme   *keygen.Scheme
-	Service  Service
+	*Spec
+	// Scheme is the index in Spec.Schemes of the scheme to run.
+	Scheme  int
+	Service Service
 
 	// Table is the main table's name; "" means a fresh unique name. Index
 	// tables are named Table + index name.
@@ -38,35 +37,16 @@ type Config struct {
 	// nothing but refusals that retrying cannot cure) before the run stops
 	// (default 5s).
 	DownAfter time.Duration
-	// Shard and Shards make this run shard Shard (0-based) of Shards: it
-	// seeds and drives only the partitions whose PartitionKey hashes to
-	// Shard; the shards share one table, named in Table, which they create
-	// if missing and never delete.
-	Shard, Shards int
 	// Reconnect keeps the run going while the target is down, counting
 	// every failed request, and records the outage instead of stopping.
 	Reconnect bool
-
-	Seed     uint64
-	Entities int64
-	Duration time.Duration
-	Warmup   time.Duration
-	MaxOps   int64
-	Workers  int
-	// Rate > 0 or Stages: open loop. Otherwise closed loop.
-	Rate   float64
-	Stages []Stage
-	Retry  Retrier
 	// Grace is how long in-flight operations may finish after the run stops
-	// (the deadline, or Ctrl-C) before they are canceled.
+	// (the deadline, or Ctrl-C) before they are canceled (default: the
+	// request timeout).
 	Grace time.Duration
-	// PartitionTarget is the entities/s a partition is judged against.
+	// PartitionTarget is the entities/s a partition is judged against
+	// (default PartitionTarget, Azure's).
 	PartitionTarget float64
-
-	// Abort, when set, is called once a second with the figures so far; a
-	// non-empty answer stops the run early (thresholds with abort_on_fail)
-	// and is reported as the reason.
-	Abort func(*metrics.Summary) string
 
 	// OnRegistry, when set, receives the run phase's metrics registry as the
 	// phase starts (for live exporters such as Prometheus).
@@ -77,12 +57,14 @@ type Config struct {
 	// Events receives progress; any field may be nil.
 	Events Events
 	Clock  Clock
+
+	measuring bool // the service measures (see enter)
 }
 
 // Events are the run's progress callbacks, called from the run's goroutines
 // one at a time.
 type Events struct {
-	Phase        func(phase string)
+	Phase        func(Phase)
 	SeedProgress func(done, total int64)
 	Interval     func(iv metrics.Interval, live metrics.Live)
 }
@@ -120,10 +102,19 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	if c.Hard == nil {
 		c.Hard = context.Background()
 	}
-	if c.Workers < 1 {
-		c.Workers = 1
+	if !(c.PartitionTarget > 0) {
+		c.PartitionTarget = PartitionTarget
+	}
+	if c.Grace <= 0 {
+		c.Grace = c.Timeout
 	}
 	res := &Result{Table: c.Table, SeedCounted: -1}
+	if c.Scheme < 0 || c.Scheme >= len(c.Schemes) {
+		err := fmt.Errorf("workload: scheme %d of %d", c.Scheme, len(c.Schemes))
+		res.Failure = err.Error()
+		return res, err
+	}
+	scheme := c.Schemes[c.Scheme]
 	if res.Table == "" {
 		res.Table = FreshTableName(c.Scenario.DisplayName())
 	} else if !ValidTableName(res.Table) {
@@ -131,15 +122,16 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	}
 	tbl := &tables{svc: c.Service}
 	defer func() {
+		c.enter(PhaseDone)
 		if !c.Keep {
 			cctx, cancel := context.WithTimeout(c.Hard, 30*time.Second)
 			res.Cleanup = tbl.cleanup(cctx)
 			cancel()
 		}
 	}()
-	c.phase("create tables")
+	c.enter(PhaseCreate)
 	names := []string{res.Table}
-	for _, ix := range c.Scheme.Indexes {
+	for _, ix := range scheme.Indexes {
 		names = append(names, res.Table+ix.Name)
 	}
 	if c.Shards > 1 {
@@ -158,17 +150,17 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	}
 	res.Tables = names
 	main := c.Service.Store(res.Table)
-	indexes := make([]Store, len(c.Scheme.Indexes))
+	indexes := make([]Store, len(scheme.Indexes))
 	for k := range indexes {
 		indexes[k] = c.Service.Store(names[k+1])
 	}
-	plan, err := NewShardPlan(c.Scenario, c.Pop, c.Scheme, c.Entities, c.Seed, c.Shard, max(c.Shards, 1))
+	plan, err := NewShardPlan(c.Scenario, c.Pop, scheme, c.Entities, c.Seed, c.Shard, c.Shards)
 	if err != nil {
 		res.Failure = err.Error()
 		return res, err
 	}
 	if !c.SkipSeed && c.Entities > 0 {
-		c.phase("seed")
+		c.enter(PhaseSeed)
 		seedRes, err := Seed(ctx, SeedConfig{Plan: plan, Main: main, Indexes: indexes, Entities: c.Entities,
 			Workers: min(max(c.Workers, 8), 64), Progress: c.Events.SeedProgress, Clock: c.Clock})
 		res.Seed = seedRes
@@ -177,8 +169,8 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 			res.Interrupted = ctx.Err() != nil
 			return res, err
 		}
-		c.phase("verify seed")
-		n, err := CountRows(ctx, main)
+		c.enter(PhaseCountSeed)
+		n, err := CountRows(ctx, main, c.Clock)
 		if err != nil {
 			res.Failure = err.Error()
 			return res, err
@@ -193,7 +185,6 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	if c.SeedOnly {
 		return res, nil
 	}
-	c.phase("run")
 	var led *ledger
 	if c.Verify {
 		led = newLedger()
@@ -207,9 +198,9 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		return res, fmt.Errorf("%w: %s", ErrTargetDown, ph.down)
 	}
 	if led != nil {
-		c.phase("verify")
+		c.enter(PhaseVerify)
 		vctx, cancel := context.WithCancel(c.Hard)
-		res.Verify = led.verify(vctx, plan, main, min(c.Workers, 32))
+		res.Verify = led.verify(vctx, plan, main, min(c.Workers, 32), c.Clock)
 		cancel()
 	}
 	if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
@@ -217,12 +208,6 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		res.Failure = "interrupted before the end of the run"
 	}
 	return res, nil
-}
-
-func (c *Config) phase(p string) {
-	if c.Events.Phase != nil {
-		c.Events.Phase(p)
-	}
 }
 
 // Outage is a period the target did not answer, relative to the measured
@@ -242,28 +227,40 @@ type phaseResult struct {
 	outages []Outage
 }
 
-// runPhase drives the workload and returns its summary.
+// runPhase drives the workload and returns its summary. The measured
+// window runs from the end of the warm-up to the planned end, or to an
+// earlier stop (Ctrl-C, max_operations, an abort_on_fail threshold, the
+// target down); operations in flight at the stop finish their current
+// request, start no retry or page after it, and count in the window's last
+// second (metrics.Options.End).
 func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes []Store, led *ledger) (*metrics.Summary, time.Time, phaseResult) {
 	start := c.Clock.Now()
-	reg := metrics.NewRegistry(metrics.Options{PartitionTarget: c.PartitionTarget, Start: start.Add(c.Warmup)})
+	measureFrom := start.Add(c.Warmup)
+	deadline := measureFrom.Add(c.Duration)
+	reg := metrics.NewRegistry(metrics.Options{PartitionTarget: c.PartitionTarget, Start: measureFrom, End: deadline})
 	if c.OnRegistry != nil {
 		c.OnRegistry(reg)
 	}
-	total := c.Warmup + c.Duration
-	stop, cancelStop := context.WithDeadline(ctx, start.Add(total))
+	stop, cancelStop := context.WithDeadline(ctx, deadline)
 	defer cancelStop()
 	var ph phaseResult
 	downAfter := c.DownAfter
 	if downAfter <= 0 {
 		downAfter = 5 * time.Second
 	}
+	abort := c.abortCheck()
 	h := newHealth(start)
 	var outageStart time.Time
 	var outageCause string
 	opCtx, cancelOps := context.WithCancel(c.Hard)
 	defer cancelOps()
-	go func() { // in-flight operations get Grace after the stop, then are canceled
+	var stoppedAt atomic.Int64 // unix ns of an early stop, 0 if none
+	go func() {                // the stop ends the window; in-flight operations get Grace, then are canceled
 		<-stop.Done()
+		if now := c.Clock.Now(); now.Before(deadline) {
+			stoppedAt.Store(now.UnixNano())
+			reg.SetEnd(now)
+		}
 		select {
 		case <-c.Clock.After(c.Grace):
 		case <-opCtx.Done():
@@ -271,23 +268,35 @@ func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes [
 		cancelOps()
 	}()
 
-	p := &pool{plan: plan, reg: reg, main: main, indexes: indexes, retry: c.Retry, clock: c.Clock, workers: c.Workers, maxOps: c.MaxOps, ledger: led, health: h}
+	p := &pool{plan: plan, reg: reg, main: main, indexes: indexes, retry: c.Retry, clock: c.Clock, workers: c.Workers,
+		maxOps: c.MaxOps, measureFrom: measureFrom, ledger: led, health: h, stop: stop, deadline: deadline}
 	var wg sync.WaitGroup
 	done := make(chan struct{})
 	wg.Add(1)
+	var warmed <-chan time.Time // the end of the warm-up, while it lasts
+	if c.Warmup > 0 {
+		c.enter(PhaseWarmup)
+		warmed = c.Clock.After(c.Warmup)
+	} else {
+		c.enter(PhaseRun)
+	}
 	go func() { // the tick: merge recorders once a second, report live figures
 		defer wg.Done()
 		for k := 1; ; k++ {
 			select {
 			case <-done:
 				return
+			case <-warmed:
+				c.enter(PhaseRun)
+				warmed, k = nil, k-1
+				continue
 			case <-c.Clock.After(start.Add(time.Duration(k) * time.Second).Sub(c.Clock.Now())):
 				iv := reg.Tick(c.Clock.Now())
 				if c.Events.Interval != nil {
 					c.Events.Interval(iv, reg.Live())
 				}
-				if c.Abort != nil && ph.aborted == "" {
-					if why := c.Abort(reg.Snapshot(c.Clock.Now())); why != "" {
+				if abort != nil && ph.aborted == "" {
+					if why := abort(reg.Snapshot(c.Clock.Now())); why != "" {
 						ph.aborted = why
 						cancelStop()
 					}
@@ -301,30 +310,30 @@ func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes [
 				case down && outageStart.IsZero():
 					outageStart, outageCause = time.Unix(0, h.lastAnswer.Load()), cause
 				case !down && !outageStart.IsZero():
-					ph.outages = append(ph.outages, Outage{Start: outageStart.Sub(start) - c.Warmup, End: now.Sub(start) - c.Warmup, Cause: outageCause})
+					ph.outages = append(ph.outages, Outage{Start: outageStart.Sub(measureFrom), End: now.Sub(measureFrom), Cause: outageCause})
 					outageStart = time.Time{}
 				}
 			}
 		}
 	}()
-	switch {
-	case len(c.Stages) > 0:
-		p.open(stop, opCtx, StagesPacer{Start: c.Rate, Stages: c.Stages}, start)
-	case c.Rate > 0:
-		p.open(stop, opCtx, ConstantPacer{Freq: c.Rate, Duration: total}, start)
-	default:
-		p.closed(stop, opCtx)
+	if pacer := c.Pacer(); pacer != nil {
+		p.open(opCtx, pacer, start)
+	} else {
+		p.closed(opCtx)
 	}
 	close(done)
 	wg.Wait()
 	if !outageStart.IsZero() {
-		ph.outages = append(ph.outages, Outage{Start: outageStart.Sub(start) - c.Warmup, End: c.Clock.Now().Sub(start) - c.Warmup, Cause: outageCause})
+		ph.outages = append(ph.outages, Outage{Start: outageStart.Sub(measureFrom), End: c.Clock.Now().Sub(measureFrom), Cause: outageCause})
 	}
-	// Rates are per measured second: operations finishing in the grace
-	// period count, but the grace period does not dilute the rates.
-	end := c.Clock.Now()
-	if deadline := start.Add(total); end.After(deadline) && ctx.Err() == nil {
-		end = deadline
+	// The window ends at the planned end (an open-loop schedule's last
+	// operation may complete before it), at an early stop, or when the last
+	// operation of a run bounded by max_operations completed.
+	end := deadline
+	if ns := stoppedAt.Load(); ns != 0 {
+		end = time.Unix(0, ns)
+	} else if now := c.Clock.Now(); p.spent.Load() && now.Before(deadline) {
+		end = now
 	}
 	return reg.Finish(end), start, ph
 }

@@ -90,24 +90,17 @@ func Seed(ctx context.Context, c SeedConfig) (SeedResult, error) {
 			defer wg.Done()
 			st := keygen.NewStream(c.Plan.Seed^0x5eed, uint64(w))
 			for job := range jobs {
-				var last table.Result
-				for n := 0; ; n++ {
+				last := retry(ctx, nil, c.Clock, c.Retry, &st, func(ctx context.Context) table.Result {
 					if len(job.actions) == 1 {
-						last = job.store.Upsert(ctx, job.actions[0].Entity, table.UpdateModeReplace)
-					} else {
-						last = job.store.Submit(ctx, job.actions)
+						return job.store.Upsert(ctx, job.actions[0].Entity, table.UpdateModeReplace)
 					}
+					return job.store.Submit(ctx, job.actions)
+				}, func(res table.Result, _ int) {
 					requests.Add(1)
-					if last.Outcome.Class == outcome.Throttled {
+					if res.Outcome.Class == outcome.Throttled {
 						throttled.Add(1)
 					}
-					if last.Outcome.Class == outcome.OK || !last.Outcome.Retryable() || n >= c.Retry.Retries() {
-						break
-					}
-					if !c.Clock.Sleep(ctx, c.Retry.Backoff(n+1, &st)) {
-						break
-					}
-				}
+				})
 				if last.Outcome.Class != outcome.OK {
 					select {
 					case errs <- fmt.Errorf("%w: a transaction of %d rows failed: %v", ErrSeed, len(job.actions), last.Err):
@@ -253,19 +246,20 @@ func (c *SeedConfig) produce(ctx context.Context, lo, hi int64, jobs chan<- seed
 }
 
 // CountRows counts the rows of a table page by page, selecting only RowKey;
-// throttled or failed pages are fetched again (up to 20 times each).
-func CountRows(ctx context.Context, s Store) (int64, error) {
+// throttled or failed pages are fetched again with the seed phase's
+// strategy, waiting on clock.
+func CountRows(ctx context.Context, s Store, clock Clock) (int64, error) {
 	pager := s.Query(ctx, table.Query{Select: []string{"RowKey"}})
 	var n int64
 	st := keygen.NewStream(1, 1)
 	for {
-		page, res, more := pager.Next(ctx)
-		for try := 1; res.Outcome.Class != outcome.OK && res.Outcome.Retryable() && try <= 20; try++ {
-			if !(RealClock{}).Sleep(ctx, DefaultSeedRetry.Backoff(min(try, 5), &st)) {
-				break
-			}
-			page, res, more = pager.Next(ctx)
-		}
+		var page table.Page
+		more := false
+		res := retry(ctx, nil, clock, DefaultSeedRetry, &st, func(ctx context.Context) table.Result {
+			var r table.Result
+			page, r, more = pager.Next(ctx)
+			return r
+		}, nil)
 		if res.Outcome.Class != outcome.OK {
 			return n, fmt.Errorf("counting rows: %v", res.Err)
 		}

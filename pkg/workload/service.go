@@ -21,8 +21,22 @@ type Service interface {
 	Store(name string) Store
 }
 
-// TableService adapts a *table.Service to Service.
-type TableService struct{ *table.Service }
+// TableService adapts a *table.Service to Service. Measured, when set, is
+// the service's measurement switch (the embedded service's): TableService
+// passes Run's SetMeasured calls on to it.
+type TableService struct {
+	*table.Service
+	Measured Measured
+}
+
+var _ Measured = TableService{}
+
+// SetMeasured implements Measured.
+func (s TableService) SetMeasured(on bool) {
+	if s.Measured != nil {
+		s.Measured.SetMeasured(on)
+	}
+}
 
 // Store implements Service.
 func (s TableService) Store(name string) Store { return TableStore{s.Service.Table(name)} }

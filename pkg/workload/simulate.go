@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
+	"github.com/tablestress/tablestress/pkg/metrics"
 )
 
 // simulation accumulates the partition load of planned steps for Analyze.
@@ -12,7 +13,7 @@ type simulation struct {
 	sizes        map[string]int64 // rows per partition, kept current
 	sorted       []string         // distinct seeded PartitionKeys, sorted
 	load         map[string]int64 // entities touched per partition
-	perOp        map[string]*OpAnalysis
+	perOp        map[metrics.Op]*OpAnalysis
 	minPK, maxPK string
 	seeded       bool
 
@@ -64,21 +65,21 @@ func (s *simulation) inserted(op *OpAnalysis, i int64) {
 }
 
 func (s *simulation) step(st Step) {
-	name := st.Op.Name()
-	op := s.perOp[name]
+	kind := st.Op.Kind
+	op := s.perOp[kind]
 	if op == nil {
-		op = &OpAnalysis{Op: name}
-		s.perOp[name] = op
+		op = &OpAnalysis{Op: kind.String()}
+		s.perOp[kind] = op
 	}
 	op.Ops++
 	if st.Missing {
 		return
 	}
 	spec := st.Op.Spec
-	switch name {
-	case "insert":
+	switch kind {
+	case metrics.Insert:
 		s.inserted(op, st.Entity)
-	case "batch":
+	case metrics.Batch:
 		s.batchWanted += int64(spec.Size)
 		s.batchGot += int64(len(st.Batch))
 		parts := op.Partitions
@@ -86,21 +87,21 @@ func (s *simulation) step(st Step) {
 			s.inserted(op, i)
 		}
 		op.Partitions = parts + 1
-	case "delete":
+	case metrics.Delete:
 		s.keysOf(st.Entity)
 		s.sizes[string(s.keys.PK)] -= int64(s.plan.Scheme.RowsPerEntity())
 		s.touch(op, string(s.keys.PK), 1)
-	case "update":
+	case metrics.Update:
 		s.keysOf(st.Entity)
 		n := int64(1)
 		if spec.ETag != nil && *spec.ETag {
 			n = 2 // read, then write with the ETag
 		}
 		s.touch(op, string(s.keys.PK), n)
-	case "point_read", "upsert_merge", "upsert_replace":
+	case metrics.PointRead, metrics.UpsertMerge, metrics.UpsertReplace:
 		s.keysOf(st.Entity)
 		s.touch(op, string(s.keys.PK), 1)
-	case "range_query":
+	case metrics.RangeQuery:
 		s.keysOf(st.Entity)
 		if spec.Across {
 			s.rangeAcross(op, st, spec.Rows, spec.MaxPages)
@@ -114,14 +115,14 @@ func (s *simulation) step(st Step) {
 		s.rangeWanted += int64(spec.Rows)
 		s.rangeAvailable += avail
 		s.touch(op, pk, avail)
-	case "partition_scan":
+	case metrics.PartitionScan:
 		s.keysOf(st.Entity)
 		n := s.sizes[string(s.keys.PK)]
 		if spec.MaxPages > 0 {
 			n = min(n, int64(spec.MaxPages)*1000)
 		}
 		s.touch(op, string(s.keys.PK), n)
-	case "table_scan":
+	case metrics.TableScan:
 		s.scan(op, s.sorted, spec.MaxPages)
 	}
 }

@@ -78,7 +78,7 @@ func (v *VerifyResult) OK() bool { return v.Missing+v.Mismatched+v.Resurrect+v.U
 
 // verify reads back the main row of every entity in the ledger with workers
 // in parallel; throttled reads are retried patiently.
-func (l *ledger) verify(ctx context.Context, p *Plan, s Store, workers int) *VerifyResult {
+func (l *ledger) verify(ctx context.Context, p *Plan, s Store, workers int, clock Clock) *VerifyResult {
 	ids := make([]int64, 0, len(l.entries))
 	for i := range l.entries {
 		ids = append(ids, i)
@@ -108,14 +108,11 @@ func (l *ledger) verify(ctx context.Context, p *Plan, s Store, workers int) *Ver
 				p.Scheme.Keys(&ent, &keys)
 				pk, rk := string(keys.PK), string(keys.RK)
 				var page table.Page
-				var r table.Result
-				for try := 0; ; try++ {
+				r := retry(ctx, nil, clock, DefaultSeedRetry, &st, func(ctx context.Context) table.Result {
+					var r table.Result
 					page, r, _ = s.Query(ctx, table.Query{Filter: table.FilterPoint(pk, rk), Select: []string{"Version"}, Top: 1}).Next(ctx)
-					if r.Outcome.Class == outcome.OK || !r.Outcome.Retryable() || try >= 20 || ctx.Err() != nil {
-						break
-					}
-					RealClock{}.Sleep(ctx, DefaultSeedRetry.Backoff(min(try+1, 5), &st))
-				}
+					return r
+				}, nil)
 				e := l.entries[i]
 				mu.Lock()
 				res.Checked++

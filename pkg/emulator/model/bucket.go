@@ -94,10 +94,11 @@ func (b *atomicBucket) take(l limit, now int64, n float64) bool {
 
 // meter estimates a rate: the entities of the current one-second window
 // plus the previous window's weighted by how much of it lies within the
-// last second. Not safe for concurrent use; its owner locks.
+// last second. It also keeps the most entities of any one window (peak).
+// Not safe for concurrent use; its owner locks.
 type meter struct {
-	sec       int64 // the current window: now / 1s
-	cur, prev float32
+	sec             int64 // the current window: now / 1s
+	cur, prev, peak float32
 }
 
 const second = int64(time.Second)
@@ -115,10 +116,18 @@ func (m *meter) roll(now int64) {
 	m.cur, m.sec = 0, w
 }
 
-// add records n entities at now.
+// add records n entities at now. A request whose clock reading falls in
+// the window before the current one (it read the clock just before another
+// request that took the lock first) counts in that window.
 func (m *meter) add(now int64, n float64) {
+	if now/second == m.sec-1 {
+		m.prev += float32(n)
+		m.peak = max(m.peak, m.prev)
+		return
+	}
 	m.roll(now)
 	m.cur += float32(n)
+	m.peak = max(m.peak, m.cur)
 }
 
 // rate returns the entities per second over the second before now.
