@@ -68,7 +68,7 @@ func TestParseBatchFromAztables(t *testing.T) {
 		act(aztables.TransactionTypeDelete, "p", "f", ""),
 		act(aztables.TransactionTypeDelete, "p", "g", `W/"datetime'y'"`),
 	})
-	ops, err := parseBatch(ct, body)
+	ops, err := parseBatch(ct, body, DevAccount)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,12 +232,23 @@ func FuzzBatch(f *testing.F) {
 	f.Add(boundary, body)
 	f.Add(boundary, body[:len(body)/2])
 	f.Add("b", []byte("--b\r\nContent-Type: multipart/mixed; boundary=c\r\n\r\n--c\r\n\r\nGET /x HTTP/1.1\r\n\r\n--c--\r\n--b--\r\n"))
+	// The SDKs' own forms (see sdkBatch), and their line-end and blank-line variants.
+	for _, sdk := range []string{"js", "python", "legacy"} {
+		ct, body := sdkBatch(f, sdk)
+		boundary := ct[strings.Index(ct, "=")+1:]
+		f.Add(boundary, body)
+		f.Add(boundary, bytes.ReplaceAll(body, []byte("\r\n"), []byte("\n")))
+		f.Add(boundary, bytes.ReplaceAll(bytes.ReplaceAll(body, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n")))
+		f.Add(boundary, bytes.ReplaceAll(body, []byte("HTTP/1.1\r\n"), []byte("HTTP/1.1\r\n\r\n")))
+		f.Add(boundary, bytes.ReplaceAll(body, []byte("\n\n{"), []byte("\n\n\n\n{")))
+		f.Add(boundary, body[:len(body)*2/3])
+	}
 	s := newServer(f)
 	s.store.create("batch")
 	f.Fuzz(func(t *testing.T, boundary string, body []byte) {
 		w := serve(s, batchRequest(s, "multipart/mixed; boundary="+boundary, body))
 		switch w.Code {
-		case http.StatusAccepted, http.StatusBadRequest, http.StatusMethodNotAllowed, http.StatusRequestEntityTooLarge:
+		case http.StatusAccepted, http.StatusBadRequest, http.StatusRequestEntityTooLarge:
 		default:
 			t.Fatalf("answered %d %s", w.Code, w.Body.String())
 		}
