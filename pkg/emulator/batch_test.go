@@ -148,6 +148,12 @@ func TestBatchRefusals(t *testing.T) {
 			"409 Conflict", "EntityAlreadyExists", "1:The specified entity already exists.", "409 EntityAlreadyExists"},
 		{"missing entity", []aztables.TransactionAction{act(aztables.TransactionTypeUpdateReplace, "p", "nope", "*")},
 			"404 Not Found", "ResourceNotFound", "0:The specified resource does not exist.", "404 ResourceNotFound"},
+		{"entity over 1 MiB", []aztables.TransactionAction{act(aztables.TransactionTypeAdd, "p", "a", ""),
+			{ActionType: aztables.TransactionTypeInsertReplace, Entity: []byte(`{"PartitionKey":"p","RowKey":"big",` + bigStrings(16) + `}`)}},
+			"400 Bad Request", "EntityTooLarge", "1:The entity is larger than the maximum allowed size (1MB).", "400 EntityTooLarge"},
+		{"property name too long", []aztables.TransactionAction{act(aztables.TransactionTypeAdd, "p", "a", ""), act(aztables.TransactionTypeAdd, "p", "b", ""),
+			{ActionType: aztables.TransactionTypeAdd, Entity: []byte(`{"PartitionKey":"p","RowKey":"c","` + strings.Repeat("n", 256) + `":1}`)}},
+			"400 Bad Request", "PropertyNameTooLong", "2:The property name exceeds the maximum allowed length (255).", "400 PropertyNameTooLong"},
 		{"stale ETag", []aztables.TransactionAction{act(aztables.TransactionTypeDelete, "p", "old", `W/"datetime'2020-01-01T00%3A00%3A00.0000000Z'"`)},
 			"412 Precondition Failed", "UpdateConditionNotSatisfied", "0:The update condition specified in the request was not satisfied.", "412 UpdateConditionNotSatisfied"},
 	}

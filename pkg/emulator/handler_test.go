@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -143,10 +144,22 @@ func TestEntityKeysAndLimits(t *testing.T) {
 		{`{"RowKey":"b"}`, "InvalidInput"},                                                       // no PartitionKey
 		{`{"PartitionKey":"a","RowKey":"b","N":"x","N@odata.type":"Edm.Int64"}`, "InvalidInput"}, // bad Int64
 		{`{"PartitionKey":"a","RowKey":"b","N":[1]}`, "InvalidInput"},                            // array value
-		{`{"PartitionKey":"a","RowKey":"b","bad name":1}`, "InvalidInput"},                       // property name
-		{`{"PartitionKey":"a","RowKey":"b",` + strings.Join(many[:252], ",") + `}`, ""},          // 252 + 3 system properties
+		{`{"PartitionKey":"a","RowKey":"b","bad name":1}`, "PropertyNameInvalid"},                // not a C# identifier
+		{`{"PartitionKey":"a","RowKey":"b","1a":1}`, "PropertyNameInvalid"},                      // starts with a digit
+		{`{"PartitionKey":"a","RowKey":"b","` + strings.Repeat("n", 255) + `":1}`, ""},           // 255 characters
+		{`{"PartitionKey":"a","RowKey":"b","` + strings.Repeat("n", 256) + `":1}`, "PropertyNameTooLong"},
+		{`{"PartitionKey":"a","RowKey":"b",` + strings.Join(many[:252], ",") + `}`, ""}, // 252 + 3 system properties
 		{`{"PartitionKey":"a","RowKey":"b",` + strings.Join(many, ",") + `}`, "TooManyProperties"},
-		{`{"PartitionKey":"a","RowKey":"b","D":"` + strings.Repeat("x", 1<<20) + `"}`, "EntityTooLarge"},
+		{`{"PartitionKey":"a","RowKey":"b","D":"` + strings.Repeat("x", 32768) + `"}`, ""},                               // 64 KiB of UTF-16
+		{`{"PartitionKey":"a","RowKey":"b","D":"` + strings.Repeat("x", 32769) + `"}`, "PropertyValueTooLarge"},          // one more
+		{`{"PartitionKey":"a","RowKey":"b","D":"` + strings.Repeat("\U0001F600", 16384) + `"}`, ""},                      // surrogate pairs: 32,768 units
+		{`{"PartitionKey":"a","RowKey":"b","D":"` + strings.Repeat("\U0001F600", 16385) + `"}`, "PropertyValueTooLarge"}, // 32,770 units in 65,540 bytes of UTF-8
+		{`{"PartitionKey":"a","RowKey":"b","D":"` + strings.Repeat("\u00e9", 32769) + `"}`, "PropertyValueTooLarge"},
+		{`{"PartitionKey":"a","RowKey":"b","D@odata.type":"Edm.Binary","D":"` + binary(65536) + `"}`, ""},
+		{`{"PartitionKey":"a","RowKey":"b","D@odata.type":"Edm.Binary","D":"` + binary(65537) + `"}`, "PropertyValueTooLarge"},
+		{`{"PartitionKey":"a","RowKey":"b","D":"` + strings.Repeat("x", 1<<20) + `"}`, "PropertyValueTooLarge"},
+		{`{"PartitionKey":"a","RowKey":"b",` + bigStrings(15) + `}`, ""},               // 15 × 64 KiB: under 1 MiB
+		{`{"PartitionKey":"a","RowKey":"b",` + bigStrings(16) + `}`, "EntityTooLarge"}, // 16 × 64 KiB and names: over, in 0.5 MiB of JSON
 		{`not json`, "InvalidInput"},
 	}
 	for i, tt := range tests {
@@ -167,6 +180,18 @@ func TestEntityKeysAndLimits(t *testing.T) {
 			t.Errorf("row %d: %s, want %s", i, code, tt.code)
 		}
 	}
+}
+
+// binary is n bytes as a base64 value.
+func binary(n int) string { return base64.StdEncoding.EncodeToString(make([]byte, n)) }
+
+// bigStrings is n properties of 32,768 characters each.
+func bigStrings(n int) string {
+	var b []string
+	for i := range n {
+		b = append(b, fmt.Sprintf(`"S%d":"%s"`, i, strings.Repeat("x", 32768)))
+	}
+	return strings.Join(b, ",")
 }
 
 func TestETagsAndConditions(t *testing.T) {
@@ -294,5 +319,35 @@ func TestRoutesAndMethods(t *testing.T) {
 	r.URL.Path = "/otheraccount/t()"
 	if w := serve(s, r); w.Code != http.StatusBadRequest {
 		t.Errorf("another account's path: %d, want 400", w.Code)
+	}
+}
+
+// Insert Entity and Create Table honour Prefer and say so in
+// Preference-Applied (REST "Insert Entity").
+func TestPreferenceApplied(t *testing.T) {
+	tests := []struct {
+		prefer  string
+		status  int
+		applied string
+	}{
+		{"return-content", http.StatusCreated, "return-content"},
+		{"return-no-content", http.StatusNoContent, "return-no-content"},
+		{"", http.StatusCreated, ""},
+	}
+	for i, tt := range tests {
+		s := newServer(t)
+		for _, r := range []*http.Request{
+			signed(s, http.MethodPost, "/Tables", "", []byte(`{"TableName":"pref"}`)),
+			signed(s, http.MethodPost, "/pref", "", []byte(`{"PartitionKey":"a","RowKey":"b","V":1}`)),
+		} {
+			r.Header.Set("Prefer", tt.prefer)
+			w := do(t, s, r, tt.status)
+			if got := w.Header().Get("Preference-Applied"); got != tt.applied {
+				t.Errorf("row %d %s: Preference-Applied %q, want %q", i, r.URL.Path, got, tt.applied)
+			}
+			if (tt.status == http.StatusCreated) != (w.Body.Len() > 0) {
+				t.Errorf("row %d %s: %d with a body of %d bytes", i, r.URL.Path, w.Code, w.Body.Len())
+			}
+		}
 	}
 }
