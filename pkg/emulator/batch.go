@@ -24,7 +24,7 @@ type batchOp struct {
 
 // batch answers POST /$batch: one changeset applied atomically, or refused
 // with Azure's errors, answered as 202 with the failing operation inside.
-func (s *Server) batch(r *http.Request) reply {
+func (s *Server) batch(r *http.Request, g *grant) reply {
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBatchBytes+1))
 	if err != nil {
 		return errReply(invalidInput("The request body could not be read."), "")
@@ -55,6 +55,12 @@ func (s *Server) batch(r *http.Request) reply {
 	for i, o := range ops {
 		if o.err != nil {
 			return fail(i, o.err)
+		}
+		if e := g.allows(opAccess(o)); e != nil {
+			return fail(i, e)
+		}
+		if e := g.allowsKeys(o.pk, o.rk); e != nil {
+			return fail(i, e)
 		}
 		if o.table != first.table {
 			return fail(i, invalidInput("All operations of a batch must address the same table."))

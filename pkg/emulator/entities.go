@@ -56,7 +56,7 @@ func extendsOf(t *table, pk string) func() int {
 func etagHeader(e *entity) map[string]string { return map[string]string{"ETag": e.etag()} }
 
 // insert adds an entity (POST /table).
-func (s *Server) insert(r *http.Request, name string) reply {
+func (s *Server) insert(r *http.Request, name string, g *grant) reply {
 	body, aerr := readBody(r)
 	if aerr != nil {
 		return errReply(aerr, "")
@@ -70,6 +70,9 @@ func (s *Server) insert(r *http.Request, name string) reply {
 	}
 	if !validKey(*pk) || !validKey(*rk) {
 		return errReply(errBadKey, *pk)
+	}
+	if aerr := g.allowsKeys(*pk, *rk); aerr != nil {
+		return errReply(aerr, *pk)
 	}
 	if aerr := checkEntity(*pk, *rk, props); aerr != nil {
 		return errReply(aerr, *pk)

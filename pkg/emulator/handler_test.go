@@ -295,14 +295,20 @@ func TestRoutesAndMethods(t *testing.T) {
 		{http.MethodGet, "/t(PartitionKey='a',RowKey='b'", 400, "InvalidInput"},        // unclosed
 		{http.MethodGet, "/t(PartitionKey='a',RowKey='b',X='c')", 400, "InvalidInput"}, // extra key
 		{http.MethodGet, "/a/b", 400, "InvalidInput"},                                  // not a resource
-		{http.MethodGet, "/Tables('')", 405, "UnsupportedHttpVerb"},                    // GET of one table
+		{http.MethodGet, "/Tables('')", 404, "ResourceNotFound"},                       // GET of no table
+		{http.MethodGet, "/Tables('t')", 200, ""},                                      // GET of one table (the legacy SDK's exists())
+		{http.MethodGet, "/Tables('nope')", 404, "ResourceNotFound"},                   // GET of a missing one
+		{http.MethodPut, "/Tables('t')", 405, "UnsupportedHttpVerb"},                   // PUT of one table
+		{http.MethodPost, "/t?comp=acl", 405, "UnsupportedHttpVerb"},                   // POST of an ACL
+		{http.MethodGet, "/nope?comp=acl", 404, "TableNotFound"},                       // ACL of a missing table
 		{http.MethodGet, "/Tables(')", 400, "InvalidInput"},                            // half a quote
 		{http.MethodPut, "/t", 405, "UnsupportedHttpVerb"},                             // PUT on a table
 		{http.MethodGet, "/$batch", 405, "UnsupportedHttpVerb"},                        // GET of $batch
 
 	}
 	for _, tt := range tests {
-		u := &url.URL{Scheme: "http", Host: "127.0.0.1", RawPath: "/" + s.account + tt.path, Path: "/" + s.account + tt.path}
+		path, query, _ := strings.Cut(tt.path, "?")
+		u := &url.URL{Scheme: "http", Host: "127.0.0.1", RawPath: "/" + s.account + path, Path: "/" + s.account + path, RawQuery: query}
 		r := signed(s, tt.method, "", "", nil)
 		r.URL = u
 		r = resign(s, r)
