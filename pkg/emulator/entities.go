@@ -21,8 +21,10 @@ func readBody(r *http.Request) ([]byte, *apiError) {
 }
 
 // The Prefer header's values for Insert Entity and Create Table (REST
-// "Insert Entity": "Prefer: return-no-content" or "return-content", answered
-// with Preference-Applied naming the one applied).
+// "Insert Entity": "Prefer: return-no-content" or "return-content"). The
+// answer's Preference-Applied names what was done: return-content also
+// when no Prefer asked, since the entity comes back by default (the Python
+// SDK returns it only when the header says so; Azurite answers the same).
 const (
 	returnContent   = "return-content"
 	returnNoContent = "return-no-content"
@@ -96,14 +98,13 @@ func (s *Server) insert(r *http.Request, name string, g *grant) reply {
 		t.mu.Unlock()
 	}
 	rep := reply{part: e.pk, entities: 1, header: etagHeader(e), discard: f.Discard}
-	if pref := preference(r); pref != "" {
-		rep.header["Preference-Applied"] = pref
-	}
 	if preference(r) == returnNoContent {
 		rep.status = http.StatusNoContent
+		rep.header["Preference-Applied"] = returnNoContent
 		return rep
 	}
 	rep.status = http.StatusCreated
+	rep.header["Preference-Applied"] = returnContent
 	rep.body = s.viewOf(r, name, nil).appendEntity(nil, e, s.baseURL(r)+"/$metadata#"+name+"/@Element")
 	return rep
 }

@@ -99,6 +99,9 @@ func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 		if e := checkValue(raw, typ); e != nil {
 			return nil, nil, nil, invalidInput("The value of property %q is invalid: %s.", name, e.Error())
 		}
+		if s, isString := unquote(raw); typ == "Edm.Double" && isString && numericString(s) {
+			raw = json.RawMessage(s) // "2" as the JavaScript SDK sends a whole Double: the number
+		}
 		p := prop{name: name, raw: raw, typ: typ} // a scalar: compact already
 		if e := checkValueSize(p); e != nil {
 			return nil, nil, nil, e
@@ -152,7 +155,7 @@ func checkValue(raw json.RawMessage, typ string) error {
 			return valueError("Edm.Int32 needs a 32-bit integer")
 		}
 	case "Edm.Double":
-		if !number && !(isString && (s == "NaN" || s == "Infinity" || s == "-Infinity")) {
+		if !number && !(isString && (s == "NaN" || s == "Infinity" || s == "-Infinity" || numericString(s))) {
 			return valueError("Edm.Double needs a number")
 		}
 	case "Edm.Boolean":
@@ -175,6 +178,12 @@ func checkValue(raw json.RawMessage, typ string) error {
 		return valueError("unknown type " + typ)
 	}
 	return nil
+}
+
+// numericString reports whether s is a JSON number: a Double the way the
+// JavaScript SDK writes one with a whole value ("2").
+func numericString(s string) bool {
+	return s != "" && json.Valid([]byte(s)) && (s[0] == '-' || (s[0] >= '0' && s[0] <= '9'))
 }
 
 func parseTime(s string) (time.Time, error) { return time.Parse(time.RFC3339Nano, s) }

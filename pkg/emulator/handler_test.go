@@ -338,7 +338,7 @@ func TestPreferenceApplied(t *testing.T) {
 	}{
 		{"return-content", http.StatusCreated, "return-content"},
 		{"return-no-content", http.StatusNoContent, "return-no-content"},
-		{"", http.StatusCreated, ""},
+		{"", http.StatusCreated, "return-content"}, // the default: the content
 	}
 	for i, tt := range tests {
 		s := newServer(t)

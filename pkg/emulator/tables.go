@@ -21,12 +21,10 @@ func (s *Server) createTable(r *http.Request) reply {
 	if !s.store.create(req.TableName) {
 		return reply{status: errTableExists.status, err: errTableExists, table: req.TableName}
 	}
-	rep := reply{status: http.StatusCreated, table: req.TableName}
-	if pref := preference(r); pref != "" {
-		rep.header = map[string]string{"Preference-Applied": pref}
-	}
+	rep := reply{status: http.StatusCreated, table: req.TableName, header: map[string]string{"Preference-Applied": returnContent}}
 	if preference(r) == returnNoContent {
 		rep.status = http.StatusNoContent
+		rep.header["Preference-Applied"] = returnNoContent
 		return rep
 	}
 	out := []byte(`{"odata.metadata":`)
