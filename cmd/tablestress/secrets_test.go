@@ -1,15 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/tablestress/tablestress/pkg/emulator"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
+	"github.com/tablestress/tablestress/pkg/table"
 )
 
 // No output of any kind carries the account key or a SAS signature: stdout,
@@ -64,5 +68,65 @@ func TestSecretsNeverPrinted(t *testing.T) {
 	}
 	if !strings.Contains(text, "127.0.0.1:1: connect: connection refused") {
 		t.Errorf("the unreachable-endpoint run does not say why it failed:\n%s", text)
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for a command writing while a test reads.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// tablestress emulator prints the development account's connection string
+// whole (its key is public and documented), and pasted as a target it
+// works; it is the only key any output shows (TestSecretsNeverPrinted).
+func TestEmulatorPrintsAWorkingConnectionString(t *testing.T) {
+	var out, errb lockedBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	e := &env{stdout: &out, stderr: &errb, getenv: func(string) string { return "" }, stdin: strings.NewReader(""), hard: context.Background()}
+	done := make(chan int, 1)
+	go func() { done <- execute(ctx, []string{"emulator", "--listen", "127.0.0.1:0", "--model", "off"}, e) }()
+	var conn string
+	for deadline := time.Now().Add(10 * time.Second); conn == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		for _, line := range strings.Split(out.String(), "\n") {
+			if c, ok := strings.CutPrefix(line, "connection string: "); ok {
+				conn = c
+			}
+		}
+	}
+	if conn == "" {
+		cancel()
+		t.Fatalf("no connection string printed:\n%s%s", out.String(), errb.String())
+	}
+	if !strings.Contains(conn, "AccountKey="+emulator.DevKey+";") {
+		t.Errorf("the connection string does not hold the development key: %q", conn)
+	}
+	tg, err := table.ParseTarget(conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := table.Open(tg, table.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := svc.CreateTable(context.Background(), "pasted"); r.Outcome.Key() != "201" {
+		t.Errorf("create a table through the printed connection string: %s (%v)", r.Outcome.Key(), r.Err)
+	}
+	svc.Close()
+	cancel()
+	if code := <-done; code != exitOK {
+		t.Errorf("emulator exited %d: %s", code, errb.String())
 	}
 }

@@ -96,3 +96,17 @@ func TestSASTargetsEndToEnd(t *testing.T) {
 	defer svc.Close()
 	key(t, "create table with a read-only SAS", svc.CreateTable(context.Background(), "readonlysas"), "403 AuthorizationPermissionMismatch")
 }
+
+// The development account's connection string is printable whole; any
+// other account key never is.
+func TestPrintableConnectionString(t *testing.T) {
+	dev := startServer(t, Config{Model: model.Off()})
+	if got := dev.PrintableConnectionString(); got != dev.ConnectionString() || !strings.Contains(got, "AccountKey="+DevKey+";") {
+		t.Errorf("the development account: %q, want the whole connection string", got)
+	}
+	secret := "c2VjcmV0LWtleS1vZi1hbm90aGVyLWFjY291bnQ="
+	other := startServer(t, Config{Key: secret, Model: model.Off()})
+	if got := other.PrintableConnectionString(); strings.Contains(got, secret) || !strings.Contains(got, "AccountKey=<the account key>;") {
+		t.Errorf("another key: %q", got)
+	}
+}
