@@ -3,6 +3,7 @@ package emulator
 import (
 	"encoding/base64"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 )
 
@@ -67,13 +68,18 @@ func checkPropertyName(n string) *apiError {
 }
 
 // checkValueSize refuses a String over 32,768 UTF-16 units or a Binary
-// over 64 KiB; p's value was checked against its type already.
+// over 64 KiB; p's value was checked against its type already. A value
+// whose JSON is short enough cannot be over either limit, and is not
+// decoded.
 func checkValueSize(p prop) *apiError {
+	if len(p.raw) <= maxStringUnits+2 { // a UTF-16 unit takes at least one byte of JSON
+		return nil
+	}
 	s, isString := unquote(p.raw)
 	switch {
 	case !isString:
 	case p.typ == "" || p.typ == "Edm.String":
-		if len(s) > maxStringUnits && utf16Len(s) > maxStringUnits {
+		if utf16Len(s) > maxStringUnits {
 			return errPropertyValueLarge
 		}
 	case p.typ == "Edm.Binary":
@@ -92,26 +98,40 @@ func checkValueSize(p prop) *apiError {
 // plus for each property 8 bytes, 2 per character of its name, and its
 // value's size — a String 4 bytes plus 2 per UTF-16 unit, a Binary 4
 // plus its bytes, a Guid 16, an Int64, Double or DateTime 8, an Int32 4,
-// a Boolean 1.
-func entitySize(pk, rk string, props []prop) int {
-	n := 4 + 2*utf16Len(pk+rk)
+// a Boolean 1. With exact false it is an upper bound computed without
+// decoding a value: a string's UTF-16 units are at most its bytes.
+func entitySize(pk, rk string, props []prop, exact bool) int {
+	units := utf16Len
+	if !exact {
+		units = func(s string) int { return len(s) }
+	}
+	n := 4 + 2*units(pk+rk)
 	for _, p := range props {
-		n += 8 + 2*utf16Len(p.name) + valueSize(p)
+		n += 8 + 2*units(p.name) + valueSize(p, exact)
 	}
 	return n
 }
 
 // valueSize is one value's share of entitySize; a value without a type
 // annotation has the type its JSON implies.
-func valueSize(p prop) int {
-	s, isString := unquote(p.raw)
+func valueSize(p prop, exact bool) int {
+	isString := len(p.raw) > 0 && p.raw[0] == '"'
+	str := func() (string, int) {
+		if !exact {
+			return "", len(p.raw) // its JSON: at least as many bytes as UTF-16 units
+		}
+		s, _ := unquote(p.raw)
+		return s, utf16Len(s)
+	}
 	switch p.typ {
 	case "Edm.String":
-		return 4 + 2*utf16Len(s)
+		_, n := str()
+		return 4 + 2*n
 	case "":
 		switch {
 		case isString:
-			return 4 + 2*utf16Len(s)
+			_, n := str()
+			return 4 + 2*n
 		case string(p.raw) == "true" || string(p.raw) == "false":
 			return 1
 		}
@@ -119,7 +139,11 @@ func valueSize(p prop) int {
 			return 4
 		}
 	case "Edm.Binary":
-		return 4 + base64.StdEncoding.DecodedLen(len(s))
+		if !exact {
+			return 4 + base64.StdEncoding.DecodedLen(len(p.raw))
+		}
+		s, _ := unquote(p.raw)
+		return 4 + base64.StdEncoding.DecodedLen(len(s)) - strings.Count(s[max(0, len(s)-2):], "=")
 	case "Edm.Guid":
 		return 16
 	case "Edm.Int32":
@@ -130,9 +154,10 @@ func valueSize(p prop) int {
 	return 8 // Int64, Double, DateTime
 }
 
-// checkEntity refuses an entity over 1 MiB (EntityTooLarge).
+// checkEntity refuses an entity over 1 MiB (EntityTooLarge). The exact
+// size is computed only for an entity whose bound is over the limit.
 func checkEntity(pk, rk string, props []prop) *apiError {
-	if entitySize(pk, rk, props) > maxEntityBytes {
+	if entitySize(pk, rk, props, false) > maxEntityBytes && entitySize(pk, rk, props, true) > maxEntityBytes {
 		return errEntityTooLarge
 	}
 	return nil

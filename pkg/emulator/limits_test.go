@@ -48,8 +48,9 @@ func TestEntityKeysAndLimits(t *testing.T) {
 		{`{"PartitionKey":"a","RowKey":"b","D@odata.type":"Edm.Binary","D":"` + binary(65536) + `"}`, ""},
 		{`{"PartitionKey":"a","RowKey":"b","D@odata.type":"Edm.Binary","D":"` + binary(65537) + `"}`, "PropertyValueTooLarge"},
 		{`{"PartitionKey":"a","RowKey":"b","D":"` + strings.Repeat("x", 1<<20) + `"}`, "PropertyValueTooLarge"},
-		{`{"PartitionKey":"a","RowKey":"b",` + bigStrings(15) + `}`, ""},               // 15 × 64 KiB: under 1 MiB
-		{`{"PartitionKey":"a","RowKey":"b",` + bigStrings(16) + `}`, "EntityTooLarge"}, // 16 × 64 KiB and names: over, in 0.5 MiB of JSON
+		{`{"PartitionKey":"a","RowKey":"b",` + bigStrings(15) + `}`, ""},                               // 15 × 64 KiB: under 1 MiB
+		{`{"PartitionKey":"a","RowKey":"b",` + bigStrings(16) + `}`, "EntityTooLarge"},                 // 16 × 64 KiB and names: over, in 0.5 MiB of JSON
+		{`{"PartitionKey":"a","RowKey":"b",` + strings.ReplaceAll(bigStrings(15), "x", "é") + `}`, ""}, // 15 × 32,768 units in 983,040 bytes of UTF-8: under
 		{`not json`, "InvalidInput"},
 	}
 	for i, tt := range tests {
@@ -82,4 +83,28 @@ func bigStrings(n int) string {
 		b = append(b, fmt.Sprintf(`"S%d":"%s"`, i, strings.Repeat("x", 32768)))
 	}
 	return strings.Join(b, ",")
+}
+
+// The size bound checkEntity tries first is never below the exact size,
+// and equals it for ASCII.
+func TestEntitySizeBound(t *testing.T) {
+	for _, body := range []string{
+		`{"S":"abc","I":1,"L":"5","L@odata.type":"Edm.Int64","D":1.5,"B":true}`,
+		`{"S":"é日本🙂","Bin":"AAEC/v8=","Bin@odata.type":"Edm.Binary","G":"0f8fad5b-d9cb-469f-a165-70867728950e","G@odata.type":"Edm.Guid"}`,
+		`{"S":"a\"b\u00e9"}`,
+	} {
+		_, _, props, err := parseBody([]byte(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bound, exact := entitySize("pk", "rk", props, false), entitySize("pk", "rk", props, true)
+		if bound < exact {
+			t.Errorf("%s: bound %d below the exact size %d", body, bound, exact)
+		}
+	}
+	_, _, props, _ := parseBody([]byte(`{"S":"abc","I":1,"B":true,"Bin":"AAEC/v8=","Bin@odata.type":"Edm.Binary"}`))
+	// 4 + 2×4 (keys) + S: 8+2+4+6 + I: 8+2+4 + B: 8+2+1 + Bin: 8+6+4+5
+	if got, want := entitySize("pk", "rk", props, true), 4+8+20+14+11+23; got != want {
+		t.Errorf("exact size %d, want %d", got, want)
+	}
 }
