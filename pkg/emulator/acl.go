@@ -52,6 +52,12 @@ func (t *table) policies() []accessPolicy {
 	return nil
 }
 
+// isACL reports whether a request on a table addresses its ACL
+// (?comp=acl); the query string is parsed only when it may.
+func isACL(r *http.Request) bool {
+	return strings.Contains(r.URL.RawQuery, "comp=acl") && r.URL.Query().Get("comp") == "acl"
+}
+
 // tableACL answers GET and PUT /TABLE?comp=acl (REST "Get Table ACL",
 // "Set Table ACL").
 func (s *Server) tableACL(r *http.Request, name string) reply {

@@ -55,7 +55,7 @@ func accessOf(r *http.Request, rt route) access {
 		}
 		return access{res: resContainer, perms: "l"}
 	case "entities":
-		if r.URL.Query().Get("comp") == "acl" {
+		if isACL(r) {
 			return access{res: resContainer, table: rt.table, keyOnly: true}
 		}
 		if r.Method == http.MethodPost {

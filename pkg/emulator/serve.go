@@ -104,7 +104,7 @@ func (s *Server) dispatch(r *http.Request, rt route, g *grant) reply {
 			return s.deleteTable(rt.table)
 		}
 	case "entities":
-		if r.URL.Query().Get("comp") == "acl" {
+		if isACL(r) {
 			return s.tableACL(r, rt.table)
 		}
 		switch r.Method {
