@@ -49,8 +49,10 @@ Faults: ` + faults.Forms,
 			if err != nil {
 				return usageError("--listen: %v", err)
 			}
-			fmt.Fprintf(e.stdout, "tablestress emulator listening on %s\nmodel: %s\nfaults: %s\nconnection string: DefaultEndpointsProtocol=http;AccountName=%s;AccountKey=<the development key>;TableEndpoint=%s;\n",
-				in.URL(), mc, fc, emulator.DevAccount, in.URL())
+			// The development account's key is public and documented: the
+			// connection string is printed whole, to be pasted as it is.
+			fmt.Fprintf(e.stdout, "tablestress emulator listening on %s\nmodel: %s\nfaults: %s\nconnection string: %s\n",
+				in.URL(), mc, fc, in.PrintableConnectionString())
 			<-cmd.Context().Done()
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()

@@ -8,9 +8,25 @@ import (
 	"strings"
 )
 
-// authorized checks the request's Shared Key or Shared Key Lite signature
-// for the Table service, as Azure does.
-func (s *Server) authorized(r *http.Request) bool {
+// authenticate checks a request's Shared Key or Shared Key Lite signature,
+// or else its shared access signature, and returns what it may do: nil for
+// the account key (everything), the SAS's grant otherwise. A request with
+// neither, or a signature that does not match, is 403 AuthenticationFailed.
+func (s *Server) authenticate(r *http.Request) (*grant, *apiError) {
+	if r.Header.Get("Authorization") == "" {
+		if t, ok := parseSAS(r.URL.Query()); ok {
+			return s.authenticateSAS(r, t)
+		}
+	}
+	if !s.sharedKeyValid(r) {
+		return nil, errAuth
+	}
+	return nil, nil
+}
+
+// sharedKeyValid checks the request's Shared Key or Shared Key Lite
+// signature for the Table service, as Azure does.
+func (s *Server) sharedKeyValid(r *http.Request) bool {
 	auth := r.Header.Get("Authorization")
 	scheme, cred, ok := strings.Cut(auth, " ")
 	if !ok {

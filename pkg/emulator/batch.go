@@ -1,14 +1,10 @@
 package emulator
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
-	"mime"
-	"mime/multipart"
 	"net/http"
-	"strings"
 	"time"
 )
 
@@ -23,11 +19,12 @@ type batchOp struct {
 	op
 	table  string
 	insert bool
+	err    *apiError // the operation is refused: the transaction fails at its index
 }
 
 // batch answers POST /$batch: one changeset applied atomically, or refused
 // with Azure's errors, answered as 202 with the failing operation inside.
-func (s *Server) batch(r *http.Request) reply {
+func (s *Server) batch(r *http.Request, g *grant) reply {
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBatchBytes+1))
 	if err != nil {
 		return errReply(invalidInput("The request body could not be read."), "")
@@ -35,7 +32,7 @@ func (s *Server) batch(r *http.Request) reply {
 	if len(body) > maxBatchBytes {
 		return errReply(errBodyTooLarge, "")
 	}
-	ops, perr := parseBatch(r.Header.Get("Content-Type"), body)
+	ops, perr := parseBatch(r.Header.Get("Content-Type"), body, s.account)
 	if perr != nil {
 		return errReply(perr, "")
 	}
@@ -56,6 +53,15 @@ func (s *Server) batch(r *http.Request) reply {
 	}
 	seen := map[string]bool{}
 	for i, o := range ops {
+		if o.err != nil {
+			return fail(i, o.err)
+		}
+		if e := g.allows(opAccess(o)); e != nil {
+			return fail(i, e)
+		}
+		if e := g.allowsKeys(o.pk, o.rk); e != nil {
+			return fail(i, e)
+		}
 		if o.table != first.table {
 			return fail(i, invalidInput("All operations of a batch must address the same table."))
 		}
@@ -112,94 +118,6 @@ func (s *Server) applyBatch(t *table, ops []batchOp, discard bool) ([]*entity, i
 		}
 	}
 	return staged, -1, nil
-}
-
-// parseBatch reads the multipart body: one changeset of HTTP requests.
-func parseBatch(contentType string, body []byte) ([]batchOp, *apiError) {
-	bad := invalidInput("The batch request body is malformed.")
-	mt, params, err := mime.ParseMediaType(contentType)
-	if err != nil || mt != "multipart/mixed" || params["boundary"] == "" {
-		return nil, bad
-	}
-	outer := multipart.NewReader(bytes.NewReader(body), params["boundary"])
-	cs, err := outer.NextPart()
-	if err != nil {
-		return nil, bad
-	}
-	mt, params, err = mime.ParseMediaType(cs.Header.Get("Content-Type"))
-	if err != nil || mt != "multipart/mixed" || params["boundary"] == "" {
-		return nil, bad
-	}
-	inner := multipart.NewReader(cs, params["boundary"])
-	var ops []batchOp
-	for {
-		p, err := inner.NextPart()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, bad
-		}
-		raw, err := io.ReadAll(p)
-		if err != nil {
-			return nil, bad
-		}
-		req, err := http.ReadRequest(bufio.NewReader(bytes.NewReader(raw)))
-		if err != nil {
-			return nil, bad
-		}
-		o, aerr := batchOperation(req)
-		if aerr != nil {
-			return nil, aerr
-		}
-		ops = append(ops, o)
-		if len(ops) > maxBatchOps+1 {
-			break
-		}
-	}
-	return ops, nil
-}
-
-// batchOperation turns one inner request into an operation.
-func batchOperation(req *http.Request) (batchOp, *apiError) {
-	// The inner URL is absolute: /ACCOUNT/table(...); drop the account.
-	path := strings.TrimPrefix(req.URL.EscapedPath(), "/")
-	if i := strings.IndexByte(path, '/'); i >= 0 {
-		path = path[i:]
-	}
-	rt, aerr := parseRoute(path)
-	if aerr != nil {
-		return batchOp{}, aerr
-	}
-	body, _ := io.ReadAll(io.LimitReader(req.Body, maxEntityBytes+1))
-	o := batchOp{table: rt.table, op: op{pk: rt.pk, rk: rt.rk, ifMatch: req.Header.Get("If-Match")}}
-	switch {
-	case req.Method == http.MethodPost && rt.kind == "entities":
-		pk, rk, props, aerr := parseBody(body)
-		if aerr != nil {
-			return batchOp{}, aerr
-		}
-		if pk == nil || rk == nil {
-			return batchOp{}, invalidInput("The entity must have a PartitionKey and a RowKey.")
-		}
-		o.kind, o.pk, o.rk, o.props, o.insert = opInsert, *pk, *rk, props, true
-	case rt.kind != "entity":
-		return batchOp{}, invalidInput("A batch operation must address an entity.")
-	case req.Method == http.MethodDelete:
-		o.kind = opDelete
-		if o.ifMatch == "" {
-			o.ifMatch = "*"
-		}
-	case req.Method == http.MethodPut || req.Method == http.MethodPatch || req.Method == "MERGE":
-		_, _, props, aerr := parseBody(body)
-		if aerr != nil {
-			return batchOp{}, aerr
-		}
-		o.kind, o.props, o.merge = opWrite, props, req.Method != http.MethodPut
-	default:
-		return batchOp{}, errMethod
-	}
-	return o, nil
 }
 
 const (

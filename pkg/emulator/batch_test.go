@@ -68,7 +68,7 @@ func TestParseBatchFromAztables(t *testing.T) {
 		act(aztables.TransactionTypeDelete, "p", "f", ""),
 		act(aztables.TransactionTypeDelete, "p", "g", `W/"datetime'y'"`),
 	})
-	ops, err := parseBatch(ct, body)
+	ops, err := parseBatch(ct, body, DevAccount)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,6 +148,12 @@ func TestBatchRefusals(t *testing.T) {
 			"409 Conflict", "EntityAlreadyExists", "1:The specified entity already exists.", "409 EntityAlreadyExists"},
 		{"missing entity", []aztables.TransactionAction{act(aztables.TransactionTypeUpdateReplace, "p", "nope", "*")},
 			"404 Not Found", "ResourceNotFound", "0:The specified resource does not exist.", "404 ResourceNotFound"},
+		{"entity over 1 MiB", []aztables.TransactionAction{act(aztables.TransactionTypeAdd, "p", "a", ""),
+			{ActionType: aztables.TransactionTypeInsertReplace, Entity: []byte(`{"PartitionKey":"p","RowKey":"big",` + bigStrings(16) + `}`)}},
+			"400 Bad Request", "EntityTooLarge", "1:The entity is larger than the maximum allowed size (1MB).", "400 EntityTooLarge"},
+		{"property name too long", []aztables.TransactionAction{act(aztables.TransactionTypeAdd, "p", "a", ""), act(aztables.TransactionTypeAdd, "p", "b", ""),
+			{ActionType: aztables.TransactionTypeAdd, Entity: []byte(`{"PartitionKey":"p","RowKey":"c","` + strings.Repeat("n", 256) + `":1}`)}},
+			"400 Bad Request", "PropertyNameTooLong", "2:The property name exceeds the maximum allowed length (255).", "400 PropertyNameTooLong"},
 		{"stale ETag", []aztables.TransactionAction{act(aztables.TransactionTypeDelete, "p", "old", `W/"datetime'2020-01-01T00%3A00%3A00.0000000Z'"`)},
 			"412 Precondition Failed", "UpdateConditionNotSatisfied", "0:The update condition specified in the request was not satisfied.", "412 UpdateConditionNotSatisfied"},
 	}
@@ -232,12 +238,23 @@ func FuzzBatch(f *testing.F) {
 	f.Add(boundary, body)
 	f.Add(boundary, body[:len(body)/2])
 	f.Add("b", []byte("--b\r\nContent-Type: multipart/mixed; boundary=c\r\n\r\n--c\r\n\r\nGET /x HTTP/1.1\r\n\r\n--c--\r\n--b--\r\n"))
+	// The SDKs' own forms (see sdkBatch), and their line-end and blank-line variants.
+	for _, sdk := range []string{"js", "python", "legacy"} {
+		ct, body := sdkBatch(f, sdk)
+		boundary := ct[strings.Index(ct, "=")+1:]
+		f.Add(boundary, body)
+		f.Add(boundary, bytes.ReplaceAll(body, []byte("\r\n"), []byte("\n")))
+		f.Add(boundary, bytes.ReplaceAll(bytes.ReplaceAll(body, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n")))
+		f.Add(boundary, bytes.ReplaceAll(body, []byte("HTTP/1.1\r\n"), []byte("HTTP/1.1\r\n\r\n")))
+		f.Add(boundary, bytes.ReplaceAll(body, []byte("\n\n{"), []byte("\n\n\n\n{")))
+		f.Add(boundary, body[:len(body)*2/3])
+	}
 	s := newServer(f)
 	s.store.create("batch")
 	f.Fuzz(func(t *testing.T, boundary string, body []byte) {
 		w := serve(s, batchRequest(s, "multipart/mixed; boundary="+boundary, body))
 		switch w.Code {
-		case http.StatusAccepted, http.StatusBadRequest, http.StatusMethodNotAllowed, http.StatusRequestEntityTooLarge:
+		case http.StatusAccepted, http.StatusBadRequest, http.StatusRequestEntityTooLarge:
 		default:
 			t.Fatalf("answered %d %s", w.Code, w.Body.String())
 		}

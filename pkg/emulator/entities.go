@@ -6,16 +6,39 @@ import (
 	"strings"
 )
 
-// readBody reads a request body up to the entity limit (plus slack).
+// readBody reads a request body of at most 4 MiB; a larger one is 413
+// RequestBodyTooLarge. The entity's own limits are checked on its parsed
+// form (parseBody, checkEntity).
 func readBody(r *http.Request) ([]byte, *apiError) {
-	b, err := io.ReadAll(io.LimitReader(r.Body, maxEntityBytes+64<<10))
+	b, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBytes+1))
 	if err != nil {
 		return nil, invalidInput("The request body could not be read.")
 	}
-	if len(b) > maxEntityBytes+32<<10 {
-		return nil, errEntityTooLarge
+	if len(b) > maxRequestBytes {
+		return nil, errBodyTooLarge
 	}
 	return b, nil
+}
+
+// The Prefer header's values for Insert Entity and Create Table (REST
+// "Insert Entity": "Prefer: return-no-content" or "return-content"). The
+// answer's Preference-Applied names what was done: return-content also
+// when no Prefer asked, since the entity comes back by default (the Python
+// SDK returns it only when the header says so; Azurite answers the same).
+const (
+	returnContent   = "return-content"
+	returnNoContent = "return-no-content"
+)
+
+// preference is the return preference the request states, or "".
+func preference(r *http.Request) string {
+	for _, v := range strings.Split(r.Header.Get("Prefer"), ",") {
+		switch v = strings.TrimSpace(v); v {
+		case returnContent, returnNoContent:
+			return v
+		}
+	}
+	return ""
 }
 
 // extendsOf computes, for the partition model, whether a write to pk
@@ -35,7 +58,7 @@ func extendsOf(t *table, pk string) func() int {
 func etagHeader(e *entity) map[string]string { return map[string]string{"ETag": e.etag()} }
 
 // insert adds an entity (POST /table).
-func (s *Server) insert(r *http.Request, name string) reply {
+func (s *Server) insert(r *http.Request, name string, g *grant) reply {
 	body, aerr := readBody(r)
 	if aerr != nil {
 		return errReply(aerr, "")
@@ -49,6 +72,12 @@ func (s *Server) insert(r *http.Request, name string) reply {
 	}
 	if !validKey(*pk) || !validKey(*rk) {
 		return errReply(errBadKey, *pk)
+	}
+	if aerr := g.allowsKeys(*pk, *rk); aerr != nil {
+		return errReply(aerr, *pk)
+	}
+	if aerr := checkEntity(*pk, *rk, props); aerr != nil {
+		return errReply(aerr, *pk)
 	}
 	t := s.store.table(name)
 	f, refused := s.gate(r.Context(), name, *pk, 1, true, extendsOf(t, *pk))
@@ -69,12 +98,13 @@ func (s *Server) insert(r *http.Request, name string) reply {
 		t.mu.Unlock()
 	}
 	rep := reply{part: e.pk, entities: 1, header: etagHeader(e), discard: f.Discard}
-	if strings.Contains(r.Header.Get("Prefer"), "return-no-content") {
+	if preference(r) == returnNoContent {
 		rep.status = http.StatusNoContent
-		rep.header["Preference-Applied"] = "return-no-content"
+		rep.header["Preference-Applied"] = returnNoContent
 		return rep
 	}
 	rep.status = http.StatusCreated
+	rep.header["Preference-Applied"] = returnContent
 	rep.body = s.viewOf(r, name, nil).appendEntity(nil, e, s.baseURL(r)+"/$metadata#"+name+"/@Element")
 	return rep
 }
@@ -191,6 +221,9 @@ func (s *Server) check(old *entity, o op) (*entity, *apiError) {
 		if old != nil {
 			return nil, errEntityExists
 		}
+		if err := checkEntity(o.pk, o.rk, o.props); err != nil {
+			return nil, err
+		}
 		return newEntity(o.pk, o.rk, fragment(o.props), s.store.timestamp()), nil
 	case opDelete:
 		if old == nil {
@@ -215,6 +248,9 @@ func (s *Server) check(old *entity, o op) (*entity, *apiError) {
 		if len(props) > maxProperties {
 			return nil, errTooManyProperties
 		}
+	}
+	if err := checkEntity(o.pk, o.rk, props); err != nil {
+		return nil, err
 	}
 	return newEntity(o.pk, o.rk, fragment(props), s.store.timestamp()), nil
 }

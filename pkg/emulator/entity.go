@@ -10,13 +10,6 @@ import (
 	"time"
 )
 
-// Azure's entity limits.
-const (
-	maxEntityBytes = 1 << 20
-	maxProperties  = 252 // 255 including PartitionKey, RowKey and Timestamp
-	maxKeyBytes    = 1024
-)
-
 // entity is one stored row. props is the JSON fragment of its properties
 // (`"A":1,"B@odata.type":"Edm.Guid","B":"x"`), sorted by name, without
 // the system properties; it is parsed only when a filter, projection or
@@ -50,13 +43,13 @@ type prop struct {
 }
 
 // parseBody validates an entity body: keys (when present) are strings,
-// property names are valid, annotated types match their values, the entity
-// is at most 1 MiB with at most 252 properties. System properties
-// (Timestamp, odata.*) are dropped.
+// property names are valid C# identifiers of at most 255 characters,
+// annotated types match their values, Strings and Binaries are within
+// 64 KiB, and there are at most 252 properties; the checks run in name
+// order, so the first error is the same from run to run. System
+// properties (Timestamp, odata.*) are dropped. The entity's size is for
+// checkEntity, which knows the keys of every request form.
 func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
-	if len(body) > maxEntityBytes {
-		return nil, nil, nil, errEntityTooLarge
-	}
 	var m map[string]json.RawMessage
 	if e := json.Unmarshal(body, &m); e != nil {
 		return nil, nil, nil, invalidInput("The request body is not a JSON object.")
@@ -78,12 +71,21 @@ func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 	if rk, err = key("RowKey"); err != nil {
 		return
 	}
-	for name, raw := range m {
+	names := make([]string, 0, len(m))
+	for name := range m {
 		if name == "PartitionKey" || name == "RowKey" || name == "Timestamp" || strings.HasPrefix(name, "odata.") || strings.Contains(name, "@") {
 			continue
 		}
-		if !validPropertyName(name) {
-			return nil, nil, nil, invalidInput("The property name %q is invalid.", name)
+		names = append(names, name)
+	}
+	if len(names) > maxProperties {
+		return nil, nil, nil, errTooManyProperties
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		raw := m[name]
+		if e := checkPropertyName(name); e != nil {
+			return nil, nil, nil, e
 		}
 		if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 			continue
@@ -97,17 +99,22 @@ func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 		if e := checkValue(raw, typ); e != nil {
 			return nil, nil, nil, invalidInput("The value of property %q is invalid: %s.", name, e.Error())
 		}
-		props = append(props, prop{name: name, raw: raw, typ: typ}) // a scalar: compact already
+		if s, isString := unquote(raw); typ == "Edm.Double" && isString && numericString(s) {
+			raw = json.RawMessage(s) // "2" as the JavaScript SDK sends a whole Double: the number
+		}
+		p := prop{name: name, raw: raw, typ: typ} // a scalar: compact already
+		if e := checkValueSize(p); e != nil {
+			return nil, nil, nil, e
+		}
+		props = append(props, p)
 	}
-	if len(props) > maxProperties {
-		return nil, nil, nil, errTooManyProperties
-	}
-	sort.Slice(props, func(i, j int) bool { return props[i].name < props[j].name })
 	return pk, rk, props, nil
 }
 
+// validPropertyName reports whether n is a C# identifier, as Azure wants
+// property names.
 func validPropertyName(n string) bool {
-	if n == "" || len(n) > 255 {
+	if n == "" {
 		return false
 	}
 	for i, c := range n {
@@ -148,7 +155,7 @@ func checkValue(raw json.RawMessage, typ string) error {
 			return valueError("Edm.Int32 needs a 32-bit integer")
 		}
 	case "Edm.Double":
-		if !number && !(isString && (s == "NaN" || s == "Infinity" || s == "-Infinity")) {
+		if !number && !(isString && (s == "NaN" || s == "Infinity" || s == "-Infinity" || numericString(s))) {
 			return valueError("Edm.Double needs a number")
 		}
 	case "Edm.Boolean":
@@ -171,6 +178,12 @@ func checkValue(raw json.RawMessage, typ string) error {
 		return valueError("unknown type " + typ)
 	}
 	return nil
+}
+
+// numericString reports whether s is a JSON number: a Double the way the
+// JavaScript SDK writes one with a whole value ("2").
+func numericString(s string) bool {
+	return s != "" && json.Valid([]byte(s)) && (s[0] == '-' || (s[0] >= '0' && s[0] <= '9'))
 }
 
 func parseTime(s string) (time.Time, error) { return time.Parse(time.RFC3339Nano, s) }

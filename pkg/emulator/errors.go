@@ -18,23 +18,21 @@ func (e *apiError) Error() string { return strconv.Itoa(e.status) + " " + e.code
 
 // Azure Table service errors (REST reference "Table service error codes").
 var (
-	errTableNotFound     = &apiError{404, "TableNotFound", "The table specified does not exist."}
-	errTableExists       = &apiError{409, "TableAlreadyExists", "The table specified already exists."}
-	errNotFound          = &apiError{404, "ResourceNotFound", "The specified resource does not exist."}
-	errEntityExists      = &apiError{409, "EntityAlreadyExists", "The specified entity already exists."}
-	errCondition         = &apiError{412, "UpdateConditionNotSatisfied", "The update condition specified in the request was not satisfied."}
-	errAuth              = &apiError{403, "AuthenticationFailed", "Server failed to authenticate the request. Make sure the value of Authorization header is formed correctly including the signature."}
-	errTableNameLength   = &apiError{400, "OutOfRangeInput", "The specified resource name length is not within the permissible limits."}
-	errTableNameChars    = &apiError{400, "InvalidResourceName", "The specified resource name contains invalid characters."}
-	errDuplicateRow      = &apiError{400, "InvalidDuplicateRow", "The batch request contains multiple changes with same row key. An entity can appear only once in a batch request."}
-	errMixedPartitions   = &apiError{400, "CommandsInBatchActOnDifferentPartitions", "All commands in a batch must operate on same entity group."}
-	errTooManyOps        = &apiError{400, "InvalidInput", "The batch request operation exceeds the maximum 100 changes per change set."}
-	errBodyTooLarge      = &apiError{413, "RequestBodyTooLarge", "The request body is too large and exceeds the maximum permissible limit."}
-	errEntityTooLarge    = &apiError{400, "EntityTooLarge", "The entity is larger than the maximum allowed size (1MB)."}
-	errTooManyProperties = &apiError{400, "TooManyProperties", "The entity contains more properties than allowed."}
-	errMethod            = &apiError{405, "UnsupportedHttpVerb", "The resource doesn't support specified Http Verb."}
-	errMissingIfMatch    = &apiError{400, "MissingRequiredHeader", "An HTTP header that's mandatory for this request is not specified."}
-	errBadKey            = &apiError{400, "InvalidInput", "One of the request inputs is not valid. The PartitionKey or RowKey holds a character that is not allowed (/ \\ # ? or a control character) or is longer than 1 KiB."}
+	errTableNotFound   = &apiError{404, "TableNotFound", "The table specified does not exist."}
+	errTableExists     = &apiError{409, "TableAlreadyExists", "The table specified already exists."}
+	errNotFound        = &apiError{404, "ResourceNotFound", "The specified resource does not exist."}
+	errEntityExists    = &apiError{409, "EntityAlreadyExists", "The specified entity already exists."}
+	errCondition       = &apiError{412, "UpdateConditionNotSatisfied", "The update condition specified in the request was not satisfied."}
+	errAuth            = &apiError{403, "AuthenticationFailed", "Server failed to authenticate the request. Make sure the value of Authorization header is formed correctly including the signature."}
+	errTableNameLength = &apiError{400, "OutOfRangeInput", "The specified resource name length is not within the permissible limits."}
+	errTableNameChars  = &apiError{400, "InvalidResourceName", "The specified resource name contains invalid characters."}
+	errDuplicateRow    = &apiError{400, "InvalidDuplicateRow", "The batch request contains multiple changes with same row key. An entity can appear only once in a batch request."}
+	errMixedPartitions = &apiError{400, "CommandsInBatchActOnDifferentPartitions", "All commands in a batch must operate on same entity group."}
+	errTooManyOps      = &apiError{400, "InvalidInput", "The batch request operation exceeds the maximum 100 changes per change set."}
+	errBodyTooLarge    = &apiError{413, "RequestBodyTooLarge", "The request body is too large and exceeds the maximum permissible limit."}
+	errMethod          = &apiError{405, "UnsupportedHttpVerb", "The resource doesn't support specified Http Verb."}
+	errMissingIfMatch  = &apiError{400, "MissingRequiredHeader", "An HTTP header that's mandatory for this request is not specified."}
+	errBadKey          = &apiError{400, "InvalidInput", "One of the request inputs is not valid. The PartitionKey or RowKey holds a character that is not allowed (/ \\ # ? or a control character) or is longer than 1 KiB."}
 )
 
 func invalidInput(format string, a ...any) *apiError {

@@ -2,7 +2,6 @@ package emulator
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -119,56 +118,6 @@ func TestListTablesPaging(t *testing.T) {
 	}
 }
 
-func TestEntityKeysAndLimits(t *testing.T) {
-	many := make([]string, 253)
-	for i := range many {
-		many[i] = fmt.Sprintf(`"P%d":1`, i)
-	}
-	tests := []struct {
-		body string
-		code string // "" for success
-	}{
-		{`{"PartitionKey":"a","RowKey":"b"}`, ""},                                                // plain
-		{`{"PartitionKey":"","RowKey":""}`, ""},                                                  // empty keys are allowed
-		{`{"PartitionKey":"` + strings.Repeat("k", 1024) + `","RowKey":"b"}`, ""},                // 1 KiB key
-		{`{"PartitionKey":"` + strings.Repeat("k", 1025) + `","RowKey":"b"}`, "InvalidInput"},    // over 1 KiB
-		{`{"PartitionKey":"a/b","RowKey":"b"}`, "InvalidInput"},                                  // slash
-		{`{"PartitionKey":"a","RowKey":"b\\c"}`, "InvalidInput"},                                 // backslash
-		{`{"PartitionKey":"a#","RowKey":"b"}`, "InvalidInput"},                                   // hash
-		{`{"PartitionKey":"a","RowKey":"?"}`, "InvalidInput"},                                    // question mark
-		{`{"PartitionKey":"a\u0001","RowKey":"b"}`, "InvalidInput"},                              // C0 control
-		{`{"PartitionKey":"a","RowKey":"b\u007f"}`, "InvalidInput"},                              // DEL
-		{`{"PartitionKey":"a","RowKey":"b\u0085"}`, "InvalidInput"},                              // C1 control
-		{`{"PartitionKey":1,"RowKey":"b"}`, "InvalidInput"},                                      // not a string
-		{`{"RowKey":"b"}`, "InvalidInput"},                                                       // no PartitionKey
-		{`{"PartitionKey":"a","RowKey":"b","N":"x","N@odata.type":"Edm.Int64"}`, "InvalidInput"}, // bad Int64
-		{`{"PartitionKey":"a","RowKey":"b","N":[1]}`, "InvalidInput"},                            // array value
-		{`{"PartitionKey":"a","RowKey":"b","bad name":1}`, "InvalidInput"},                       // property name
-		{`{"PartitionKey":"a","RowKey":"b",` + strings.Join(many[:252], ",") + `}`, ""},          // 252 + 3 system properties
-		{`{"PartitionKey":"a","RowKey":"b",` + strings.Join(many, ",") + `}`, "TooManyProperties"},
-		{`{"PartitionKey":"a","RowKey":"b","D":"` + strings.Repeat("x", 1<<20) + `"}`, "EntityTooLarge"},
-		{`not json`, "InvalidInput"},
-	}
-	for i, tt := range tests {
-		s := newServer(t)
-		s.store.create("t")
-		w := serve(s, signed(s, http.MethodPost, "/t", "", []byte(tt.body)))
-		if tt.code == "" {
-			if w.Code != http.StatusNoContent {
-				t.Errorf("row %d: %d %s, want 204", i, w.Code, w.Body)
-			}
-			continue
-		}
-		if w.Code != http.StatusBadRequest {
-			t.Errorf("row %d: %d, want 400 %s", i, w.Code, tt.code)
-			continue
-		}
-		if code, _ := odataError(t, w.Body.Bytes(), w.Header()); code != tt.code {
-			t.Errorf("row %d: %s, want %s", i, code, tt.code)
-		}
-	}
-}
-
 func TestETagsAndConditions(t *testing.T) {
 	s := newServer(t)
 	s.store.create("t")
@@ -270,14 +219,20 @@ func TestRoutesAndMethods(t *testing.T) {
 		{http.MethodGet, "/t(PartitionKey='a',RowKey='b'", 400, "InvalidInput"},        // unclosed
 		{http.MethodGet, "/t(PartitionKey='a',RowKey='b',X='c')", 400, "InvalidInput"}, // extra key
 		{http.MethodGet, "/a/b", 400, "InvalidInput"},                                  // not a resource
-		{http.MethodGet, "/Tables('')", 405, "UnsupportedHttpVerb"},                    // GET of one table
+		{http.MethodGet, "/Tables('')", 404, "ResourceNotFound"},                       // GET of no table
+		{http.MethodGet, "/Tables('t')", 200, ""},                                      // GET of one table (the legacy SDK's exists())
+		{http.MethodGet, "/Tables('nope')", 404, "ResourceNotFound"},                   // GET of a missing one
+		{http.MethodPut, "/Tables('t')", 405, "UnsupportedHttpVerb"},                   // PUT of one table
+		{http.MethodPost, "/t?comp=acl", 405, "UnsupportedHttpVerb"},                   // POST of an ACL
+		{http.MethodGet, "/nope?comp=acl", 404, "TableNotFound"},                       // ACL of a missing table
 		{http.MethodGet, "/Tables(')", 400, "InvalidInput"},                            // half a quote
 		{http.MethodPut, "/t", 405, "UnsupportedHttpVerb"},                             // PUT on a table
 		{http.MethodGet, "/$batch", 405, "UnsupportedHttpVerb"},                        // GET of $batch
 
 	}
 	for _, tt := range tests {
-		u := &url.URL{Scheme: "http", Host: "127.0.0.1", RawPath: "/" + s.account + tt.path, Path: "/" + s.account + tt.path}
+		path, query, _ := strings.Cut(tt.path, "?")
+		u := &url.URL{Scheme: "http", Host: "127.0.0.1", RawPath: "/" + s.account + path, Path: "/" + s.account + path, RawQuery: query}
 		r := signed(s, tt.method, "", "", nil)
 		r.URL = u
 		r = resign(s, r)
@@ -294,5 +249,35 @@ func TestRoutesAndMethods(t *testing.T) {
 	r.URL.Path = "/otheraccount/t()"
 	if w := serve(s, r); w.Code != http.StatusBadRequest {
 		t.Errorf("another account's path: %d, want 400", w.Code)
+	}
+}
+
+// Insert Entity and Create Table honour Prefer and say so in
+// Preference-Applied (REST "Insert Entity").
+func TestPreferenceApplied(t *testing.T) {
+	tests := []struct {
+		prefer  string
+		status  int
+		applied string
+	}{
+		{"return-content", http.StatusCreated, "return-content"},
+		{"return-no-content", http.StatusNoContent, "return-no-content"},
+		{"", http.StatusCreated, "return-content"}, // the default: the content
+	}
+	for i, tt := range tests {
+		s := newServer(t)
+		for _, r := range []*http.Request{
+			signed(s, http.MethodPost, "/Tables", "", []byte(`{"TableName":"pref"}`)),
+			signed(s, http.MethodPost, "/pref", "", []byte(`{"PartitionKey":"a","RowKey":"b","V":1}`)),
+		} {
+			r.Header.Set("Prefer", tt.prefer)
+			w := do(t, s, r, tt.status)
+			if got := w.Header().Get("Preference-Applied"); got != tt.applied {
+				t.Errorf("row %d %s: Preference-Applied %q, want %q", i, r.URL.Path, got, tt.applied)
+			}
+			if (tt.status == http.StatusCreated) != (w.Body.Len() > 0) {
+				t.Errorf("row %d %s: %d with a body of %d bytes", i, r.URL.Path, w.Code, w.Body.Len())
+			}
+		}
 	}
 }

@@ -78,7 +78,11 @@ func signed(s *Server, method, path, query string, body []byte) *http.Request {
 // resign signs r again with Shared Key Lite, after a change of its URL.
 func resign(s *Server, r *http.Request) *http.Request {
 	mac := hmac.New(sha256.New, s.key)
-	mac.Write([]byte(r.Header.Get("x-ms-date") + "\n/" + s.account + r.URL.EscapedPath()))
+	resource := "/" + s.account + r.URL.EscapedPath()
+	if comp := r.URL.Query().Get("comp"); comp != "" {
+		resource += "?comp=" + comp
+	}
+	mac.Write([]byte(r.Header.Get("x-ms-date") + "\n" + resource))
 	r.Header.Set("Authorization", "SharedKeyLite "+s.account+":"+base64.StdEncoding.EncodeToString(mac.Sum(nil)))
 	return r
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -63,6 +64,17 @@ func (i *Instance) URL() string { return "http://" + i.Addr() + "/" + i.account 
 // key: do not log it.
 func (i *Instance) ConnectionString() string {
 	return "DefaultEndpointsProtocol=http;AccountName=" + i.account + ";AccountKey=" + encodeKey(i.key) + ";TableEndpoint=" + i.URL() + ";"
+}
+
+// PrintableConnectionString is ConnectionString as it may be shown: in
+// full for the development account, whose key is public and documented
+// (so the string works when pasted), and with "<the account key>" in place
+// of any other key.
+func (i *Instance) PrintableConnectionString() string {
+	if i.account == DevAccount && encodeKey(i.key) == DevKey {
+		return i.ConnectionString()
+	}
+	return strings.Replace(i.ConnectionString(), encodeKey(i.key), "<the account key>", 1)
 }
 
 // Close stops the service, waiting for in-flight requests until ctx ends.

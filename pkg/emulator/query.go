@@ -40,13 +40,28 @@ func topOf(s string) int {
 	return n
 }
 
+// keyRangeNode keeps the entities within a SAS's key range that match x
+// (nil: every entity).
+type keyRangeNode struct {
+	g *grant
+	x node
+}
+
+func (n keyRangeNode) eval(r row) bool {
+	er, ok := r.(entityRow)
+	return ok && n.g.inRange(er.e.pk, er.e.rk) && (n.x == nil || n.x.eval(r))
+}
+
 // query answers GET /table() with one page: entities matching $filter in
 // (PartitionKey, RowKey) order from the continuation on, at most $top, and
 // the continuation of the next page when more may match.
-func (s *Server) query(r *http.Request, name string) reply {
+func (s *Server) query(r *http.Request, name string, g *grant) reply {
 	q := r.URL.Query()
 	f, err := parseFilter(q.Get("$filter"))
 	rg := rangeOf(f)
+	if err == nil && g.limitsKeys() {
+		f = keyRangeNode{g: g, x: f} // a SAS's key range bounds what the query sees
+	}
 	part := "*"
 	if pk, ok := rg.partition(); ok {
 		part = pk

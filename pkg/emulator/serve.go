@@ -64,13 +64,21 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rt, perr := parseRoute(strings.TrimPrefix(path, prefix))
 	tableName := rt.table
 	var rep reply
+	g, aerr := s.authenticate(r)
 	switch {
-	case !s.authorized(r):
-		rep = errReply(errAuth, "")
+	case aerr != nil:
+		rep = errReply(aerr, "")
 	case perr != nil:
 		rep = errReply(perr, "")
 	default:
-		rep = s.dispatch(r, rt)
+		if aerr = g.allows(accessOf(r, rt)); aerr == nil && rt.kind == "entity" {
+			aerr = g.allowsKeys(rt.pk, rt.rk)
+		}
+		if aerr != nil {
+			rep = errReply(aerr, rt.pk)
+			break
+		}
+		rep = s.dispatch(r, rt, g)
 		if rep.table != "" {
 			tableName = rep.table
 		}
@@ -78,7 +86,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.write(w, r, tableName, rep, now)
 }
 
-func (s *Server) dispatch(r *http.Request, rt route) reply {
+// dispatch serves a request the grant g allows (nil: the account key).
+func (s *Server) dispatch(r *http.Request, rt route, g *grant) reply {
 	switch rt.kind {
 	case "tables":
 		switch r.Method {
@@ -88,15 +97,21 @@ func (s *Server) dispatch(r *http.Request, rt route) reply {
 			return s.listTables(r)
 		}
 	case "table":
-		if r.Method == http.MethodDelete {
+		switch r.Method {
+		case http.MethodGet:
+			return s.getTable(r, rt.table)
+		case http.MethodDelete:
 			return s.deleteTable(rt.table)
 		}
 	case "entities":
+		if isACL(r) {
+			return s.tableACL(r, rt.table)
+		}
 		switch r.Method {
 		case http.MethodPost:
-			return s.insert(r, rt.table)
+			return s.insert(r, rt.table, g)
 		case http.MethodGet:
-			return s.query(r, rt.table)
+			return s.query(r, rt.table, g)
 		}
 	case "entity":
 		switch r.Method {
@@ -111,7 +126,7 @@ func (s *Server) dispatch(r *http.Request, rt route) reply {
 		}
 	case "batch":
 		if r.Method == http.MethodPost {
-			return s.batch(r)
+			return s.batch(r, g)
 		}
 	}
 	return errReply(errMethod, "")

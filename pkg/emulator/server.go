@@ -1,8 +1,10 @@
 // Package emulator is tablestress's embedded Table service: the Azure Table
-// REST API as aztables speaks it, for one account, path-style like Azurite
-// (http://HOST:PORT/ACCOUNT/...):
+// REST API as the Azure SDKs speak it (Go, JavaScript, Python and the
+// legacy Python SDK: see sdk_conformance_test.go), for one account,
+// path-style like Azurite (http://HOST:PORT/ACCOUNT/...):
 //
-//   - tables: create, delete, list with $filter on TableName and paging;
+//   - tables: create, delete, list with $filter on TableName and paging,
+//     GET /Tables('name'), Get and Set Table ACL (stored access policies);
 //   - entities: insert, point read, update and merge with If-Match,
 //     insert-or-replace and insert-or-merge, delete, with ETags that change
 //     on every write;
@@ -13,7 +15,9 @@
 //   - entity group transactions ($batch), applied atomically, with Azure's
 //     refusals and its multipart answers;
 //   - the nometadata, minimalmetadata and fullmetadata JSON formats, Azure's
-//     error codes and bodies, Shared Key and Shared Key Lite authentication.
+//     limits, error codes and bodies;
+//   - Shared Key and Shared Key Lite authentication, service and account
+//     shared access signatures checked per operation (grant.go).
 //
 // Every entity request passes fault injection (package faults) and Azure's
 // partition scalability model (package model) before it is served, and is

@@ -22,6 +22,10 @@ type table struct {
 	bmu              sync.Mutex
 	headTo, tailFrom string
 	boundsAt         int
+
+	// acl is the table's stored access policies (Set Table ACL), read
+	// without a lock by every request signed with a SAS that names one.
+	acl atomic.Pointer[[]accessPolicy]
 }
 
 // rangeRows is how many rows the model's first and last range partitions

@@ -21,14 +21,18 @@ func (s *Server) createTable(r *http.Request) reply {
 	if !s.store.create(req.TableName) {
 		return reply{status: errTableExists.status, err: errTableExists, table: req.TableName}
 	}
-	if strings.Contains(r.Header.Get("Prefer"), "return-no-content") {
-		return reply{status: http.StatusNoContent, table: req.TableName, header: map[string]string{"Preference-Applied": "return-no-content"}}
+	rep := reply{status: http.StatusCreated, table: req.TableName, header: map[string]string{"Preference-Applied": returnContent}}
+	if preference(r) == returnNoContent {
+		rep.status = http.StatusNoContent
+		rep.header["Preference-Applied"] = returnNoContent
+		return rep
 	}
 	out := []byte(`{"odata.metadata":`)
 	out = appendJSONString(out, s.baseURL(r)+"/$metadata#Tables/@Element")
 	out = append(out, `,"TableName":`...)
 	out = appendJSONString(out, req.TableName)
-	return reply{status: http.StatusCreated, table: req.TableName, body: append(out, '}')}
+	rep.body = append(out, '}')
+	return rep
 }
 
 // checkTableName applies Azure's rule, ^[A-Za-z][A-Za-z0-9]{2,62}$ and not

@@ -1,0 +1,164 @@
+package emulator
+
+import (
+	"encoding/base64"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+)
+
+// Azure's entity limits (REST reference "Understanding the Table service
+// data model"; the error codes are those of "Table service error codes").
+const (
+	// maxEntityBytes is the largest entity, measured as entitySize does:
+	// "The combined size of all data in an entity's properties can't
+	// exceed 1 MiB."
+	maxEntityBytes = 1 << 20
+	// maxProperties is the most properties an entity has besides its
+	// three system properties: "An entity can have up to 255 properties,
+	// including the three system properties".
+	maxProperties = 252
+	// maxPropertyName is the longest property name: "Property names ...
+	// can be up to 255 characters in length".
+	maxPropertyName = 255
+	// maxStringUnits is the longest String value in UTF-16 code units:
+	// "Edm.String: A UTF-16-encoded value. String values can be up to
+	// 64 KiB in size", 32,768 units.
+	maxStringUnits = 32 << 10
+	// maxBinaryBytes is the largest Binary value: "Edm.Binary: An array
+	// of bytes up to 64 KiB in size".
+	maxBinaryBytes = 64 << 10
+	// maxKeyBytes is the longest PartitionKey or RowKey: "up to 1 KiB".
+	maxKeyBytes = 1024
+	// maxRequestBytes is the largest request body the service reads
+	// (the 4 MiB of a transaction, "Performing entity group
+	// transactions"); anything larger is 413 RequestBodyTooLarge.
+	maxRequestBytes = 4 << 20
+)
+
+// Refusals of entities over a limit (REST "Table service error codes").
+var (
+	errEntityTooLarge     = &apiError{400, "EntityTooLarge", "The entity is larger than the maximum allowed size (1MB)."}
+	errTooManyProperties  = &apiError{400, "TooManyProperties", "The entity contains more properties than allowed. Each entity can include up to 252 properties to store data. Each entity also has 3 system properties."}
+	errPropertyNameLong   = &apiError{400, "PropertyNameTooLong", "The property name exceeds the maximum allowed length (255)."}
+	errPropertyNameBad    = &apiError{400, "PropertyNameInvalid", "The property name is invalid."}
+	errPropertyValueLarge = &apiError{400, "PropertyValueTooLarge", "The property value exceeds the maximum allowed size (64KB). If the property value is a string, it is UTF-16 encoded and the maximum number of characters should be 32K or less."}
+)
+
+// utf16Len is the length of s in UTF-16 code units, the unit Azure
+// measures strings in.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
+
+// checkPropertyName refuses a name longer than 255 characters
+// (PropertyNameTooLong) or not a C# identifier (PropertyNameInvalid).
+func checkPropertyName(n string) *apiError {
+	if utf16Len(n) > maxPropertyName {
+		return errPropertyNameLong
+	}
+	if !validPropertyName(n) {
+		return errPropertyNameBad
+	}
+	return nil
+}
+
+// checkValueSize refuses a String over 32,768 UTF-16 units or a Binary
+// over 64 KiB; p's value was checked against its type already. A value
+// whose JSON is short enough cannot be over either limit, and is not
+// decoded.
+func checkValueSize(p prop) *apiError {
+	if len(p.raw) <= maxStringUnits+2 { // a UTF-16 unit takes at least one byte of JSON
+		return nil
+	}
+	s, isString := unquote(p.raw)
+	switch {
+	case !isString:
+	case p.typ == "" || p.typ == "Edm.String":
+		if utf16Len(s) > maxStringUnits {
+			return errPropertyValueLarge
+		}
+	case p.typ == "Edm.Binary":
+		if base64.StdEncoding.DecodedLen(len(s)) > maxBinaryBytes {
+			if b, _ := base64.StdEncoding.DecodeString(s); len(b) > maxBinaryBytes {
+				return errPropertyValueLarge
+			}
+		}
+	}
+	return nil
+}
+
+// entitySize is the size Azure charges an entity against its 1 MiB, by
+// the Azure Storage team's published formula ("How the size of an entity
+// is calculated"): 4 bytes, plus 2 bytes per character of the two keys,
+// plus for each property 8 bytes, 2 per character of its name, and its
+// value's size — a String 4 bytes plus 2 per UTF-16 unit, a Binary 4
+// plus its bytes, a Guid 16, an Int64, Double or DateTime 8, an Int32 4,
+// a Boolean 1. With exact false it is an upper bound computed without
+// decoding a value: a string's UTF-16 units are at most its bytes.
+func entitySize(pk, rk string, props []prop, exact bool) int {
+	units := utf16Len
+	if !exact {
+		units = func(s string) int { return len(s) }
+	}
+	n := 4 + 2*units(pk+rk)
+	for _, p := range props {
+		n += 8 + 2*units(p.name) + valueSize(p, exact)
+	}
+	return n
+}
+
+// valueSize is one value's share of entitySize; a value without a type
+// annotation has the type its JSON implies.
+func valueSize(p prop, exact bool) int {
+	isString := len(p.raw) > 0 && p.raw[0] == '"'
+	str := func() (string, int) {
+		if !exact {
+			return "", len(p.raw) // its JSON: at least as many bytes as UTF-16 units
+		}
+		s, _ := unquote(p.raw)
+		return s, utf16Len(s)
+	}
+	switch p.typ {
+	case "Edm.String":
+		_, n := str()
+		return 4 + 2*n
+	case "":
+		switch {
+		case isString:
+			_, n := str()
+			return 4 + 2*n
+		case string(p.raw) == "true" || string(p.raw) == "false":
+			return 1
+		}
+		if _, err := strconv.ParseInt(string(p.raw), 10, 32); err == nil {
+			return 4
+		}
+	case "Edm.Binary":
+		if !exact {
+			return 4 + base64.StdEncoding.DecodedLen(len(p.raw))
+		}
+		s, _ := unquote(p.raw)
+		return 4 + base64.StdEncoding.DecodedLen(len(s)) - strings.Count(s[max(0, len(s)-2):], "=")
+	case "Edm.Guid":
+		return 16
+	case "Edm.Int32":
+		return 4
+	case "Edm.Boolean":
+		return 1
+	}
+	return 8 // Int64, Double, DateTime
+}
+
+// checkEntity refuses an entity over 1 MiB (EntityTooLarge). The exact
+// size is computed only for an entity whose bound is over the limit.
+func checkEntity(pk, rk string, props []prop) *apiError {
+	if entitySize(pk, rk, props, false) > maxEntityBytes && entitySize(pk, rk, props, true) > maxEntityBytes {
+		return errEntityTooLarge
+	}
+	return nil
+}
