@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablestress/tablestress/internal/testenv"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
 
@@ -63,11 +64,7 @@ func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
 // it otherwise.
 func missing(t *testing.T, format string, a ...any) {
 	t.Helper()
-	msg := fmt.Sprintf(format, a...) + " (make test installs it)"
-	if os.Getenv("CI") != "" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
+	testenv.Missing(t, fmt.Sprintf(format, a...), "make test installs it")
 }
 
 // stepLine is one step's answer as a script printed it.
@@ -121,10 +118,7 @@ func tail(s string, n int) string {
 // Azure (azuriteDifferences): the embedded service must then give Azure's
 // answer and Azurite its known one, so the record stays true.
 func TestSDKConformance(t *testing.T) {
-	azurite := os.Getenv("TABLESTRESS_AZURITE")
-	if azurite == "" {
-		missing(t, "TABLESTRESS_AZURITE is not set: Azurite is not running")
-	}
+	azurite := testenv.Azurite(t)
 	root := repoRoot(t)
 	in := startServer(t, Config{Model: model.Off()})
 	for _, s := range sdks(root) {
