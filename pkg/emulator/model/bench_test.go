@@ -66,7 +66,7 @@ func BenchmarkCharge(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		i := 0
 		for pb.Next() {
-			m.Charge("bench", "partition", 10)
+			m.ChargePage("bench", []Visit{{Partition: "partition", Visited: 10, Returned: 10}})
 			i++
 		}
 	})
