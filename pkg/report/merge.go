@@ -66,7 +66,7 @@ func Merge(shards []Shard, partial bool) (*Report, error) {
 			ErrMerge, len(shards), n, strings.Join(missing, ", "))
 	}
 	first := reps[0]
-	m := &Report{Schema: SchemaReport, Scenario: first.Scenario, Scheme: first.Scheme, Target: first.Target, Table: first.Table,
+	m := &Report{Schema: SchemaReport, Scenario: first.Scenario, Scheme: first.Scheme, Target: first.Target, Model: first.Model, Table: first.Table,
 		StartedAt: first.StartedAt, Run: first.Run, ScenarioSource: first.ScenarioSource,
 		Operations: map[string]Stats{}, Histograms: map[string]string{}, Thresholds: []Threshold{},
 		MergedShards: len(shards), MissingShards: missing}

@@ -44,7 +44,7 @@ func (b *bucket) wait(l limit, now int64, n float64) time.Duration {
 
 // admitCosmos decides a request under Cosmos DB: its units must be in its
 // logical partition's bucket and in its physical partition's; a query
-// (no units) passes unless either is in debt. A request spanning
+// page (no units) passes unless either owes more than queryAhead. A request spanning
 // partitions (no Partition) always passes: its pages are charged where
 // they read.
 func (m *Model) admitCosmos(r Request, now int64) Decision {
@@ -57,12 +57,13 @@ func (m *Model) admitCosmos(r Request, now int64) Decision {
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	p := m.get(sh, key, h, now)
-	if !p.b.allows(m.partLimit, now, cost) {
+	ahead := aheadOf(r)
+	if !p.b.allows(m.partLimit, now, cost, ahead) {
 		return m.refusals.tooMany(byLogical, p.b.wait(m.partLimit, now, cost))
 	}
 	ph := m.physicalFor(r.Table, r.Partition)
 	ph.mu.Lock()
-	if !ph.b.allows(m.serverLimit, now, cost) {
+	if !ph.b.allows(m.serverLimit, now, cost, ahead) {
 		wait := ph.b.wait(m.serverLimit, now, cost)
 		ph.mu.Unlock()
 		return m.refusals.tooMany(byPhysical, wait)

@@ -13,8 +13,9 @@
 //     scalability targets): every (table, PartitionKey) has a token bucket
 //     refilled at 2,000 entities/s. A write costs the entities it writes (an
 //     entity group transaction its operation count), a point read 1. A query
-//     page costs nothing up front and is admitted unless the bucket of the
-//     partition it starts in is in debt; ChargePage bills it afterwards for
+//     page costs nothing up front and is admitted unless the buckets of the
+//     partition it starts in owe more than a second (queryAhead);
+//     ChargePage bills it afterwards for
 //     every entity it visited, matched or not (selectivity), possibly into
 //     debt, in each partition it visited and that partition's server or end
 //     range.

@@ -8,15 +8,15 @@ import (
 // Latency is the service-time model: each request is answered after
 //
 //	base + Entity·(entities read, written or visited) + KiB·(KiB moved)
-//	     + base·min(ρ/(1−ρ), Queue)
+//	     + base·ρ/(1−ρ),   ρ = min(Queue·load, 0.95)
 //
 // where base is Read (point reads, query pages) or Write (single writes,
 // entity group transactions), KiB moved counts the request's and the
-// answer's bodies, and ρ is the utilisation, at admission, of whatever the
-// request was judged by: its partition, its server or end range, its
-// physical partition (the busiest of them, as a share of its target). The
-// last term is the mean wait of an M/M/1 queue at utilisation ρ, capped at
-// Queue times the base: a partition nearing its target slows down before it
+// answer's bodies, and load is how busy, at admission, what judged the
+// request was: its partition, its server or end range, its physical
+// partition (the busiest of them, its rate over the last second as a share
+// of its target). The last term is the mean wait of an M/M/1 queue at
+// utilisation ρ: a partition nearing its target slows down before it
 // refuses (seed 002: throughput "is throttled down when the node becomes
 // hot"). A refused request is answered after its base alone.
 //
@@ -59,11 +59,14 @@ type Latency struct {
 	// 50 MiB/s for one request, a model assumption.
 	KiB time.Duration
 
-	// Queue caps the queueing term, as a multiple of the base: 19, the
-	// M/M/1 mean wait at 95% utilisation (ρ/(1−ρ) = 19), a model
-	// assumption. Cosmos DB: 0, since it serves its provisioned throughput
-	// within its latency SLA and refuses the excess with 429 instead of
-	// slowing down (Cosmos DB "Request units": throughput is reserved).
+	// Queue is the utilisation of a partition or server running at its
+	// target: 0.8, a model assumption (a target is set below saturation,
+	// where an M/M/1 queue waits ρ/(1−ρ) = 4 service times; at half its
+	// target a partition waits 0.67, idle none; ρ is capped at 0.95, 19
+	// service times). 0 turns queueing off. Cosmos DB: 0, since it serves
+	// its provisioned throughput within its latency SLA and refuses the
+	// excess with 429 instead of slowing down ("Request units": throughput
+	// is reserved).
 	Queue float64
 }
 
@@ -73,13 +76,13 @@ const (
 	cosmosRead, cosmosWrite = 3 * time.Millisecond, 6 * time.Millisecond
 	defaultEntityTime       = 50 * time.Microsecond
 	defaultKiBTime          = 20 * time.Microsecond
-	defaultQueue            = 19
+	defaultQueue            = 0.8
+	// maxRho caps the utilisation of the queueing term (19 service times).
+	maxRho = 0.95
 	// queryExecution is how long one query page may execute before the
 	// service answers it with a continuation. Source: REST "Query Timeout
 	// and Pagination" ("may execute for a maximum of five seconds").
 	queryExecution = 5 * time.Second
-	// maxQueue bounds the queue multiple Parse accepts.
-	maxQueue = 1000
 )
 
 // AzureLatency returns Azure Table Storage's service-time defaults.
@@ -92,8 +95,8 @@ func CosmosLatency() Latency {
 	return Latency{On: true, Read: cosmosRead, Write: cosmosWrite, Entity: defaultEntityTime, KiB: defaultKiBTime}
 }
 
-// normalized clamps every field into range: no negative time, a queue cap
-// from 0 to maxQueue.
+// normalized clamps every field into range: no negative time, a queue
+// utilisation from 0 to 1.
 func (l Latency) normalized() Latency {
 	for _, d := range []*time.Duration{&l.Read, &l.Write, &l.Entity, &l.KiB} {
 		*d = min(max(*d, 0), maxDuration)
@@ -101,7 +104,7 @@ func (l Latency) normalized() Latency {
 	if !(l.Queue >= 0) {
 		l.Queue = 0
 	}
-	l.Queue = min(l.Queue, maxQueue)
+	l.Queue = min(l.Queue, 1)
 	return l
 }
 
@@ -152,19 +155,17 @@ func (m *Model) ServiceTime(w Work) time.Duration {
 	}
 	t := float64(base) + float64(l.Entity)*float64(max(w.Entities, 0)+max(w.Visited, 0)) +
 		float64(l.KiB)*float64(max(w.Bytes, 0))/1024 + float64(base)*queueing(w.Load, l.Queue)
-	return time.Duration(min(t, float64(maxDuration)))
+	return time.Duration(math.Round(min(t, float64(maxDuration))))
 }
 
-// queueing is the M/M/1 mean wait in units of the service time at
-// utilisation rho, ρ/(1−ρ), capped at limit (and limit from ρ ≥ 1 on).
-func queueing(rho, limit float64) float64 {
-	switch {
-	case !(rho > 0):
+// queueing is the M/M/1 mean wait in units of the service time, ρ/(1−ρ),
+// at utilisation ρ = min(u·load, maxRho).
+func queueing(load, u float64) float64 {
+	rho := min(u*load, maxRho)
+	if !(rho > 0) {
 		return 0
-	case rho >= 1:
-		return limit
 	}
-	return min(rho/(1-rho), limit)
+	return rho / (1 - rho)
 }
 
 // PageVisits is how many entities one query page may visit before the

@@ -113,7 +113,8 @@ func (m *Model) Admit(r Request) Decision {
 		sh.mu.Unlock()
 		return m.refusals.offline()
 	}
-	if !p.b.allows(m.partLimit, now, n) {
+	ahead := aheadOf(r)
+	if !p.b.allows(m.partLimit, now, n, ahead) {
 		if p.hot.refused(now, m.cfg.BalanceDelay) {
 			// A partition cannot be split: it moves to the least-loaded
 			// server, offline meanwhile, and keeps its target there.
@@ -125,9 +126,9 @@ func (m *Model) Admit(r Request) Decision {
 	var d Decision
 	balance := int32(-1)
 	if r.Extends != 0 {
-		d = m.admitEnd(r.Table, endOf(r.Extends), n, now)
+		d = m.admitEnd(r.Table, endOf(r.Extends), n, ahead, now)
 	} else {
-		d, balance = m.admitServer(p, key, h, n, now)
+		d, balance = m.admitServer(p, key, h, n, ahead, now)
 	}
 	if d.Allow {
 		d.Load = max(d.Load, p.m.rate(now)/m.cfg.PartitionTarget)
@@ -153,12 +154,12 @@ func endOf(extends int) int {
 // tokens if it passes. It returns the server to rebalance (after the
 // caller releases its lock) when the server has been over its target for
 // BalanceDelay, else -1. The caller holds the partition's shard lock.
-func (m *Model) admitServer(p *part, key partKey, h uint64, n float64, now int64) (Decision, int32) {
+func (m *Model) admitServer(p *part, key partKey, h uint64, n float64, ahead, now int64) (Decision, int32) {
 	s := &m.servers[p.server]
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.offered.add(now, n)
-	if !s.b.allows(m.serverLimit, now, n) {
+	if !s.b.allows(m.serverLimit, now, n, ahead) {
 		if s.hot.refused(now, m.cfg.BalanceDelay) && !s.balancing {
 			s.balancing = true
 			return m.refusals.throttle(byServer), p.server

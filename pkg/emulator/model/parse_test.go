@@ -33,9 +33,9 @@ func TestParse(t *testing.T) {
 		}},
 		{"cosmos", func(c *Config) { *c = CosmosDefault() }},
 		{"cosmos,ru=10000", func(c *Config) { *c = CosmosDefault(); c.Cosmos.RU = 10000 }},
-		{"cosmos,ru=40000,physical=8,logical_ru=5000,logical_size=512MB,queue=2", func(c *Config) {
+		{"cosmos,ru=40000,physical=8,logical_ru=5000,logical_size=512MB,queue=50%", func(c *Config) {
 			*c = CosmosDefault()
-			c.Cosmos.RU, c.Cosmos.Partitions, c.Cosmos.LogicalRU, c.Cosmos.LogicalBytes, c.Latency.Queue = 40000, 8, 5000, 512<<20, 2
+			c.Cosmos.RU, c.Cosmos.Partitions, c.Cosmos.LogicalRU, c.Cosmos.LogicalBytes, c.Latency.Queue = 40000, 8, 5000, 512<<20, 0.5
 		}},
 		{"cosmos,physical_ru=5000,ru=10000,latency=off", func(c *Config) {
 			*c = CosmosDefault()
@@ -80,7 +80,8 @@ func TestParseErrors(t *testing.T) {
 		{"Azure", "start with azure, cosmos or off"},
 		{"azure,latency=maybe", "latency must be on or off"},
 		{"azure,read=fast", "read must be a duration from 0s to 24h, like read=5ms"},
-		{"azure,queue=-1", "queue must be a number from 0 to 1000"},
+		{"azure,queue=-1", "queue must be the utilisation of a partition at its target"},
+		{"azure,queue=120%", "queue must be the utilisation"},
 		{"azure,ru=1000", `ru belongs to cosmos, not azure; azure takes partition, account`},
 		{"cosmos,partition=500", `partition belongs to azure, not cosmos; cosmos takes ru, physical`},
 		{"cosmos,ru=0", "ru must be a positive number of RU per second"},
@@ -125,7 +126,7 @@ func TestString(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"azure", "off", "azure,partition=2000,balance=1s", "azure,timeouts=7%,servers=3",
 		"off,burst=1.5ms,offline=0s", "azure,range=0x1p4", "azure,account=1e12", "cosmos,ru=10000,physical=3",
-		"azure,latency=off,read=1ms,queue=2.5", "cosmos,logical_size=1.5KB"} {
+		"azure,latency=off,read=1ms,queue=0.25", "cosmos,logical_size=1.5KB"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, spec string) {

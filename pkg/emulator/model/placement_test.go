@@ -95,6 +95,29 @@ func TestChargePage(t *testing.T) {
 			t.Errorf("after 12,000 visits on one server: %+v, refused %v; want refused by the server (and the two by the partition before)", d, m.State().RefusedBy)
 		}
 	})
+	t.Run("a query runs up to a second ahead", func(t *testing.T) {
+		c := newClock()
+		m := New(testConfig(), c.now)
+		page := Request{Table: "t", Partition: "big", Op: OpQuery}
+		// A page of 1,000: 800 in debt (0.4 s); the query's next page is
+		// admitted, a point read is not.
+		m.ChargePage("t", []Visit{{Partition: "big", Visited: 1000, Returned: 1000}})
+		if d := m.Admit(page); !d.Allow {
+			t.Errorf("the next page 0.4 s in debt: %+v, want admitted", d)
+		}
+		if d := m.Admit(Request{Table: "t", Partition: "big", Op: OpRead, Entities: 1}); d.Allow {
+			t.Errorf("a point read 0.4 s in debt was admitted")
+		}
+		// Two more pages of 1,000 without a pause: 1.4 s in debt, refused.
+		m.ChargePage("t", []Visit{{Partition: "big", Visited: 2000, Returned: 2000}})
+		if d := m.Admit(page); d.Allow || m.State().RefusedBy["partition"] != 2 {
+			t.Errorf("a page 1.4 s in debt: %+v, want refused by the partition", d)
+		}
+		c.add(400 * time.Millisecond)
+		if d := m.Admit(page); !d.Allow {
+			t.Errorf("0.4 s later, 1 s in debt: %+v, want admitted", d)
+		}
+	})
 	t.Run("end range", func(t *testing.T) {
 		c := newClock()
 		m := New(testConfig(), c.now)

@@ -96,7 +96,7 @@ func (s *tableSet) each(f func(table string, t *tableRanges)) {
 // over its target for BalanceDelay splits: it is offline for MoveOffline,
 // and since new keys keep landing at the end, it is as hot afterwards.
 // The caller holds the partition's shard lock.
-func (m *Model) admitEnd(table string, end int, n float64, now int64) Decision {
+func (m *Model) admitEnd(table string, end int, n float64, ahead, now int64) Decision {
 	t := m.tables.get(table)
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -104,7 +104,7 @@ func (m *Model) admitEnd(table string, end int, n float64, now int64) Decision {
 	if now < e.offline {
 		return m.refusals.offline()
 	}
-	if !e.b.allows(m.rangeLimit, now, n) {
+	if !e.b.allows(m.rangeLimit, now, n, ahead) {
 		if e.hot.refused(now, m.cfg.BalanceDelay) {
 			until := now + int64(m.cfg.MoveOffline)
 			e.offline, e.hot = until, noStreak()

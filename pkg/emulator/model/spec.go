@@ -69,7 +69,9 @@ func (c Config) String() string {
 	dur("write", l.Write, dl.Write)
 	dur("entity", l.Entity, dl.Entity)
 	dur("kib", l.KiB, dl.KiB)
-	num("queue", l.Queue, dl.Queue)
+	if l.Queue != dl.Queue {
+		b.WriteString(",queue=" + share.Format(l.Queue))
+	}
 	return b.String()
 }
 
