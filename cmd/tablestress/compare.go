@@ -21,32 +21,17 @@ order, only the keys differ. It prints one side-by-side table (throughput,
 latency, throttling, partitions touched, the busiest partition's peak against
 the 2,000 entities/s target, pages per query, a verdict naming each scheme's
 problem) and per-operation latencies. --out writes a tablestress.compare/v1
-JSON document. Exit code 99 when a threshold fails for any scheme.`,
+JSON document. Exit code 99 when a threshold fails for any scheme.
+
+On the embedded service, --models (or the scenario's embedded.models) runs
+every scheme under each model, so one table answers "which key scheme, on
+which service": --models azure,cosmos(ru=4000),cosmos(ru=40000).`,
 		Example: `  tablestress compare scenarios/hot-partition.yaml
-  tablestress compare scenarios/iot-telemetry.yaml --out compare.json --html compare.html`,
+  tablestress compare scenarios/iot-telemetry.yaml --out compare.json --html compare.html
+  tablestress compare scenarios/hot-partition.yaml --models 'azure,cosmos(ru=10000)'`,
 		Args: oneScenario("compare"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ss, err := openSession(cmd, e, args[0], f)
-			if err != nil {
-				return err
-			}
-			defer ss.close()
-			var reps []*report.Report
-			var runErr error
-			for i, sch := range ss.spec.Schemes {
-				if ss.f.scheme != "" && sch.Name != ss.f.scheme {
-					continue
-				}
-				if cmd.Context().Err() != nil {
-					break
-				}
-				rep, _, err := ss.runScheme(cmd.Context(), i, false)
-				reps = append(reps, rep)
-				if err != nil {
-					runErr = err
-					break
-				}
-			}
+			reps, runErr := compareAll(cmd, e, args[0], f)
 			if len(reps) == 0 {
 				return runErr
 			}
@@ -81,5 +66,6 @@ JSON document. Exit code 99 when a threshold fails for any scheme.`,
 		},
 	}
 	f.register(cmd.Flags(), true)
+	cmd.Flags().StringVar(&f.models, "models", "", "embedded target: run every scheme under each of these models, like 'azure,cosmos(ru=10000)' (default: the scenario's embedded.models)")
 	return cmd
 }

@@ -39,6 +39,7 @@ type runFlags struct {
 	reconnect  bool
 	downAfter  time.Duration
 	model      string
+	models     string // compare only: the models to run every scheme under
 	faults     string
 	runID      string
 }
@@ -53,7 +54,7 @@ func (f *runFlags) register(fs *pflag.FlagSet, withWorkload bool) {
 	fs.BoolVar(&f.reuseTable, "reuse-table", false, "allow writing into a table that already exists (it is then never deleted)")
 	fs.BoolVar(&f.yes, "yes", false, "do not ask before loading a target that is not on this machine")
 	fs.BoolVar(&f.quiet, "quiet", false, "no live status line")
-	fs.StringVar(&f.model, "model", "", "embedded target: partition model, azure or off or with overrides (default: the scenario's embedded.model, or azure)")
+	fs.StringVar(&f.model, "model", "", "embedded target: service model, azure, cosmos or off, or with overrides like azure,latency=off or cosmos,ru=10000 (default: the scenario's embedded.model, or azure)")
 	fs.StringVar(&f.faults, "faults", "", "embedded target: fault injection, like '503=1%,latency=2ms' (default: the scenario's embedded.faults)")
 	if !withWorkload {
 		fs.IntVar(&f.workers, "workers", 0, "parallel seed writers (default: the scenario's workers)")

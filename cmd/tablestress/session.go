@@ -30,6 +30,8 @@ type session struct {
 	close  func()
 	// embedded is the in-process service when the target is embedded.
 	embedded *emulator.Instance
+	// model is the embedded service's model spec, for the reports.
+	model string
 	// prom serves live metrics (--metrics-addr), nil otherwise.
 	prom *promexport.Exporter
 }
@@ -71,7 +73,7 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 		if err != nil {
 			return nil, err
 		}
-		ss.close, ss.embedded = stop, in
+		ss.close, ss.embedded, ss.model = stop, in, cfg.Model.String()
 		if tg, err = table.BindEmbedded(in.ConnectionString()); err != nil {
 			stop()
 			return nil, withCode(exitFailure, err)
@@ -177,6 +179,6 @@ func (ss *session) runScheme(ctx context.Context, i int, seedOnly bool) (*report
 		fmt.Fprintln(ss.e.stderr, "warning:", res.Cleanup)
 	}
 	rep := c.Report(res, err, workload.Meta{Target: report.Target{Kind: string(ss.target.Kind), Endpoint: ss.target.Endpoint},
-		RunID: ss.f.runID, Source: string(ss.source)})
+		RunID: ss.f.runID, Source: string(ss.source), Model: ss.model})
 	return rep, res, err
 }

@@ -18,20 +18,24 @@ func WriteCompare(w io.Writer, reps []*Report) error {
 	}
 	ew := &errWriter{w: w}
 	r0 := reps[0]
-	ew.printf("tablestress compare: %s on %s, %d scheme(s), seed %d, the same entity stream and workload\n\n", r0.Scenario, r0.Target.Kind, len(reps), r0.Run.Seed)
+	ew.printf("tablestress compare: %s on %s, %d scheme(s), seed %d, the same entity stream and workload\n", r0.Scenario, r0.Target.Kind, len(reps), r0.Run.Seed)
+	if m := sharedModel(reps); m != "" {
+		ew.printf("model: %s\n", m)
+	}
+	ew.printf("\n")
 	tw := tabwriter.NewWriter(ew, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SCHEME\tOPS/S\tENTITIES/S\tP50 MS\tP99 MS\tP99.9 MS\tTHROTTLED\tERRORS\tDROPPED\tPARTITIONS\tBUSIEST PEAK/S\tPAGES/QUERY\tVERDICT")
 	for _, r := range reps {
 		t := r.Totals
 		peak, _ := r.ThresholdValue("max_partition_peak", "")
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Scheme, rate(t.OpsPerSec), rate(t.EntitiesPerSec),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", runLabel(r, reps), rate(t.OpsPerSec), rate(t.EntitiesPerSec),
 			ms(t.Latency.P50), ms(t.Latency.P99), ms(t.Latency.P999), pct(t.Throttled, t.Requests), num(t.Errors), num(t.Dropped),
 			num(int64(len(r.Partitions))), fmt.Sprintf("%s/%s", rate(peak), rate(r.Run.PartitionTarget)), pagesPerQuery(r), SchemeVerdict(r))
 	}
 	tw.Flush()
 	ew.printf("\nthrottled by code (share of requests):\n")
 	for _, r := range reps {
-		ew.printf("  %-14s %s\n", r.Scheme, throttleCodes(r))
+		ew.printf("  %-14s %s\n", runLabel(r, reps), throttleCodes(r))
 	}
 	ew.printf("\nlatency by operation (p50 / p99 / p99.9 ms):\n")
 	tw = tabwriter.NewWriter(ew, 0, 4, 2, ' ', 0)
@@ -53,7 +57,7 @@ func WriteCompare(w io.Writer, reps []*Report) error {
 	}
 	fmt.Fprintln(tw)
 	for _, r := range reps {
-		fmt.Fprint(tw, r.Scheme)
+		fmt.Fprint(tw, runLabel(r, reps))
 		for _, op := range order {
 			s, ok := r.Operations[op]
 			if !ok {

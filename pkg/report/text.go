@@ -17,6 +17,9 @@ const TopPartitions = 10
 func WriteText(w io.Writer, r *Report) error {
 	ew := &errWriter{w: w}
 	ew.printf("tablestress: %s, scheme %s, on %s (%s)\n", r.Scenario, r.Scheme, r.Target.Kind, r.Target.Endpoint)
+	if r.Model != "" {
+		ew.printf("model: %s\n", r.Model)
+	}
 	if r.Seed.Entities > 0 {
 		ew.printf("table %s: seeded %s entities (%s rows) in %s partitions in %.1fs\n", r.Table, num(r.Seed.Entities), num(r.Seed.Rows), num(int64(r.Seed.Partitions)), r.Seed.DurationS)
 	} else {
