@@ -232,10 +232,14 @@ func TestReadyScenarioOutcomes(t *testing.T) {
 	})
 	t.Run("query-types", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
-			r := runScenario(t, scenarioRun{file: "query-types.yaml", duration: 10 * time.Second, scale: 1, fake: true})["device"]
+			r := runScenario(t, scenarioRun{file: "query-types.yaml", scale: 1, fake: true})["device"] // its own 20 s
 			// From best to worst (seed 002): point, row range (a whole
 			// partition), partition range, table scan.
 			order := []string{"point_read", "partition_scan", "range_query", "table_scan"}
+			for _, op := range order {
+				o := r.Operations[op]
+				t.Logf("%-14s p50 %8.2f ms  %5.2f requests/op  (%d ops, %d throttled requests)", op, o.Latency.P50, float64(o.Requests)/float64(max(o.Ops, 1)), o.Ops, o.Throttled)
+			}
 			for i := 1; i < len(order); i++ {
 				a, b := r.Operations[order[i-1]], r.Operations[order[i]]
 				ra, rb := float64(a.Requests)/float64(max(a.Ops, 1)), float64(b.Requests)/float64(max(b.Ops, 1))
@@ -296,6 +300,8 @@ func TestReadyScenarioOutcomes(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				rs := runScenario(t, scenarioRun{file: "azure-vs-cosmos.yaml", model: m, duration: 3 * time.Second, scale: 1, fake: true})
 				for i, s := range []string{"constant", "hash-buckets"} {
+					tot := rs[s].Totals
+					t.Logf("%-12s on %-15s %6.0f entities/s served, %5.1f%% of requests throttled, p50 %.2f ms", s, m, tot.EntitiesPerSec, 100*float64(tot.Throttled)/float64(max(tot.Requests, 1)), tot.Latency.P50)
 					got, w := rs[s].Totals.EntitiesPerSec, want[m][i]
 					if got < w-60 || got > w+60 {
 						t.Errorf("%s on %s: %.0f entities/s served, want %.0f (± one transaction a second)", s, m, got, w)

@@ -60,10 +60,11 @@ type Latency struct {
 	KiB time.Duration
 
 	// Queue is the utilisation of a partition or server running at its
-	// target: 0.8, a model assumption (a target is set below saturation,
-	// where an M/M/1 queue waits ρ/(1−ρ) = 4 service times; at half its
-	// target a partition waits 0.67, idle none; ρ is capped at 0.95, 19
-	// service times). 0 turns queueing off. Cosmos DB: 0, since it serves
+	// target: 0.5, a model assumption (a target is set well below
+	// saturation: at its target an M/M/1 queue waits ρ/(1−ρ) = 1 service
+	// time, so a request takes twice its base; at half its target a third
+	// of a base more; twice over it (debt) three more; ρ is capped at 0.95,
+	// 19 service times). 0 turns queueing off. Cosmos DB: 0, since it serves
 	// its provisioned throughput within its latency SLA and refuses the
 	// excess with 429 instead of slowing down ("Request units": throughput
 	// is reserved).
@@ -76,7 +77,7 @@ const (
 	cosmosRead, cosmosWrite = 3 * time.Millisecond, 6 * time.Millisecond
 	defaultEntityTime       = 50 * time.Microsecond
 	defaultKiBTime          = 20 * time.Microsecond
-	defaultQueue            = 0.8
+	defaultQueue            = 0.5
 	// maxRho caps the utilisation of the queueing term (19 service times).
 	maxRho = 0.95
 	// queryExecution is how long one query page may execute before the

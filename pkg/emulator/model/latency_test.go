@@ -23,10 +23,10 @@ func TestServiceTime(t *testing.T) {
 		{"query page visiting nothing", Work{Op: OpQuery}, 5 * time.Millisecond},
 		{"refused read: its base alone", Work{Op: OpRead, Entities: 1, Bytes: 1 << 20, Refused: true}, 5 * time.Millisecond},
 		{"refused transaction: its base alone", Work{Op: OpBatch, Entities: 100, Refused: true}, 10 * time.Millisecond},
-		{"read at 62.5% of the target: ρ = 0.5, M/M/1 adds one base", Work{Op: OpRead, Load: 0.625}, 10 * time.Millisecond},
-		{"write at 93.75%: ρ = 0.75, three bases more", Work{Op: OpWrite, Load: 0.9375}, 40 * time.Millisecond},
-		{"read at its target: ρ = 0.8, four bases more", Work{Op: OpRead, Load: 1}, 25 * time.Millisecond},
-		{"read at three times the target: ρ capped at 0.95, 19 bases more", Work{Op: OpRead, Load: 3}, 100 * time.Millisecond},
+		{"read at its target: ρ = 0.5, M/M/1 adds one base", Work{Op: OpRead, Load: 1}, 10 * time.Millisecond},
+		{"write at 1.5 times its target (in debt): ρ = 0.75, three bases more", Work{Op: OpWrite, Load: 1.5}, 40 * time.Millisecond},
+		{"read at 0.8 of its target: ρ = 0.4, two thirds of a base", Work{Op: OpRead, Load: 0.8}, 5*time.Millisecond + 3333333},
+		{"read at four times the target: ρ capped at 0.95, 19 bases more", Work{Op: OpRead, Load: 4}, 100 * time.Millisecond},
 	}
 	m := New(Default(), newClock().now)
 	for _, tt := range tests {
@@ -40,7 +40,7 @@ func TestServiceTime(t *testing.T) {
 // the model paused (a run's seed phase); Cosmos DB has its own bases and
 // no queueing.
 func TestServiceTimeSwitches(t *testing.T) {
-	read := Work{Op: OpRead, Entities: 1, Load: 0.625}
+	read := Work{Op: OpRead, Entities: 1, Load: 1}
 	noLatency := Default()
 	noLatency.Latency.On = false
 	paused := New(Default(), nil)
@@ -65,19 +65,19 @@ func TestServiceTimeSwitches(t *testing.T) {
 
 // Admit reports how busy what judged the request is, so the same point
 // read takes longer as its partition, or its server, nears its target:
-// 1,250 entities/s on a 2,000 target (ρ = 0.8 · 0.625 = 0.5) doubles a
-// read's base, and the server's load counts when it is the busier.
+// 2,000 entities/s on a 2,000 target (ρ = 0.5) doubles a read's base, and
+// the server's load counts when it is the busier.
 func TestLoadRaisesLatency(t *testing.T) {
 	t.Run("partition", func(t *testing.T) {
 		c := newClock()
 		m := New(testConfig(), c.now)
-		run(m, c, 1250, time.Second, one("p", 1)) // 1,250 in the first second
+		run(m, c, 2000, time.Second, one("p", 1)) // 2,000 in the first second
 		d := m.Admit(Request{Table: "t", Partition: "p", Op: OpRead, Entities: 1})
-		if !d.Allow || d.Load != 0.625 {
-			t.Fatalf("at 1,250 entities/s: %+v, want admitted at load 0.625", d)
+		if !d.Allow || d.Load != 1 {
+			t.Fatalf("at 2,000 entities/s: %+v, want admitted at load 1", d)
 		}
 		if got, want := m.ServiceTime(Work{Op: OpRead, Entities: 1, Load: d.Load}), 10*time.Millisecond+50*time.Microsecond; got != want {
-			t.Errorf("point read at 62.5%% of the target: %v, want %v", got, want)
+			t.Errorf("point read at the target: %v, want %v", got, want)
 		}
 	})
 	t.Run("server", func(t *testing.T) {

@@ -35,7 +35,7 @@ const Forms = "azure (Azure Table Storage's targets, the default), cosmos (the C
 	"physical=N (physical partitions; default RU/10,000 rounded up), physical_ru=10000 and logical_ru=10000 (most RU/s of a physical " +
 	"and a logical partition), logical_size=20GB (most a PartitionKey may hold). Both: burst=100ms (bucket size), " +
 	"latency=on|off (service time), read=5ms and write=10ms (base time; Cosmos DB 3ms and 6ms), entity=50us " +
-	"(per entity read, written or visited), kib=20us (per KiB moved), queue=80% (utilisation at the target, for the queueing time; Cosmos DB 0)"
+	"(per entity read, written or visited), kib=20us (per KiB moved), queue=50% (utilisation at the target, for the queueing time; Cosmos DB 0)"
 
 // The override keys, in the order String writes them.
 var (
@@ -137,7 +137,7 @@ func (c *Config) setCommon(k, v string) (reason string, done bool) {
 	case "queue":
 		f, ok := share.Parse(v)
 		if !ok {
-			return "queue must be the utilisation of a partition at its target, a percentage like 80% or a fraction like 0.8 (0 for no queueing)", true
+			return "queue must be the utilisation of a partition at its target, a percentage like 50% or a fraction like 0.5 (0 for no queueing)", true
 		}
 		l.Queue = f
 		return "", true
