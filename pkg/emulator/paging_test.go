@@ -204,3 +204,22 @@ func TestServiceTimeOnTheWire(t *testing.T) {
 		}
 	})
 }
+
+// A query spanning partitions is judged at the partition its page starts
+// in: refused while that partition owes more than a second of its target,
+// admitted when it starts elsewhere.
+func TestSpanningQueryJudgedWhereItStarts(t *testing.T) {
+	s := modelServer(t, "azure,latency=off,servers=1,server=1e9")
+	fill(s, "t", []string{"a", "b"}, 5000)
+	// A query of "a" alone visits its 5,000 rows: 2.4 s of debt.
+	do(t, s, signed(s, http.MethodGet, "/t()", "$filter="+url.QueryEscape("PartitionKey eq 'a' and V eq 2"), nil), http.StatusOK)
+	from := func(pk string) int {
+		return serve(s, signed(s, http.MethodGet, "/t()", "$filter="+url.QueryEscape("PartitionKey ge '"+pk+"' and V eq 2"), nil)).Code
+	}
+	if code := from("a"); code != http.StatusServiceUnavailable {
+		t.Errorf("a table scan starting in the partition 2.4 s in debt: %d, want 503", code)
+	}
+	if code := from("b"); code != http.StatusOK {
+		t.Errorf("a table scan starting in a partition that owes nothing: %d, want 200", code)
+	}
+}
