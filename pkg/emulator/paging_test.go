@@ -10,6 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
 
@@ -222,4 +223,21 @@ func TestSpanningQueryJudgedWhereItStarts(t *testing.T) {
 	if code := from("b"); code != http.StatusOK {
 		t.Errorf("a table scan starting in a partition that owes nothing: %d, want 200", code)
 	}
+}
+
+// Injected latency comes on top of the modelled service time.
+func TestFaultLatencyAddsToServiceTime(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s, err := New(Config{Model: model.Default(), Faults: faults.Config{Latency: []faults.Latency{{Min: 40 * time.Millisecond, Share: 1}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fill(s, "t", []string{"p"}, 1)
+		start := time.Now()
+		w := do(t, s, signed(s, http.MethodGet, "/t(PartitionKey='p',RowKey='0000')", "", nil), http.StatusOK)
+		want := 40*time.Millisecond + 5*time.Millisecond + 50*time.Microsecond + time.Duration(math.Round(float64(w.Body.Len())*20000/1024))
+		if got := time.Since(start); got != want {
+			t.Errorf("a point read with 40 ms injected: %v, want %v", got, want)
+		}
+	})
 }

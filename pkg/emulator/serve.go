@@ -31,6 +31,9 @@ type reply struct {
 	// answer's is added when it is written).
 	work  model.Work
 	timed bool
+	// delay is the latency fault injection added before the request was
+	// judged: the modelled service time comes on top of it.
+	delay time.Duration
 }
 
 // bufPool recycles response buffers: a page of 1,000 entities is large, and
@@ -90,15 +93,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if rep.timed && !rep.drop {
 		rep.work.Bytes += len(rep.body)
-		s.hold(r.Context(), now.Add(s.model.ServiceTime(rep.work)))
+		s.hold(r.Context(), now.Add(rep.delay+s.model.ServiceTime(rep.work)))
 	}
 	s.write(w, r, tableName, rep, now)
 }
 
 // hold waits, on the request's own goroutine, until the modelled answer
 // time, or until the client gives up. The time the service spent computing
-// counts toward it: the answer leaves at arrival + service time, or as soon
-// as it is ready when computing took longer.
+// counts toward it: the answer leaves at arrival + injected latency +
+// service time, or as soon as it is ready when computing took longer.
 func (s *Server) hold(ctx context.Context, until time.Time) {
 	d := until.Sub(s.now())
 	if d <= 0 {
@@ -212,13 +215,20 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, table string, rep
 	putBuf(rep.pooled)
 }
 
+// gated is what gate decided about a request that is served: the model's
+// decision and the latency fault injection added.
+type gated struct {
+	model.Decision
+	delay time.Duration
+}
+
 // gate applies fault injection and the model to a request about to be
 // served. part is the partition it is counted under ("*" when it spans
 // partitions); req is what the model judges (a query page: the partition
 // it starts in, or none), completed with Extends by extends when the model
 // is active. It returns the fault (for Discard), the reply when the
-// request must not be served (refused, dropped), and the model's decision.
-func (s *Server) gate(ctx context.Context, part string, req model.Request, extends func() int) (faults.Fault, *reply, model.Decision) {
+// request must not be served (refused, dropped), and the decision.
+func (s *Server) gate(ctx context.Context, part string, req model.Request, extends func() int) (faults.Fault, *reply, gated) {
 	fp := part
 	if fp == "*" {
 		fp = "" // spans partitions
@@ -233,34 +243,34 @@ func (s *Server) gate(ctx context.Context, part string, req model.Request, exten
 		}
 	}
 	if f.Drop {
-		return f, &reply{drop: true, part: part}, model.Decision{}
+		return f, &reply{drop: true, part: part}, gated{}
 	}
 	if f.Status != 0 {
 		r := errReply(&apiError{f.Status, f.Code, f.Message}, part)
-		return f, &r, model.Decision{}
+		return f, &r, gated{}
 	}
 	if extends != nil && s.model.Active() {
 		req.Extends = extends()
 	}
 	req.Write = req.Op != model.OpRead && req.Op != model.OpQuery
-	d := s.model.Admit(req)
-	if !d.Allow {
-		r := errReply(&apiError{d.Status, d.Code, d.Message}, part)
-		r.work, r.timed = model.Work{Op: req.Op, Refused: true}, true
-		if d.RetryAfter > 0 {
+	g := gated{Decision: s.model.Admit(req), delay: f.Delay}
+	if !g.Allow {
+		r := errReply(&apiError{g.Status, g.Code, g.Message}, part)
+		r.work, r.timed, r.delay = model.Work{Op: req.Op, Refused: true}, true, g.delay
+		if g.RetryAfter > 0 {
 			// Cosmos DB's hint, in whole milliseconds, rounded up.
-			r.header = map[string]string{"x-ms-retry-after-ms": strconv.FormatInt(int64((d.RetryAfter+time.Millisecond-1)/time.Millisecond), 10)}
+			r.header = map[string]string{"x-ms-retry-after-ms": strconv.FormatInt(int64((g.RetryAfter+time.Millisecond-1)/time.Millisecond), 10)}
 		}
-		return f, &r, d
+		return f, &r, g
 	}
-	return f, nil, d
+	return f, nil, g
 }
 
 // timedReply marks rep to be answered after the service time of op,
-// having moved bodyBytes of request body and done entities at the load d
-// reported.
-func timedReply(rep reply, op model.Op, entities, bodyBytes int, d model.Decision) reply {
-	rep.work = model.Work{Op: op, Entities: entities, Bytes: bodyBytes, Load: d.Load}
-	rep.timed = true
+// having moved bodyBytes of request body and done entities at the load g
+// reported, on top of g's injected latency.
+func timedReply(rep reply, op model.Op, entities, bodyBytes int, g gated) reply {
+	rep.work = model.Work{Op: op, Entities: entities, Bytes: bodyBytes, Load: g.Load}
+	rep.timed, rep.delay = true, g.delay
 	return rep
 }
