@@ -158,6 +158,13 @@ func TestQueryChargedByVisits(t *testing.T) {
 		if read.Code != wantRead || other.Code != http.StatusOK {
 			t.Errorf("%s: after 1,000 visits, a read of the partition %d, a point query of another %d; want %d and 200", spec, read.Code, other.Code, wantRead)
 		}
+		// The service's counters show what the queries visited beside what
+		// they returned.
+		// (With the model off, the point read of big returned its entity.)
+		ts := s.Stats().Tables["t"]
+		if served := int64(btoi(read.Code == http.StatusOK)); ts.Visited["big"] != 1000 || ts.Visited["small"] != 1 || ts.Partitions["big"].Entities != served {
+			t.Errorf("%s: visited %v, big served %d; want 1,000 and 1 visited, %d served from big", spec, ts.Visited, ts.Partitions["big"].Entities, served)
+		}
 	}
 }
 
@@ -240,4 +247,11 @@ func TestFaultLatencyAddsToServiceTime(t *testing.T) {
 			t.Errorf("a point read with 40 ms injected: %v, want %v", got, want)
 		}
 	})
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
