@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -31,6 +32,10 @@ func TestCompareGolden(t *testing.T) {
 	}
 	var b bytes.Buffer
 	if err := WriteCompare(&b, []*Report{hotRun, cool}); err != nil {
+		t.Fatal(err)
+	}
+	b.WriteString("\n--- the same at 100 columns ---\n")
+	if err := WriteCompareStyle(&b, []*Report{hotRun, cool}, textfit.Style{Width: 100}); err != nil {
 		t.Fatal(err)
 	}
 	const golden = "testdata/compare.golden"

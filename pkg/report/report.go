@@ -26,10 +26,13 @@ const (
 // batch its entities, a query the entities returned); latency is per
 // operation from its scheduled start to its last response.
 type Report struct {
-	Schema      string           `json:"schema"`
-	Scenario    string           `json:"scenario"`
-	Scheme      string           `json:"scheme"`
-	Target      Target           `json:"target"`
+	Schema   string `json:"schema"`
+	Scenario string `json:"scenario"`
+	Scheme   string `json:"scheme"`
+	Target   Target `json:"target"`
+	// Model names the service model the run's target answered with (the
+	// embedded service's, like "azure"); empty when not known.
+	Model       string           `json:"model,omitempty"`
 	Table       string           `json:"table"`
 	StartedAt   time.Time        `json:"started_at"`
 	DurationS   float64          `json:"duration_s"`

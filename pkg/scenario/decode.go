@@ -143,7 +143,11 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 		return
 	}
 	seen := map[string]int{}
+	skip := d.cutValues(n, path)
 	for i := 0; i+1 < len(n.Content); i += 2 {
+		if skip[i] {
+			continue
+		}
 		k, val := n.Content[i], n.Content[i+1]
 		name := k.Value
 		sub := join(path, name)
@@ -159,6 +163,40 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 		}
 		d.decode(val, v.Field(idx), sub)
 	}
+}
+
+// cutValues finds the values of a flow mapping ({a: b, c: d}) that a comma
+// cut short: in flow style a comma ends a plain value, so
+// {distribution: hotspot(0.2,0.8)} reads as distribution "hotspot(0.2" and
+// a key "0.8)". It reports each once, with the value quoted as it should
+// be, and returns the indexes of the keys and values not to decode.
+func (d *decoder) cutValues(n *yaml.Node, path string) map[int]bool {
+	if n.Style&yaml.FlowStyle == 0 {
+		return nil
+	}
+	skip := map[int]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		open := strings.Count(val.Value, "(") - strings.Count(val.Value, ")")
+		if val.Kind != yaml.ScalarNode || val.Style != 0 || open <= 0 {
+			continue
+		}
+		whole := val.Value
+		j := i + 2
+		for ; open > 0 && j+1 < len(n.Content); j += 2 {
+			part := n.Content[j].Value
+			if v := n.Content[j+1]; v.Tag != "!!null" {
+				part += ": " + v.Value
+			}
+			whole += "," + part
+			open += strings.Count(part, "(") - strings.Count(part, ")")
+			skip[j] = true
+		}
+		skip[i] = true
+		d.errorf(val, join(path, k.Value), "%q was cut at a comma: inside {...} a comma ends a value, so quote it: %s: \"%s\"", val.Value, k.Value, whole)
+		i = j - 2
+	}
+	return skip
 }
 
 // decodeFields decodes the population's fields mapping, keeping file order.
