@@ -89,3 +89,18 @@ func Truncate(s string, n int) string {
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
 }
+
+// TruncateMiddle shortens s to at most n visible characters by cutting its
+// middle ("PostsByCat…name-a"): keys that share a prefix stay apart.
+func TruncateMiddle(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	if n < 3 {
+		return Truncate(s, n)
+	}
+	head := (n - 1) / 2
+	tail := n - 1 - head
+	return string(r[:head]) + "…" + string(r[len(r)-tail:])
+}

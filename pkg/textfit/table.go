@@ -56,8 +56,9 @@ const gap = 2
 // minWrap is the narrowest a wrapping column is made; minShrink the
 // narrowest a shrinking one is cut to.
 const (
-	minWrap   = 24
-	minShrink = 16
+	minWrap    = 24
+	softShrink = 32
+	minShrink  = 16
 )
 
 // Row adds a row of plain cells.
@@ -93,11 +94,18 @@ func (t *Table) Render(w io.Writer, st Style) ([]string, error) {
 		t.lines(p, nat, shown, 0)
 		return nil, p.Err
 	}
-	order := t.dropOrder()
-	for k := 0; t.need(nat, shown) > width && k < len(order); k++ {
+	// Empty columns give way first, then long keys are cut to softShrink,
+	// then the other columns give way, then keys are cut to minShrink.
+	order, empties := t.dropOrder()
+	k := 0
+	for ; t.need(nat, shown) > width && k < empties; k++ {
 		shown[order[k]] = false
 	}
-	nat = t.shrink(nat, shown, width)
+	nat = t.shrink(nat, shown, width, softShrink)
+	for ; t.need(nat, shown) > width && k < len(order); k++ {
+		shown[order[k]] = false
+	}
+	nat = t.shrink(nat, shown, width, minShrink)
 	if t.need(nat, shown) > width {
 		t.blocks(p)
 		return nil, p.Err
@@ -166,27 +174,28 @@ func (t *Table) need(nat []int, shown []bool) int {
 }
 
 // shrink narrows the shown Shrink columns, widest first, until the table
-// fits width or they are all at minShrink; it returns the new widths.
-func (t *Table) shrink(nat []int, shown []bool, width int) []int {
+// fits width or they are all at floor; it returns the new widths.
+func (t *Table) shrink(nat []int, shown []bool, width, floor int) []int {
 	nat = append([]int(nil), nat...)
 	for over := t.need(nat, shown) - width; over > 0; over = t.need(nat, shown) - width {
 		widest := -1
 		for i, c := range t.Cols {
-			if shown[i] && c.Shrink && nat[i] > minShrink && (widest < 0 || nat[i] > nat[widest]) {
+			if shown[i] && c.Shrink && nat[i] > floor && (widest < 0 || nat[i] > nat[widest]) {
 				widest = i
 			}
 		}
 		if widest < 0 {
 			break
 		}
-		nat[widest] = max(nat[widest]-over, minShrink)
+		nat[widest] = max(nat[widest]-over, floor)
 	}
 	return nat
 }
 
 // dropOrder lists the droppable columns in the order they give way: empty
-// ones first, then by Drop descending, the rightmost first among equals.
-func (t *Table) dropOrder() []int {
+// ones first (it returns how many), then by Drop descending, the rightmost
+// first among equals.
+func (t *Table) dropOrder() ([]int, int) {
 	var idx []int
 	for i, c := range t.Cols {
 		if c.Drop > 0 {
@@ -213,7 +222,11 @@ func (t *Table) dropOrder() []int {
 		}
 		return idx[a] > idx[b]
 	})
-	return idx
+	n := 0
+	for n < len(idx) && empty(idx[n]) {
+		n++
+	}
+	return idx, n
 }
 
 // lines renders the shown columns; the wrapping column takes what is left
@@ -241,7 +254,7 @@ func (t *Table) lines(p *Printer, nat []int, shown []bool, width int) {
 		for i, c := range r {
 			cellLines[i] = []string{c.Text}
 			if Len(c.Text) > widths[i] && t.Cols[i].Shrink {
-				cellLines[i] = []string{Truncate(c.Text, widths[i])}
+				cellLines[i] = []string{TruncateMiddle(c.Text, widths[i])}
 			}
 			if i == wrapCol && width > 0 {
 				cellLines[i] = wrapCell(c.Text, widths[i])
@@ -322,7 +335,8 @@ func Dropped(headers []string) string {
 }
 
 // blocks renders each row as its first cell, then one indented "HEADER
-// value" line per other non-empty cell, wrapped.
+// value" line per other non-empty cell, wrapped; a blank line separates
+// the rows.
 func (t *Table) blocks(p *Printer) {
 	label := 0
 	for _, c := range t.Cols[1:] {
@@ -330,7 +344,10 @@ func (t *Table) blocks(p *Printer) {
 			label = max(label, Len(c.Header))
 		}
 	}
-	for _, r := range t.rows {
+	for k, r := range t.rows {
+		if k > 0 {
+			fmt.Fprintln(p)
+		}
 		for _, l := range Wrap(t.Indent+r[0].Text, p.Style.width(), t.Indent+"  ") {
 			fmt.Fprintln(p, p.Style.Paint(l, r[0].Color))
 		}
