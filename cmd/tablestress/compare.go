@@ -54,7 +54,7 @@ JSON document. Exit code 99 when a threshold fails for any scheme.`,
 				if err := report.WriteJSON(e.stdout, &report.Compare{Schema: report.SchemaCompare, Scenario: reps[0].Scenario, Runs: reps}); err != nil {
 					return err
 				}
-			} else if err := report.WriteCompare(e.stdout, reps); err != nil {
+			} else if err := report.WriteCompareStyle(e.stdout, reps, e.style()); err != nil {
 				return err
 			}
 			quiet := *f

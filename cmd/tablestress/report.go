@@ -34,9 +34,9 @@ table), as JSON, or as the per-partition CSV; --html writes the HTML report.`,
 			switch format {
 			case "text":
 				if doc.Compare != nil {
-					err = report.WriteCompare(e.stdout, reps)
+					err = report.WriteCompareStyle(e.stdout, reps, e.style())
 				} else {
-					err = report.WriteText(e.stdout, reps[0])
+					err = report.WriteTextStyle(e.stdout, reps[0], e.style())
 				}
 			case "json":
 				var v any = doc.Report

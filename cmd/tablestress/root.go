@@ -45,6 +45,7 @@ func newRoot(ctx context.Context, e *env) *cobra.Command {
 		SilenceErrors: true,
 		Version:       version,
 	}
+	root.PersistentFlags().BoolVar(&e.wide, "wide", false, "print every column and never wrap, whatever the terminal's width (COLUMNS, or the terminal's own)")
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
 	root.SetContext(ctx)

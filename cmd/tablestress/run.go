@@ -108,7 +108,7 @@ func emit(e *env, f *runFlags, rep *report.Report) error {
 	if f.format == "json" {
 		err = report.WriteJSON(e.stdout, rep)
 	} else {
-		err = report.WriteText(e.stdout, rep)
+		err = report.WriteTextStyle(e.stdout, rep, e.style())
 	}
 	if err != nil {
 		return err
