@@ -31,6 +31,9 @@ JSON document. Exit code 99 when a threshold fails for any scheme.`,
 				return err
 			}
 			defer ss.close()
+			if _, err := ss.schemeIndex(); err != nil {
+				return err
+			}
 			var reps []*report.Report
 			var runErr error
 			for i, sch := range ss.spec.Schemes {

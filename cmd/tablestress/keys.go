@@ -31,7 +31,15 @@ the busiest partition's share and its entities/s at the given rate against the
 2,000 entities/s partition target, the Gini coefficient of the load, whether
 PartitionKeys are append-only or prepend-only (one range partition server takes
 every insert), how many partitions range queries touch and how full batches
-are. It is the quickest way to compare key schemes.`,
+are. It is the quickest way to compare key schemes.
+
+The request distribution (workload.distribution) picks entities, not
+partitions: reads, updates and deletes choose an existing entity by its index
+(hotspot(0.2,0.8) sends 80% of them to the first 20% of the entities, the
+oldest), and each scheme's keys decide which partition that entity is in.`,
+		Example: `  tablestress keys scenarios/hot-partition.yaml
+  tablestress keys scenarios/event-logs.yaml --rate 3000 --scheme date-sharded
+  tablestress keys my.yaml --json > analysis.json`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageError("keys needs exactly one scenario file")
@@ -72,7 +80,7 @@ are. It is the quickest way to compare key schemes.`,
 			}
 			if len(out) == 0 {
 				_, err := s.Scheme(schemeName)
-				return withCode(exitUsage, err)
+				return usageError("--scheme: %s", message(err))
 			}
 			if asJSON {
 				enc := json.NewEncoder(e.stdout)

@@ -19,6 +19,8 @@ func newSchemesCmd(e *env) *cobra.Command {
 pattern and anti-pattern of Azure Table design guidance, with its templates,
 what it demonstrates and an example key. Use one in a scenario with
 "- builtin: NAME".`,
+		Example: `  tablestress schemes
+  tablestress schemes --wide | grep anti-pattern`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			t := &textfit.Table{Cols: []textfit.Column{{Header: "NAME"}, {Header: "PARTITIONKEY"}, {Header: "ROWKEY"},

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
 // pos is a 1-based line and column in the scenario file.
@@ -270,35 +272,8 @@ func kindName(n *yaml.Node) string {
 
 // suggest names the closest known key, or lists them all.
 func suggest(name string, fields map[string]int) string {
-	best, bestD := "", 4
-	for k := range fields {
-		if dist := editDistance(strings.ToLower(name), k); dist < bestD {
-			best, bestD = k, dist
-		}
-	}
-	if best != "" && bestD <= max(1, len(name)/3) {
+	if best := textfit.Closest(name, sortedKeys(fields)); best != "" {
 		return fmt.Sprintf("did you mean %q?", best)
 	}
 	return "known fields: " + strings.Join(sortedKeys(fields), ", ")
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -147,3 +147,22 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+func TestClosest(t *testing.T) {
+	for _, tc := range []struct {
+		word string
+		list []string
+		want string
+	}{
+		{"duraton", []string{"duration", "warmup", "rate"}, "duration"},
+		{"azurtie", []string{"embedded", "azurite"}, "azurite"},
+		{"embeded", []string{"embedded", "azurite"}, "embedded"},
+		{"AZURITE", []string{"azurite"}, "azurite"},
+		{"xyz", []string{"duration", "warmup"}, ""},
+		{"hsah-buckets", []string{"constant", "hash-buckets"}, "hash-buckets"},
+	} {
+		if got := Closest(tc.word, tc.list); got != tc.want {
+			t.Errorf("Closest(%q) = %q, want %q", tc.word, got, tc.want)
+		}
+	}
+}
