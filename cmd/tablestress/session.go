@@ -54,13 +54,9 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 	if f.runID == "" {
 		f.runID = e.getenv("TABLESTRESS_RUN_ID")
 	}
-	spec2 := f.target
-	if spec2 == "" {
-		spec2 = e.getenv("TABLESTRESS_TARGET")
-	}
-	tg, err := table.ParseTarget(spec2)
+	tg, err := parseTarget(e, f.target)
 	if err != nil {
-		return nil, usageError("--target: %v", err)
+		return nil, err
 	}
 	if tg.Kind == table.KindEmbedded {
 		cfg, err := embeddedConfig(s, f)
@@ -83,7 +79,7 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 			return nil, err
 		}
 	}
-	svc, err := table.Open(tg, table.Options{Workers: spec.Workers, Timeout: spec.Timeout, UserAgent: "tablestress/" + version})
+	svc, err := table.Open(tg, table.Options{Workers: spec.Workers, Timeout: spec.Timeout, UserAgent: "tablestress/" + shortVersion()})
 	if err != nil {
 		ss.close()
 		return nil, withCode(exitFailure, err)
@@ -143,7 +139,7 @@ func confirm(e *env, tg table.Target, sp *workload.Spec) error {
 func (ss *session) schemeIndex() (int, error) {
 	i, err := ss.spec.Scheme(ss.f.scheme)
 	if err != nil {
-		return 0, usageError("--scheme: %v", err)
+		return 0, usageError("--scheme: %s", message(err))
 	}
 	return i, nil
 }
@@ -156,7 +152,7 @@ func (ss *session) config(i int, seedOnly bool, live *live) workload.Config {
 		svc.Measured = ss.embedded
 	}
 	c := workload.Config{Spec: ss.spec, Scheme: i, Service: svc,
-		Table: f.table, Reuse: f.reuseTable, Keep: f.keepTable, SeedOnly: seedOnly, Verify: f.verify,
+		Table: f.table, Reuse: f.reuseTable, Keep: f.keepTable, SeedOnly: seedOnly, SkipSeed: f.skipSeed, Verify: f.verify,
 		Reconnect: f.reconnect, DownAfter: f.downAfter, Grace: f.grace, Hard: ss.e.hard, Events: live.events(ss.spec.Schemes[i].Name, span{ss.spec.Warmup, ss.spec.Duration})}
 	if ss.prom != nil {
 		scheme := ss.spec.Schemes[i].Name

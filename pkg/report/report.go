@@ -113,6 +113,9 @@ type SeedInfo struct {
 	Partitions int     `json:"partitions"`
 	DurationS  float64 `json:"duration_s"`
 	Throttled  int64   `json:"throttled"`
+	// Reused is set when the run skipped the seed phase (--skip-seed) on a
+	// table seeded before; Rows is then what was counted in it.
+	Reused bool `json:"reused,omitempty"`
 }
 
 // Stats are the totals of the run or of one operation.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
 // Config is one run of one key scheme of a Spec: create the tables, seed
@@ -29,7 +30,9 @@ type Config struct {
 	// SeedOnly stops after the seed phase (tablestress seed).
 	SeedOnly bool
 	// SkipSeed starts the run phase on a table that is already seeded
-	// (requires Reuse).
+	// (tablestress seed --keep-table): it counts the rows and reads back a
+	// sample of the entities the seed phase would write instead of writing
+	// them. It requires Table and Reuse.
 	SkipSeed bool
 	// Verify reads back every acknowledged write after the run.
 	Verify bool
@@ -134,6 +137,11 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	for _, ix := range scheme.Indexes {
 		names = append(names, res.Table+ix.Name)
 	}
+	if c.SkipSeed && (c.Table == "" || !c.Reuse) {
+		err := errors.New("skipping the seed phase needs the name of a seeded table and permission to reuse it (--table, --reuse-table)")
+		res.Failure = err.Error()
+		return res, err
+	}
 	if c.Shards > 1 {
 		if c.Table == "" {
 			err := errors.New("a shard needs the table name shared by all shards (--table)")
@@ -159,11 +167,24 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		res.Failure = err.Error()
 		return res, err
 	}
-	if !c.SkipSeed && c.Entities > 0 {
+	if c.SkipSeed {
+		c.enter(PhaseCountSeed)
+		n, err := checkSeeded(ctx, plan, main, c.Entities, res.Table, c.Clock)
+		res.SeedCounted, res.Seed.Reused = n, true
+		if err != nil {
+			res.Failure = err.Error()
+			res.Interrupted = ctx.Err() != nil
+			return res, err
+		}
+	} else if c.Entities > 0 {
 		c.enter(PhaseSeed)
 		seedRes, err := Seed(ctx, SeedConfig{Plan: plan, Main: main, Indexes: indexes, Entities: c.Entities,
 			Workers: min(max(c.Workers, 8), 64), Progress: c.Events.SeedProgress, Clock: c.Clock})
 		res.Seed = seedRes
+		if err != nil && ctx.Err() != nil {
+			err = fmt.Errorf("%w during the seed phase, with %s of %s rows written", ErrInterrupted, textfit.Int(seedRes.Written),
+				textfit.Int(c.Entities*int64(scheme.RowsPerEntity())))
+		}
 		if err != nil {
 			res.Failure = err.Error()
 			res.Interrupted = ctx.Err() != nil
@@ -216,6 +237,10 @@ type Outage struct {
 	Start, End time.Duration
 	Cause      string
 }
+
+// ErrInterrupted is returned when the run was stopped (Ctrl-C) before it
+// measured anything.
+var ErrInterrupted = errors.New("workload: interrupted")
 
 // ErrTargetDown is returned when the target stops answering.
 var ErrTargetDown = errors.New("workload: the target is down")
