@@ -26,7 +26,12 @@ func WriteCompareStyle(w io.Writer, reps []*Report, st textfit.Style) error {
 	}
 	p := &textfit.Printer{W: w, Style: st}
 	r0 := reps[0]
-	p.Line("tablestress compare: %s on %s, %d scheme(s), seed %d, the same entity stream and workload", r0.Scenario, r0.Target.Kind, len(reps), r0.Run.Seed)
+	if r0.Find != nil {
+		p.Line("tablestress find: %s on %s, %d scheme(s), seed %d, the same entity stream and workload; each scheme at the highest rate it sustained",
+			r0.Scenario, r0.Target.Kind, len(reps), r0.Run.Seed)
+	} else {
+		p.Line("tablestress compare: %s on %s, %d scheme(s), seed %d, the same entity stream and workload", r0.Scenario, r0.Target.Kind, len(reps), r0.Run.Seed)
+	}
 	if m := models(reps); m != "" {
 		p.Line("model: %s", m)
 	}
@@ -57,6 +62,13 @@ func WriteCompareStyle(w io.Writer, reps []*Report, st textfit.Style) error {
 		p.Line("  %s: %s", r.Scheme, throttleCodes(r))
 	}
 	writeOpLatency(p, reps)
+	for _, r := range reps {
+		if r.Find != nil {
+			p.Blank()
+			writeFind(p, r.Scheme, r.Find)
+		}
+	}
+	WriteFindSummary(p, reps)
 	blank := false
 	for _, r := range reps {
 		advice := DroppedAdvice(r)

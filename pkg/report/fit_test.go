@@ -24,6 +24,10 @@ func wideReport() *Report {
 			Latency: Latency{P99: 1580.4}, OverTarget: true})
 	}
 	r.Thresholds = append(r.Thresholds, Threshold{Expr: "p99(range_query) < 250ms", Observed: 1580.4, Unit: "ms"})
+	r.Find = &Find{Rule: "over 1% of requests throttled, p99 over 1s, or over 1% dropped", LimitOpsPerSec: 39.375, LimitEntitiesPerSec: 1966.7,
+		FailedAtOpsPerSec: 41.25, LimitedBy: "partition target (Orders)", Steps: []FindStep{
+			{Rate: 120, OpsPerSec: 120, EntitiesPerSec: 2000, ThrottledPct: 66.67, P99: 15.5, BusiestPeak: 2000, Why: "66.7% of requests throttled"},
+			{Rate: 39.375, OpsPerSec: 39.3, EntitiesPerSec: 1966.7, P99: 15, BusiestPeak: 2000, OK: true}}}
 	return r
 }
 
@@ -45,7 +49,7 @@ func TestTextFitsTheWidth(t *testing.T) {
 				t.Errorf("%+v: line %d is %d long: %q", st, i+1, n, l)
 			}
 		}
-		for _, want := range []string{"RUN", "1,580", "dropped: ", "--wide"} {
+		for _, want := range []string{"RUN", "1,580", "dropped: ", "--wide", "sustains 1,967"} {
 			if !strings.Contains(b.String(), want) && want != "RUN" {
 				t.Errorf("%+v: %q missing:\n%s", st, want, b.String())
 			}

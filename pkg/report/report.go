@@ -59,6 +59,9 @@ type Report struct {
 	// MissingShards names the shards a partial merge lacks ("2/3").
 	MergedShards  int      `json:"merged_shards,omitempty"`
 	MissingShards []string `json:"missing_shards,omitempty"`
+	// Find is the search for the highest sustainable rate this run ended
+	// (tablestress find), when it was one.
+	Find *Find `json:"find,omitempty"`
 	// ScenarioSource is the scenario file as run, for the HTML report.
 	ScenarioSource string `json:"scenario_source,omitempty"`
 }

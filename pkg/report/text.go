@@ -23,6 +23,11 @@ func WriteText(w io.Writer, r *Report) error { return WriteTextStyle(w, r, textf
 func WriteTextStyle(w io.Writer, r *Report, st textfit.Style) error {
 	p := &textfit.Printer{W: w, Style: st}
 	writeHeader(p, r)
+	if r.Find != nil {
+		p.Blank()
+		writeFind(p, r.Scheme, r.Find)
+		p.Line("the report below is the run at %s ops/s", rate(r.Run.Rate))
+	}
 	p.Blank()
 	ops := &textfit.Table{Cols: []textfit.Column{
 		{Header: "OPERATION"}, {Header: "OPS", Right: true}, {Header: "OPS/S", Right: true}, {Header: "ENTITIES/S", Short: "ENT/S", Right: true},
