@@ -18,6 +18,8 @@ type live struct {
 	e     *env
 	quiet bool
 	st    textfit.Style
+	// phases shows a line as each phase starts (not for find's steps).
+	phases bool
 
 	mu       sync.Mutex
 	shown    int // visible width of the status line on screen
@@ -34,7 +36,7 @@ func newLive(e *env, quiet bool) *live {
 	if e.errTerminal && st.Width == 0 && !e.wide {
 		st.Width = defaultTermWidth
 	}
-	return &live{e: e, quiet: quiet, st: st}
+	return &live{e: e, quiet: quiet, st: st, phases: true}
 }
 
 // span is how long the warm-up and the measured run last, for "3s/25s".
@@ -53,12 +55,12 @@ func (l *live) events(scheme string, sp span) workload.Events {
 				l.warmFrom = time.Now()
 			}
 			l.mu.Unlock()
-			if p != workload.PhaseDone {
+			if p != workload.PhaseDone && l.phases {
 				l.line(tag+p.String(), nil, true)
 			}
 		},
 		SeedProgress: func(done, total int64) {
-			if l.due(time.Second) {
+			if l.phases && l.due(time.Second) {
 				l.line(tag+"seed", []string{fmt.Sprintf("%s of %s rows (%.0f%%)", textfit.Int(done), textfit.Int(total), 100*float64(done)/float64(max(total, 1)))}, false)
 			}
 		},
@@ -159,6 +161,20 @@ func (l *live) line(head string, parts []string, keep bool) {
 	if keep {
 		fmt.Fprintln(l.e.stderr)
 		l.shown = 0
+	}
+}
+
+// keep prints s as lines that stay, wrapped to the width and in colour c,
+// replacing the status line.
+func (l *live) keep(s string, c textfit.Color) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.e.errTerminal {
+		fmt.Fprintf(l.e.stderr, "\r%s\r", strings.Repeat(" ", l.shown))
+		l.shown = 0
+	}
+	for _, line := range textfit.Wrap(s, l.st.Width, "    ") {
+		fmt.Fprintln(l.e.stderr, l.st.Paint(line, c))
 	}
 }
 

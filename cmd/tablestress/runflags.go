@@ -42,6 +42,8 @@ type runFlags struct {
 	model      string
 	faults     string
 	runID      string
+	// search is set for find (and compare --find).
+	search *searchFlags
 }
 
 func (f *runFlags) register(fs *pflag.FlagSet, withWorkload bool) {
