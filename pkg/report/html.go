@@ -48,12 +48,26 @@ func WriteHTML(w io.Writer, reps ...*Report) error {
 	}
 	ew.Printf("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
 	ew.Printf("<title>%s</title>\n<style>%s</style>\n</head><body>\n", e(title), reportCSS)
-	ew.Printf("<header><h1>%s</h1><p>%s on %s (%s), started %s, seed %d</p></header>\n<main>\n",
-		e(title), e(r0.Run.Mode+" loop"), e(r0.Target.Kind), e(r0.Target.Endpoint), e(r0.StartedAt.Format("2006-01-02 15:04:05 MST")), r0.Run.Seed)
+	model := ""
+	if m := models(reps); m != "" {
+		model = ", model " + m
+	}
+	ew.Printf("<header><h1>%s</h1><p>%s on %s (%s%s), started %s, seed %d</p></header>\n<main>\n",
+		e(title), e(r0.Run.Mode+" loop"), e(r0.Target.Kind), e(r0.Target.Endpoint), e(model), e(r0.StartedAt.Format("2006-01-02 15:04:05 MST")), r0.Run.Seed)
 	if len(reps) > 1 {
 		ew.Printf("<section><h2>Comparison</h2>\n")
 		writeCompareTable(ew, reps)
-		ew.Printf("<div class=\"grid\"><div id=\"compare\" class=\"chart\"></div><div id=\"compare-peak\" class=\"chart\"></div></div></section>\n")
+		if r0.Find != nil {
+			ew.Printf("<h3>Limits found</h3><ul>\n")
+			for _, r := range reps {
+				if r.Find != nil {
+					ew.Printf("<li><b>%s</b> %s</li>\n", e(r.Scheme), e(r.Find.Sentence()))
+				}
+			}
+			ew.Printf("</ul>\n")
+		}
+		ew.Printf("<div class=\"grid\"><div id=\"compare\" class=\"chart\"></div><div id=\"compare-peak\" class=\"chart\"></div>\n")
+		ew.Printf("<div id=\"compare-spread\" class=\"chart\"></div><div id=\"compare-latency\" class=\"chart\"></div></div></section>\n")
 	}
 	for i, r := range reps {
 		writeRunHTML(ew, i, r)
@@ -81,6 +95,36 @@ func writeCompareTable(ew *textfit.Printer, reps []*Report) {
 			ms(r.Totals.Latency.P999), pct(r.Totals.Throttled, r.Totals.Requests), num(int64(len(r.Partitions))), rate(peak), cls, html.EscapeString(v))
 	}
 	ew.Printf("</table>\n")
+}
+
+// writeCharts writes the chart elements of run i that its data can fill
+// (report.js draws one into each).
+func writeCharts(ew *textfit.Printer, i int, r *Report) {
+	var charts []string
+	if r.Find != nil && len(r.Find.Steps) > 0 {
+		ew.Printf("<p class=\"verdict\">%s %s</p>\n", html.EscapeString(r.Scheme), html.EscapeString(r.Find.Sentence()))
+		charts = append(charts, "find")
+	}
+	if len(r.Intervals) > 0 {
+		charts = append(charts, "throughput", "latency")
+	}
+	if len(r.Operations) > 0 {
+		charts = append(charts, "operations")
+	}
+	for _, p := range r.Partitions {
+		if p.PartitionKey != "*" {
+			charts = append(charts, "distribution")
+			break
+		}
+	}
+	ew.Printf("<div class=\"grid\">")
+	for _, c := range charts {
+		ew.Printf("<div id=\"%s-%d\" class=\"chart\"></div>", c, i)
+	}
+	ew.Printf("</div>\n")
+	if r.Heatmap != nil && len(r.Heatmap.Partitions) > 0 {
+		ew.Printf("<div id=\"heatmap-%d\" class=\"chart tall\"></div>\n", i)
+	}
 }
 
 func writeRunHTML(ew *textfit.Printer, i int, r *Report) {
@@ -114,9 +158,7 @@ func writeRunHTML(ew *textfit.Printer, i int, r *Report) {
 		}
 		ew.Printf("</table>\n")
 	}
-	ew.Printf("<div class=\"grid\"><div id=\"throughput-%d\" class=\"chart\"></div><div id=\"latency-%d\" class=\"chart\"></div></div>\n", i, i)
-	ew.Printf("<div id=\"heatmap-%d\" class=\"chart tall\"></div>\n", i)
-	ew.Printf("<div class=\"grid\"><div id=\"distribution-%d\" class=\"chart\"></div><div id=\"operations-%d\" class=\"chart\"></div></div>\n", i, i)
+	writeCharts(ew, i, r)
 	ew.Printf("<h3>Busiest partitions</h3><table><tr><th>partition</th><th>entities</th><th>entities/s</th><th>peak/s</th><th>requests</th><th>throttled</th><th>errors</th><th>p99 ms</th><th>verdict</th></tr>\n")
 	parts := append([]Partition(nil), r.Partitions...)
 	sort.SliceStable(parts, func(a, b int) bool { return parts[a].Entities > parts[b].Entities })
