@@ -110,6 +110,13 @@ func TestFindRefuses(t *testing.T) {
 	if code != exitUsage || !strings.Contains(errs, "needs --max-rate") {
 		t.Errorf("remote without --max-rate: exit %d %s", code, errs)
 	}
+	// With --max-rate it states the search's plan and, not on a terminal,
+	// will not go on without --yes.
+	code, _, errs = runCLI(t, "find", "../../scenarios/hot-partition.yaml", "--target", "https://acct.table.core.windows.net", "--max-rate", "500")
+	if code != exitUsage || !strings.Contains(errs, "search for the highest rate") || !strings.Contains(errs, "at up to 500 ops/s") ||
+		!strings.Contains(errs, "without --yes") {
+		t.Errorf("remote without --yes: exit %d %s", code, errs)
+	}
 	code, _, errs = runCLI(t, "find", "../../scenarios/hot-partition.yaml", "--table", "tsx")
 	if code != exitUsage || !strings.Contains(errs, "--table does not apply to find") {
 		t.Errorf("--table: exit %d %s", code, errs)
