@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/metrics"
-	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
 // Config is one run of one key scheme of a Spec: create the tables, seed
@@ -167,41 +166,10 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		res.Failure = err.Error()
 		return res, err
 	}
-	if c.SkipSeed {
-		c.enter(PhaseCountSeed)
-		n, err := checkSeeded(ctx, plan, main, c.Entities, res.Table, c.Clock)
-		res.SeedCounted, res.Seed.Reused = n, true
-		if err != nil {
-			res.Failure = err.Error()
-			res.Interrupted = ctx.Err() != nil
-			return res, err
-		}
-	} else if c.Entities > 0 {
-		c.enter(PhaseSeed)
-		seedRes, err := Seed(ctx, SeedConfig{Plan: plan, Main: main, Indexes: indexes, Entities: c.Entities,
-			Workers: min(max(c.Workers, 8), 64), Progress: c.Events.SeedProgress, Clock: c.Clock})
-		res.Seed = seedRes
-		if err != nil && ctx.Err() != nil {
-			err = fmt.Errorf("%w during the seed phase, with %s of %s rows written", ErrInterrupted, textfit.Int(seedRes.Written),
-				textfit.Int(c.Entities*int64(scheme.RowsPerEntity())))
-		}
-		if err != nil {
-			res.Failure = err.Error()
-			res.Interrupted = ctx.Err() != nil
-			return res, err
-		}
-		c.enter(PhaseCountSeed)
-		n, err := CountRows(ctx, main, c.Clock)
-		if err != nil {
-			res.Failure = err.Error()
-			return res, err
-		}
-		res.SeedCounted = n
-		if c.Shards <= 1 && !c.Reuse && n < res.Seed.Rows-res.Seed.Collisions && n != res.Seed.Rows {
-			err := fmt.Errorf("%w: wrote %d rows but the table holds %d", ErrSeed, res.Seed.Rows, n)
-			res.Failure = err.Error()
-			return res, err
-		}
+	if err := c.seedPhase(ctx, res, plan, main, indexes); err != nil {
+		res.Failure = err.Error()
+		res.Interrupted = ctx.Err() != nil
+		return res, err
 	}
 	if c.SeedOnly {
 		return res, nil
