@@ -31,6 +31,7 @@ type runFlags struct {
 	table      string
 	keepTable  bool
 	reuseTable bool
+	skipSeed   bool
 	yes        bool
 	quiet      bool
 	verify     bool
@@ -41,6 +42,8 @@ type runFlags struct {
 	model      string
 	faults     string
 	runID      string
+	// search is set for find (and compare --find).
+	search *searchFlags
 }
 
 func (f *runFlags) register(fs *pflag.FlagSet, withWorkload bool) {
@@ -60,10 +63,10 @@ func (f *runFlags) register(fs *pflag.FlagSet, withWorkload bool) {
 		return
 	}
 	fs.DurationVar(&f.duration, "duration", 0, "measured run time, overriding workload.duration")
-	fs.DurationVar(&f.warmup, "warmup", -1, "warm-up before measuring, overriding workload.warmup")
+	fs.DurationVar(&f.warmup, "warmup", 0, "warm-up before measuring, overriding workload.warmup (0s: none)")
 	fs.StringVar(&f.rate, "rate", "", "open loop at this many operations/s (e.g. 2000 or 2000/s), overriding workload.rate; 0 for closed loop")
 	fs.IntVar(&f.workers, "workers", 0, "concurrent workers, overriding workload.workers")
-	fs.Int64Var(&f.maxOps, "max-ops", -1, "stop after this many operations, overriding workload.max_operations")
+	fs.Int64Var(&f.maxOps, "max-ops", 0, "stop after this many measured operations, overriding workload.max_operations (0: no limit)")
 	fs.StringVar(&f.retry, "retry", "", "retry strategy, overriding workload.retry: none, fixed(DELAY,N), exponential(DEFAULT,MIN,MAX,N)")
 	fs.DurationVar(&f.grace, "grace", 0, "after the run ends (or Ctrl-C), how long in-flight operations may finish (default: the request timeout)")
 	fs.StringVar(&f.metrics, "metrics-addr", "", "serve live Prometheus metrics at http://ADDR/metrics during the run (e.g. 127.0.0.1:9464)")
@@ -140,6 +143,12 @@ func (f *runFlags) overrides(changed func(string) bool) (workload.Overrides, err
 			return o, usageError("--shard needs --table: the shards of one run share one table")
 		}
 		o.Shard, o.Shards = i, n
+	}
+	if f.skipSeed {
+		if f.table == "" {
+			return o, usageError("--skip-seed needs --table: the table tablestress seed --keep-table prepared")
+		}
+		f.reuseTable = true
 	}
 	if changed("format") && f.format != "text" && f.format != "json" {
 		return o, usageError("--format must be text or json")

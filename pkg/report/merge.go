@@ -66,7 +66,7 @@ func Merge(shards []Shard, partial bool) (*Report, error) {
 			ErrMerge, len(shards), n, strings.Join(missing, ", "))
 	}
 	first := reps[0]
-	m := &Report{Schema: SchemaReport, Scenario: first.Scenario, Scheme: first.Scheme, Target: first.Target, Table: first.Table,
+	m := &Report{Schema: SchemaReport, Scenario: first.Scenario, Scheme: first.Scheme, Target: first.Target, Model: first.Model, Table: first.Table,
 		StartedAt: first.StartedAt, Run: first.Run, ScenarioSource: first.ScenarioSource,
 		Operations: map[string]Stats{}, Histograms: map[string]string{}, Thresholds: []Threshold{},
 		MergedShards: len(shards), MissingShards: missing}
@@ -88,7 +88,11 @@ func Merge(shards []Shard, partial bool) (*Report, error) {
 		m.Run.Workers += r.Run.Workers
 		m.Run.MaxOps += r.Run.MaxOps
 		m.Seed.Entities += r.Seed.Entities
-		m.Seed.Rows += r.Seed.Rows
+		if r.Seed.Reused { // each shard counted the one table they share
+			m.Seed.Reused, m.Seed.Rows = true, max(m.Seed.Rows, r.Seed.Rows)
+		} else {
+			m.Seed.Rows += r.Seed.Rows
+		}
 		m.Seed.Partitions += r.Seed.Partitions
 		m.Seed.Throttled += r.Seed.Throttled
 		m.Seed.DurationS = max(m.Seed.DurationS, r.Seed.DurationS)

@@ -38,12 +38,16 @@ var DefaultSeedRetry = NewRetrier(scenario.Retry{Kind: "exponential", Delay: 200
 type SeedResult struct {
 	Entities   int64         // entities written
 	Rows       int64         // rows written in the main table (entities × rows per entity, less collisions)
+	Written    int64         // main-table rows acknowledged (Rows unless the phase stopped early)
 	IndexRows  int64         // rows written in index tables
 	Partitions int           // distinct PartitionKeys of the main table
 	Collisions int64         // rows skipped because an earlier entity of the same batch had the same keys
 	Requests   int64         // requests sent, retries included
 	Throttled  int64         // of which throttled
 	Duration   time.Duration // wall time of the phase
+	// Reused is set when the run skipped the seed phase on a table seeded
+	// before (Config.SkipSeed); nothing was written.
+	Reused bool
 }
 
 // ErrSeed is returned when the seed phase could not write everything.
@@ -130,7 +134,7 @@ func Seed(ctx context.Context, c SeedConfig) (SeedResult, error) {
 	}()
 	wg.Wait()
 	res.Partitions = len(partitions)
-	res.Requests, res.Throttled = requests.Load(), throttled.Load()
+	res.Requests, res.Throttled, res.Written = requests.Load(), throttled.Load(), done.Load()
 	res.Duration = c.Clock.Now().Sub(start)
 	select {
 	case err := <-errs:
