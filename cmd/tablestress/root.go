@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
+	"sync/atomic"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 const rootLong = `tablestress stress-tests Azure Table Storage partitions.
@@ -48,6 +51,9 @@ func newRoot(ctx context.Context, e *env) *cobra.Command {
 	root.SetErr(e.stderr)
 	root.SetContext(ctx)
 	root.SetFlagErrorFunc(flagError)
+	helpWidth.Store(int64(e.columns(1, e.isTerminal)))
+	root.SetUsageTemplate(strings.NewReplacer(".LocalFlags.FlagUsages", "flagUsages .LocalFlags",
+		".InheritedFlags.FlagUsages", "flagUsages .InheritedFlags").Replace(root.UsageTemplate()))
 	root.AddCommand(
 		newValidateCmd(e),
 		newKeysCmd(e),
@@ -82,4 +88,17 @@ func execute(ctx context.Context, args []string, e *env) int {
 		return code
 	}
 	return exitOK
+}
+
+// helpWidth is the width help text wraps its flags to (0: unlimited), set
+// by newRoot from the terminal or COLUMNS.
+var helpWidth atomic.Int64
+
+func init() {
+	cobra.AddTemplateFunc("flagUsages", func(fs *pflag.FlagSet) string {
+		if w := int(helpWidth.Load()); w > 0 {
+			return fs.FlagUsagesWrapped(w - 1)
+		}
+		return fs.FlagUsages()
+	})
 }
