@@ -87,7 +87,7 @@ func run(args []string, stdout, stderr io.Writer, runCmd Runner) int {
 	fmt.Fprintf(stdout, "a time fails over %.1f× its figure; a size or an allocation count fails off it by more than %.0f%%\n",
 		MaxSlower, CountTolerance*100)
 	if load, ok := load1(); ok && load > float64(runtime.NumCPU())/2 {
-		fmt.Fprintf(stdout, "warning: the load average is %.2f on %d CPUs: something else is running, and times will be off\n", load, runtime.NumCPU())
+		fmt.Fprintf(stdout, "warning: the 1-minute load average is %.2f on %d CPUs: while something else runs, times are off\n", load, runtime.NumCPU())
 	}
 	fmt.Fprintln(stdout)
 	t := newTable(stdout)
