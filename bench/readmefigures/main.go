@@ -97,41 +97,20 @@ func run(args []string, stdout, stderr io.Writer, runCmd Runner) int {
 	for _, k := range picked {
 		row := rows[k]
 		fmt.Fprintf(stderr, "row %d (%s:%d): %s\n", k+1, *readme, row.Line, row.Command)
-		var res []Result
-		var cmdErr error
-		for range *runs {
-			out, err := runCmd(context.Background(), dir, row.Command)
-			if err != nil {
-				cmdErr = fmt.Errorf("the command failed (%v)", err)
-				fmt.Fprintf(stderr, "row %d: the command failed (%v); its output ends:\n%s\n", k+1, err, tail(out, 20))
-				break
-			}
-			res = append(res, ParseResults(out)...)
+		res, cmdErr := runRow(runCmd, dir, row.Command, *runs)
+		if cmdErr != nil {
+			fmt.Fprintf(stderr, "row %d: %v\n", k+1, cmdErr)
 		}
 		rowOK := true
 		for _, f := range row.Figures {
 			total++
-			verdict, nowText, ratioText := "", "-", "-"
-			now, err := Measure(res, f.Metric)
-			switch {
-			case cmdErr != nil:
-				verdict = "FAIL: " + cmdErr.Error()
-			case err != nil:
-				verdict = "FAIL: " + err.Error()
-			default:
-				ratio, ok := f.Judge(now)
-				nowText = f.Format(now)
-				if !math.IsNaN(ratio) {
-					ratioText = strconv.FormatFloat(ratio, 'f', 2, 64)
-				}
-				verdict = verdictOf(f, ratio, ok)
-			}
-			if strings.HasPrefix(verdict, "ok") {
+			now, ratio, verdict, ok := judgeFigure(f, res, cmdErr)
+			if ok {
 				passed++
 			} else {
 				rowOK = false
 			}
-			t.add(strconv.Itoa(k+1), row.What, f.Text, nowText, ratioText, verdict)
+			t.add(strconv.Itoa(k+1), row.What, f.Text, now, ratio, verdict)
 		}
 		if !rowOK {
 			failed = append(failed, strconv.Itoa(k+1))
@@ -143,6 +122,39 @@ func run(args []string, stdout, stderr io.Writer, runCmd Runner) int {
 		return 1
 	}
 	return 0
+}
+
+// runRow runs a row's command runs times and returns the benchmark results
+// it printed; the error of a failing run includes the end of its output.
+func runRow(runCmd Runner, dir, command string, runs int) ([]Result, error) {
+	var res []Result
+	for range runs {
+		out, err := runCmd(context.Background(), dir, command)
+		if err != nil {
+			return nil, fmt.Errorf("the command failed (%v); its output ends:\n%s", err, tail(out, 20))
+		}
+		res = append(res, ParseResults(out)...)
+	}
+	return res, nil
+}
+
+// judgeFigure measures a figure in a row's results and returns the
+// columns NOW, RATIO and RESULT of its line and whether it passes.
+func judgeFigure(f Figure, res []Result, cmdErr error) (now, ratio, verdict string, ok bool) {
+	if cmdErr != nil {
+		msg, _, _ := strings.Cut(cmdErr.Error(), ";")
+		return "-", "-", "FAIL: " + msg, false
+	}
+	v, err := Measure(res, f.Metric)
+	if err != nil {
+		return "-", "-", "FAIL: " + err.Error(), false
+	}
+	r, ok := f.Judge(v)
+	ratio = "-"
+	if !math.IsNaN(r) {
+		ratio = strconv.FormatFloat(r, 'f', 2, 64)
+	}
+	return f.Format(v), ratio, verdictOf(f, r, ok), ok
 }
 
 // verdictOf is the result column of a judged figure.
