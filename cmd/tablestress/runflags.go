@@ -8,6 +8,7 @@ import (
 
 	"github.com/tablestress/tablestress/pkg/report"
 	"github.com/tablestress/tablestress/pkg/scenario"
+	"github.com/tablestress/tablestress/pkg/table"
 	"github.com/tablestress/tablestress/pkg/workload"
 )
 
@@ -42,6 +43,10 @@ type runFlags struct {
 	model      string
 	faults     string
 	runID      string
+	// seedRate and seedPartRate pace the seed phase (requests/s to the
+	// account, entities/s per partition) when set.
+	seedRate, seedPartRate       float64
+	seedRateSet, seedPartRateSet bool
 	// search is set for find (and compare --find).
 	search *searchFlags
 }
@@ -58,6 +63,8 @@ func (f *runFlags) register(fs *pflag.FlagSet, withWorkload bool) {
 	fs.BoolVar(&f.quiet, "quiet", false, "no live status line")
 	fs.StringVar(&f.model, "model", "", "embedded target: partition model, azure or off or with overrides (default: the scenario's embedded.model, or azure)")
 	fs.StringVar(&f.faults, "faults", "", "embedded target: fault injection, like '503=1%,latency=2ms' (default: the scenario's embedded.faults)")
+	fs.Float64Var(&f.seedRate, "seed-rate", 0, "seed phase: at most this many requests/s to the account, 0 for no limit (default: Azure's 20,000 for an Azure Storage account not on this machine, else none)")
+	fs.Float64Var(&f.seedPartRate, "seed-partition-rate", 0, "seed phase: at most this many entities/s per partition, 0 for no limit (default: Azure's 2,000 for an Azure Storage account not on this machine, else none)")
 	if !withWorkload {
 		fs.IntVar(&f.workers, "workers", 0, "parallel seed writers (default: the scenario's workers)")
 		return
@@ -87,6 +94,10 @@ func (f *runFlags) overrides(changed func(string) bool) (workload.Overrides, err
 	var o workload.Overrides
 	if changed("seed") {
 		o.Seed = &f.seed
+	}
+	f.seedRateSet, f.seedPartRateSet = changed("seed-rate"), changed("seed-partition-rate")
+	if f.seedRate < 0 || f.seedPartRate < 0 {
+		return o, usageError("--seed-rate and --seed-partition-rate must not be negative (0: no limit)")
 	}
 	if changed("entities") {
 		var c scenario.Count
@@ -157,3 +168,23 @@ func (f *runFlags) overrides(changed func(string) bool) (workload.Overrides, err
 }
 
 func (f *runFlags) String() string { return fmt.Sprintf("%+v", *f) }
+
+// seedLimits paces the seed phase: the flags, or by default Azure Storage's
+// scalability targets for an Azure Storage account not on this machine
+// (seeding there must not provoke throttling), and no limit otherwise (the
+// embedded service pauses its model while seeding; a Cosmos DB account's
+// limit is its provisioned throughput, which throttling with
+// x-ms-retry-after-ms paces).
+func (f *runFlags) seedLimits(tg table.Target) workload.SeedLimits {
+	var l workload.SeedLimits
+	if !tg.IsLoopback() && tg.Kind != table.KindCosmos {
+		l = workload.AzureSeedLimits
+	}
+	if f.seedRateSet {
+		l.Requests = f.seedRate
+	}
+	if f.seedPartRateSet {
+		l.PartitionEntities = f.seedPartRate
+	}
+	return l
+}

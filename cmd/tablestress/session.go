@@ -165,7 +165,7 @@ func (ss *session) config(i int, seedOnly bool, live *live) workload.Config {
 	}
 	c := workload.Config{Spec: ss.spec, Scheme: i, Service: svc,
 		Table: f.table, Reuse: f.reuseTable, Keep: f.keepTable, SeedOnly: seedOnly, SkipSeed: f.skipSeed, Verify: f.verify,
-		Reconnect: f.reconnect, DownAfter: f.downAfter, Grace: f.grace, Hard: ss.e.hard, Events: live.events(ss.spec.Schemes[i].Name, span{ss.spec.Warmup, ss.spec.Duration})}
+		Reconnect: f.reconnect, DownAfter: f.downAfter, Grace: f.grace, SeedLimits: f.seedLimits(ss.target), Hard: ss.e.hard, Events: live.events(ss.spec.Schemes[i].Name, span{ss.spec.Warmup, ss.spec.Duration})}
 	if ss.prom != nil {
 		scheme := ss.spec.Schemes[i].Name
 		c.OnRegistry = func(reg *metrics.Registry) {

@@ -49,6 +49,9 @@ type Config struct {
 	// PartitionTarget is the entities/s a partition is judged against
 	// (default PartitionTarget, Azure's).
 	PartitionTarget float64
+	// SeedLimits pace the seed phase (AzureSeedLimits for Azure Storage
+	// accounts); the zero value does not limit.
+	SeedLimits SeedLimits
 
 	// OnRegistry, when set, receives the run phase's metrics registry as the
 	// phase starts (for live exporters such as Prometheus).

@@ -23,7 +23,7 @@ func (c *Config) seedPhase(ctx context.Context, res *Result, plan *Plan, main St
 	}
 	c.enter(PhaseSeed)
 	seedRes, err := Seed(ctx, SeedConfig{Plan: plan, Main: main, Indexes: indexes, Entities: c.Entities,
-		Workers: min(max(c.Workers, 8), 64), Progress: c.Events.SeedProgress, Clock: c.Clock})
+		Workers: min(max(c.Workers, 8), 64), Limits: c.SeedLimits, Progress: c.Events.SeedProgress, Clock: c.Clock})
 	res.Seed = seedRes
 	if err != nil && ctx.Err() != nil {
 		return fmt.Errorf("%w during the seed phase, with %s of %s rows written", ErrInterrupted, textfit.Int(seedRes.Written),
