@@ -12,6 +12,8 @@ func init() { extraCommands = append(extraCommands, newCompareCmd) }
 
 func newCompareCmd(e *env) *cobra.Command {
 	f := &runFlags{}
+	sf := &searchFlags{}
+	var find bool
 	cmd := &cobra.Command{
 		Use:   "compare SCENARIO",
 		Short: "Run every key scheme of a scenario on the same entity stream and compare them",
@@ -23,14 +25,23 @@ the 2,000 entities/s target, pages per query, a verdict naming each scheme's
 problem) and per-operation latencies. --out writes a tablestress.compare/v1
 JSON document. Exit code 99 when a threshold fails for any scheme.
 
+With --find, compare searches each scheme's highest sustainable rate instead
+of running it once (what tablestress find does): "constant sustains 1,970
+entities/s, hash-buckets at least 24,000".
+
 On the embedded service, --models (or the scenario's embedded.models) runs
 every scheme under each model, so one table answers "which key scheme, on
 which service": --models azure,cosmos(ru=4000),cosmos(ru=40000).`,
 		Example: `  tablestress compare scenarios/hot-partition.yaml
   tablestress compare scenarios/iot-telemetry.yaml --out compare.json --html compare.html
+  tablestress compare scenarios/hot-partition.yaml --find --duration 5s
   tablestress compare scenarios/hot-partition.yaml --models 'azure,cosmos(ru=10000)'`,
 		Args: oneScenario("compare"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if find {
+				reps, err := findSchemes(cmd, e, args[0], f, sf)
+				return finish(e, f, reps, err)
+			}
 			reps, runErr := compareAll(cmd, e, args[0], f)
 			if len(reps) == 0 {
 				return runErr
@@ -39,7 +50,7 @@ which service": --models azure,cosmos(ru=4000),cosmos(ru=40000).`,
 				if err := report.WriteJSON(e.stdout, &report.Compare{Schema: report.SchemaCompare, Scenario: reps[0].Scenario, Runs: reps}); err != nil {
 					return err
 				}
-			} else if err := report.WriteCompare(e.stdout, reps); err != nil {
+			} else if err := report.WriteCompareStyle(e.stdout, reps, e.style()); err != nil {
 				return err
 			}
 			quiet := *f
@@ -66,6 +77,8 @@ which service": --models azure,cosmos(ru=4000),cosmos(ru=40000).`,
 		},
 	}
 	f.register(cmd.Flags(), true)
+	cmd.Flags().BoolVar(&find, "find", false, "search each scheme's highest sustainable rate (see tablestress find)")
+	sf.register(cmd.Flags())
 	cmd.Flags().StringVar(&f.models, "models", "", "embedded target: run every scheme under each of these models, like 'azure,cosmos(ru=10000)' (default: the scenario's embedded.models)")
 	return cmd
 }

@@ -3,13 +3,14 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
+	"math"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/scenario"
+	"github.com/tablestress/tablestress/pkg/textfit"
 	"github.com/tablestress/tablestress/pkg/workload"
 )
 
@@ -30,7 +31,15 @@ the busiest partition's share and its entities/s at the given rate against the
 2,000 entities/s partition target, the Gini coefficient of the load, whether
 PartitionKeys are append-only or prepend-only (one range partition server takes
 every insert), how many partitions range queries touch and how full batches
-are. It is the quickest way to compare key schemes.`,
+are. It is the quickest way to compare key schemes.
+
+The request distribution (workload.distribution) picks entities, not
+partitions: reads, updates and deletes choose an existing entity by its index
+(hotspot(0.2,0.8) sends 80% of them to the first 20% of the entities, the
+oldest), and each scheme's keys decide which partition that entity is in.`,
+		Example: `  tablestress keys scenarios/hot-partition.yaml
+  tablestress keys scenarios/event-logs.yaml --rate 3000 --scheme date-sharded
+  tablestress keys my.yaml --json > analysis.json`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageError("keys needs exactly one scenario file")
@@ -71,24 +80,24 @@ are. It is the quickest way to compare key schemes.`,
 			}
 			if len(out) == 0 {
 				_, err := s.Scheme(schemeName)
-				return withCode(exitUsage, err)
+				return usageError("--scheme: %s", message(err))
 			}
 			if asJSON {
 				enc := json.NewEncoder(e.stdout)
 				enc.SetIndent("", "  ")
 				return enc.Encode(out)
 			}
-			for i, a := range out {
-				if i > 0 {
-					fmt.Fprintln(e.stdout)
-				}
-				printAnalysis(e.stdout, s, a)
+			p := &textfit.Printer{W: e.stdout, Style: e.style()}
+			printDistribution(p, s)
+			for _, a := range out {
+				p.Blank()
+				printAnalysis(p, a)
 			}
 			if len(out) > 1 {
-				fmt.Fprintln(e.stdout)
-				printAnalysisTable(e.stdout, out)
+				p.Blank()
+				printAnalysisTable(p, out)
 			}
-			return nil
+			return p.Err
 		},
 	}
 	f := cmd.Flags()
@@ -99,45 +108,120 @@ are. It is the quickest way to compare key schemes.`,
 	return cmd
 }
 
-func printAnalysis(w io.Writer, s *scenario.Scenario, a *workload.Analysis) {
-	fmt.Fprintf(w, "scheme %s\n", a.Scheme)
-	fmt.Fprintln(w, "  example keys (PartitionKey | RowKey):")
+// printDistribution says what the request distribution picks: entities,
+// whose partitions follow from each scheme's keys.
+func printDistribution(p *textfit.Printer, s *scenario.Scenario) {
+	d, err := keygen.ParseDistribution(string(s.Workload.Distribution))
+	if err != nil || !picks(s) {
+		return
+	}
+	p.Line("requests: the distribution %s picks entities, not partitions: %s; each scheme's keys decide which partition an entity is in",
+		d, keygen.Explain(d))
+}
+
+// picks reports whether the mix has operations on existing entities (not
+// only inserts of new ones).
+func picks(s *scenario.Scenario) bool {
+	for _, op := range s.Workload.Mix {
+		if op.Op != "insert" && op.Op != "batch" {
+			return true
+		}
+	}
+	return false
+}
+
+func printAnalysis(p *textfit.Printer, a *workload.Analysis) {
+	p.Line("scheme %s", a.Scheme)
+	p.Line("  example keys (PartitionKey | RowKey):")
 	for _, ex := range a.Examples {
 		extra := ""
 		if len(ex.Rows) > 0 {
 			extra = "  + " + strings.Join(ex.Rows, ", ")
 		}
-		fmt.Fprintf(w, "    %-8d %s | %s%s\n", ex.Entity, ex.PartitionKey, ex.RowKey, extra)
+		p.Line("    %-6s %s | %s%s", textfit.Int(ex.Entity), ex.PartitionKey, ex.RowKey, extra)
 	}
-	p := a.Population
-	fmt.Fprintf(w, "  population: %d rows in %d partitions; rows per partition max %d, mean %.1f, p99 %d; busiest %q holds %.1f%%; Gini %.2f\n",
-		p.Entities, p.Partitions, p.Max, p.Mean, p.P99, p.Busiest, 100*p.BusiestShare, p.Gini)
+	pop := a.Population
+	p.Line("  population: %s rows in %s; rows per partition max %s, mean %s, p99 %s; busiest %q holds %s; rows Gini %s",
+		textfit.Int(pop.Entities), partitions(pop.Partitions), textfit.Int(pop.Max), textfit.Float(round1(pop.Mean)), textfit.Int(pop.P99),
+		pop.Busiest, share(pop.BusiestShare), gini(pop))
 	l := a.Workload
-	fmt.Fprintf(w, "  workload: %d operations touch %d entities in %d partitions; busiest %q takes %.1f%% -> %.0f entities/s at %.0f ops/s (target %d)\n",
-		a.Ops, l.Entities, l.Partitions, l.Busiest, 100*l.BusiestShare, a.BusiestRate, a.Rate, workload.PartitionTarget)
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "    OPERATION\tOPS\tENTITIES\tPARTITIONS/OP")
+	p.Line("  workload: %s operations touch %s entities in %s; busiest %q takes %s -> %s entities/s at %s ops/s (target %s); load Gini %s",
+		textfit.Int(int64(a.Ops)), textfit.Int(l.Entities), partitions(l.Partitions), l.Busiest, share(l.BusiestShare),
+		textfit.Rate(a.BusiestRate), textfit.Rate(a.Rate), textfit.Int(workload.PartitionTarget), gini(l))
+	t := &textfit.Table{Indent: "    ", Cols: []textfit.Column{{Header: "OPERATION"}, {Header: "OPS", Right: true},
+		{Header: "ENTITIES", Right: true}, {Header: "PARTITIONS/OP", Right: true}}}
 	for _, o := range a.PerOp {
-		fmt.Fprintf(tw, "    %s\t%d\t%d\t%.2f\n", o.Op, o.Ops, o.Entities, o.Partitions)
+		t.Row(o.Op, textfit.Int(int64(o.Ops)), textfit.Int(o.Entities), fmt.Sprintf("%.2f", o.Partitions))
 	}
-	tw.Flush()
+	_, _ = t.Render(p, p.Style)
 	if a.ExtendShare > 0 {
-		fmt.Fprintf(w, "  inserts extending the PartitionKey range: %.0f%%\n", 100*a.ExtendShare)
+		p.Line("  inserts extending the PartitionKey range: %.0f%%", 100*a.ExtendShare)
 	}
 	for _, v := range a.Verdicts {
-		fmt.Fprintf(w, "  verdict: %s\n", v)
+		p.Wrapped("  verdict: "+v, "       ")
 	}
 }
 
-func printAnalysisTable(w io.Writer, as []*workload.Analysis) {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SCHEME\tPARTITIONS\tBUSIEST SHARE\tBUSIEST ENTITIES/S\tGINI\tKEYS\tVERDICT")
+func printAnalysisTable(p *textfit.Printer, as []*workload.Analysis) {
+	t := &textfit.Table{Cols: []textfit.Column{
+		{Header: "SCHEME", Shrink: true}, {Header: "PARTITIONS", Short: "PARTS", Right: true}, {Header: "BUSIEST SHARE", Short: "SHARE", Right: true},
+		{Header: "BUSIEST ENTITIES/S", Short: "BUSIEST/S", Right: true}, {Header: "LOAD GINI", Short: "GINI", Right: true, Drop: 1},
+		{Header: "KEYS", Drop: 2}, {Header: "VERDICT", Wrap: true},
+	}}
 	for _, a := range as {
-		mono := a.Monotonic
-		if mono == "" {
-			mono = "scattered"
+		v := textfit.Cell{Text: a.Verdicts[0]}
+		if a.OverTarget || a.Monotonic != "" {
+			v.Color = textfit.Red
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t%.0f\t%.2f\t%s\t%s\n", a.Scheme, a.Workload.Partitions, 100*a.Workload.BusiestShare, a.BusiestRate, a.Workload.Gini, mono, a.Verdicts[0])
+		t.Cells(textfit.Cell{Text: a.Scheme}, textfit.Cell{Text: textfit.Int(int64(a.Workload.Partitions))}, textfit.Cell{Text: share(a.Workload.BusiestShare)},
+			textfit.Cell{Text: textfit.Rate(a.BusiestRate)}, textfit.Cell{Text: gini(a.Workload)}, textfit.Cell{Text: keyShape(a)}, v)
 	}
-	tw.Flush()
+	dropped, _ := t.Render(p, p.Style)
+	if note := textfit.Dropped(dropped); note != "" {
+		p.Line("%s", note)
+	}
+}
+
+// keyShape says how a scheme's PartitionKeys fall: on one partition, in
+// increasing or decreasing order (append-only, prepend-only), or
+// scattered.
+func keyShape(a *workload.Analysis) string {
+	switch {
+	case a.Workload.Partitions <= 1:
+		return "one partition"
+	case a.Monotonic != "":
+		return a.Monotonic
+	}
+	return "scattered"
+}
+
+// gini is a distribution's Gini coefficient, "-" when it has fewer than two
+// partitions (no spread to measure).
+func gini(d workload.Distribution) string {
+	if d.Partitions < 2 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", d.Gini)
+}
+
+// share formats a share as a percentage with three significant digits:
+// 100%, 6.25%, 0.01%.
+func share(f float64) string { return textfit.Float(round3(100*f)) + "%" }
+
+func partitions(n int) string {
+	if n == 1 {
+		return "1 partition"
+	}
+	return textfit.Int(int64(n)) + " partitions"
+}
+
+func round1(f float64) float64 { return math.Round(10*f) / 10 }
+
+// round3 rounds to three significant digits.
+func round3(f float64) float64 {
+	if f == 0 {
+		return 0
+	}
+	p := math.Pow(10, 2-math.Floor(math.Log10(math.Abs(f))))
+	return math.Round(f*p) / p
 }

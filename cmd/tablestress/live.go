@@ -7,52 +7,109 @@ import (
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/textfit"
 	"github.com/tablestress/tablestress/pkg/workload"
 )
 
 // live prints progress on stderr: a status line rewritten every second on a
-// terminal, a plain line every 5 seconds otherwise.
+// terminal, fitted to its width so that a redraw never leaves a wrapped
+// line behind; a plain line every 5 seconds otherwise.
 type live struct {
-	e       *env
-	quiet   bool
-	mu      sync.Mutex
-	width   int
-	lastOut time.Time
+	e     *env
+	quiet bool
+	st    textfit.Style
+	// phases shows a line as each phase starts (not for find's steps).
+	phases bool
+
+	mu       sync.Mutex
+	shown    int // visible width of the status line on screen
+	lastOut  time.Time
+	phase    workload.Phase
+	warmFrom time.Time
 }
 
-func newLive(e *env, quiet bool) *live { return &live{e: e, quiet: quiet} }
+// defaultTermWidth is assumed for a terminal whose width is unknown.
+const defaultTermWidth = 80
 
-func (l *live) events(scheme string) workload.Events {
+func newLive(e *env, quiet bool) *live {
+	st := e.errStyle()
+	if e.errTerminal && st.Width == 0 && !e.wide {
+		st.Width = defaultTermWidth
+	}
+	return &live{e: e, quiet: quiet, st: st, phases: true}
+}
+
+// span is how long the warm-up and the measured run last, for "3s/25s".
+type span struct{ warmup, run time.Duration }
+
+func (l *live) events(scheme string, sp span) workload.Events {
 	if l.quiet {
 		return workload.Events{}
 	}
+	tag := "[" + scheme + "] "
 	return workload.Events{
 		Phase: func(p workload.Phase) {
-			if p != workload.PhaseDone {
-				l.line(fmt.Sprintf("[%s] %s", scheme, p), true)
+			l.mu.Lock()
+			l.phase = p
+			if p == workload.PhaseWarmup {
+				l.warmFrom = time.Now()
+			}
+			l.mu.Unlock()
+			if p != workload.PhaseDone && l.phases {
+				l.line(tag+p.String(), nil, true)
 			}
 		},
 		SeedProgress: func(done, total int64) {
-			if l.due(time.Second) {
-				l.line(fmt.Sprintf("[%s] seed: %d of %d rows (%.0f%%)", scheme, done, total, 100*float64(done)/float64(max(total, 1))), false)
+			if l.phases && l.due(time.Second) {
+				l.line(tag+"seed", []string{fmt.Sprintf("%s of %s rows (%.0f%%)", textfit.Int(done), textfit.Int(total), 100*float64(done)/float64(max(total, 1)))}, false)
 			}
 		},
 		Interval: func(_ metrics.Interval, lv metrics.Live) {
 			period := time.Second
-			if !l.e.isTerminal {
+			if !l.e.errTerminal {
 				period = 5 * time.Second
 			}
 			if !l.due(period) {
 				return
 			}
-			hot := ""
-			if lv.Hottest != "" {
-				hot = fmt.Sprintf("  hottest %s %d/s", shorten(lv.Hottest, 32), lv.HottestEntities)
+			l.mu.Lock()
+			warming, from := l.phase == workload.PhaseWarmup, l.warmFrom
+			l.mu.Unlock()
+			if warming {
+				l.line(tag+"warming up", []string{elapsed(time.Since(from), sp.warmup)}, false)
+				return
 			}
-			l.line(fmt.Sprintf("[%s] %4ds  %6.0f ops/s  %7.0f entities/s  p99 %7.2fms  throttled %d  errors %d  dropped %d%s",
-				scheme, lv.Second+1, lv.OpsPerSec, lv.EntitiesPerSec, lv.P99, lv.Throttled, lv.Errors, lv.Dropped, hot), false)
+			l.line(tag+elapsed(time.Duration(lv.Second+1)*time.Second, sp.run), liveParts(lv, l.st), false)
 		},
 	}
+}
+
+// liveParts are the figures of the status line, most important first: the
+// line keeps as many as fit.
+func liveParts(lv metrics.Live, st textfit.Style) []string {
+	throttled := "throttled " + textfit.Int(lv.Throttled)
+	if lv.Throttled > 0 {
+		throttled = st.Paint(throttled, textfit.Yellow)
+	}
+	parts := []string{
+		textfit.Rate(lv.OpsPerSec) + " ops/s",
+		textfit.Rate(lv.EntitiesPerSec) + " entities/s",
+		throttled,
+		"p99 " + textfit.Float(lv.P99) + "ms",
+		"errors " + textfit.Int(lv.Errors),
+		"dropped " + textfit.Int(lv.Dropped),
+	}
+	if lv.Hottest != "" {
+		parts = append(parts, fmt.Sprintf("hottest %s %s/s", textfit.TruncateMiddle(lv.Hottest, 32), textfit.Int(lv.HottestEntities)))
+	}
+	return parts
+}
+
+// elapsed is "3s/25s", "75s/2m".
+func elapsed(d, total time.Duration) string {
+	t := total.Round(time.Second).String()
+	t = strings.Replace(strings.Replace(t, "m0s", "m", 1), "h0m", "h", 1)
+	return fmt.Sprintf("%ds/%s", int(d/time.Second), t)
 }
 
 func (l *live) due(period time.Duration) bool {
@@ -66,24 +123,58 @@ func (l *live) due(period time.Duration) bool {
 	return true
 }
 
-// line shows s: in place on a terminal, as its own line otherwise (or when
-// keep asks for a line that stays).
-func (l *live) line(s string, keep bool) {
+// fit joins head and as many of parts as fit in max columns (0: all).
+func fit(head string, parts []string, max int) string {
+	s := head
+	for _, p := range parts {
+		next := s + "  " + p
+		if max > 0 && textfit.Len(next) > max {
+			break
+		}
+		s = next
+	}
+	if max > 0 && textfit.Len(s) > max {
+		s = textfit.Truncate(s, max)
+	}
+	return s
+}
+
+// line shows head and what fits of parts: in place on a terminal (one
+// column short of its width, so the cursor never wraps), as its own line
+// otherwise (or when keep asks for a line that stays).
+func (l *live) line(head string, parts []string, keep bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if !l.e.isTerminal {
-		fmt.Fprintln(l.e.stderr, s)
+	if !l.e.errTerminal {
+		fmt.Fprintln(l.e.stderr, fit(head, parts, l.st.Width))
 		return
 	}
-	pad := ""
-	if n := l.width - len(s); n > 0 {
-		pad = strings.Repeat(" ", n)
+	room := 0
+	if l.st.Width > 0 {
+		room = l.st.Width - 1
 	}
+	s := fit(head, parts, room)
+	n := textfit.Len(s)
+	pad := strings.Repeat(" ", max(l.shown-n, 0))
 	fmt.Fprintf(l.e.stderr, "\r%s%s", s, pad)
-	l.width = len(s)
+	l.shown = n
 	if keep {
 		fmt.Fprintln(l.e.stderr)
-		l.width = 0
+		l.shown = 0
+	}
+}
+
+// keep prints s as lines that stay, wrapped to the width and in colour c,
+// replacing the status line.
+func (l *live) keep(s string, c textfit.Color) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.e.errTerminal {
+		fmt.Fprintf(l.e.stderr, "\r%s\r", strings.Repeat(" ", l.shown))
+		l.shown = 0
+	}
+	for _, line := range textfit.Wrap(s, l.st.Width, "    ") {
+		fmt.Fprintln(l.e.stderr, l.st.Paint(line, c))
 	}
 }
 
@@ -91,15 +182,8 @@ func (l *live) line(s string, keep bool) {
 func (l *live) done() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.e.isTerminal && l.width > 0 {
+	if l.e.errTerminal && l.shown > 0 {
 		fmt.Fprintln(l.e.stderr)
-		l.width = 0
+		l.shown = 0
 	}
-}
-
-func shorten(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n-1] + "…"
 }

@@ -35,9 +35,9 @@ unless --partial, and the merged report then names the missing shards.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var shards []report.Shard
 			for _, path := range args {
-				doc, err := report.ReadFile(path)
+				doc, err := loadReportFile(path)
 				if err != nil {
-					return usageError("%s: %v", path, err)
+					return err
 				}
 				if doc.Report == nil {
 					return usageError("%s is a comparison; merge takes the reports of shards", path)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+
 	"github.com/spf13/cobra"
 
 	"github.com/tablestress/tablestress/pkg/report"
@@ -26,17 +28,17 @@ table), as JSON, or as the per-partition CSV; --html writes the HTML report.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			doc, err := report.ReadFile(args[0])
+			doc, err := loadReportFile(args[0])
 			if err != nil {
-				return usageError("%s: %v", args[0], err)
+				return err
 			}
 			reps := doc.Reports()
 			switch format {
 			case "text":
 				if doc.Compare != nil {
-					err = report.WriteCompare(e.stdout, reps)
+					err = report.WriteCompareStyle(e.stdout, reps, e.style())
 				} else {
-					err = report.WriteText(e.stdout, reps[0])
+					err = report.WriteTextStyle(e.stdout, reps[0], e.style())
 				}
 			case "json":
 				var v any = doc.Report
@@ -60,4 +62,16 @@ table), as JSON, or as the per-partition CSV; --html writes the HTML report.`,
 	cmd.Flags().StringVar(&html, "html", "", "also write the HTML report to this file")
 	cmd.Flags().StringVar(&csv, "csv", "", "also write the per-partition CSV to this file")
 	return cmd
+}
+
+// readReport reads a saved report or comparison; errors name the file.
+func loadReportFile(path string) (report.Document, error) {
+	if _, err := os.Stat(path); err != nil {
+		return report.Document{}, usageError("%v", fileError(path, err))
+	}
+	doc, err := report.ReadFile(path)
+	if err != nil {
+		return report.Document{}, usageError("%s: %s", path, message(err))
+	}
+	return doc, nil
 }

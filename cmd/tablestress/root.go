@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
+	"strings"
+	"sync/atomic"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
-
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
 
 const rootLong = `tablestress stress-tests Azure Table Storage partitions.
 
@@ -43,14 +44,16 @@ func newRoot(ctx context.Context, e *env) *cobra.Command {
 		Long:          rootLong,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       version,
 	}
+	_, root.Version = versionInfo(debug.ReadBuildInfo)
+	root.PersistentFlags().BoolVar(&e.wide, "wide", false, "print every column and never wrap, whatever the terminal's width (COLUMNS, or the terminal's own)")
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
 	root.SetContext(ctx)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageError("%v (see %s --help)", err, c.CommandPath())
-	})
+	root.SetFlagErrorFunc(flagError)
+	helpWidth.Store(int64(e.columns(1, e.isTerminal)))
+	root.SetUsageTemplate(strings.NewReplacer(".LocalFlags.FlagUsages", "flagUsages .LocalFlags",
+		".InheritedFlags.FlagUsages", "flagUsages .InheritedFlags").Replace(root.UsageTemplate()))
 	root.AddCommand(
 		newValidateCmd(e),
 		newKeysCmd(e),
@@ -80,21 +83,22 @@ func execute(ctx context.Context, args []string, e *env) int {
 		}
 		var ee *exitError
 		if !errors.As(err, &ee) || !ee.silent {
-			fmt.Fprintln(e.stderr, "tablestress:", err)
+			fmt.Fprintln(e.stderr, "tablestress:", message(err))
 		}
 		return code
 	}
 	return exitOK
 }
 
-func newVersionCmd(e *env) *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
-		Short: "Print the version",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			fmt.Fprintln(e.stdout, "tablestress", version)
-			return nil
-		},
-	}
+// helpWidth is the width help text wraps its flags to (0: unlimited), set
+// by newRoot from the terminal or COLUMNS.
+var helpWidth atomic.Int64
+
+func init() {
+	cobra.AddTemplateFunc("flagUsages", func(fs *pflag.FlagSet) string {
+		if w := int(helpWidth.Load()); w > 0 {
+			return fs.FlagUsagesWrapped(w - 1)
+		}
+		return fs.FlagUsages()
+	})
 }

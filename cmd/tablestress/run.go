@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tablestress/tablestress/pkg/report"
+	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
 func init() { extraCommands = append(extraCommands, newRunCmd, newSeedCmd) }
@@ -16,12 +17,13 @@ func newRunCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run SCENARIO",
 		Short: "Create a test table, seed it, run the workload and report per partition",
-		Long: `run executes seed 002's partition stress test with one key scheme: it creates a
-fresh test table, seeds it with the scenario's entities (entity group
-transactions of up to 100 rows per partition), drives the workload, prints a
-report of throughput, throttling and latency per operation and per partition
-with each partition's peak against the 2,000 entities/s target, and deletes the
-table (unless --keep-table).
+		Long: `run stress-tests the partitions of one key scheme, the way Azure's guide to
+partitioning Table storage describes it: it creates a fresh test table, seeds
+it with the scenario's entities (entity group transactions of up to 100 rows
+per partition), drives the workload at the peak load, prints throughput,
+throttling and latency per operation and per partition with each partition's
+peak against Azure's 2,000 entities/s partition target, and deletes the table
+(unless --keep-table).
 
 Ctrl-C stops starting new operations, lets in-flight ones finish (up to --grace),
 writes the partial report, cleans up and exits 1; a second Ctrl-C cancels the
@@ -49,6 +51,7 @@ in-flight requests. Exit codes: 0 ok, 1 the run failed or was interrupted,
 		},
 	}
 	f.register(cmd.Flags(), true)
+	cmd.Flags().BoolVar(&f.skipSeed, "skip-seed", false, "run on a table seeded before (tablestress seed --table T --keep-table): count its rows and check a sample of the entities instead of seeding; needs --table, implies --reuse-table")
 	return cmd
 }
 
@@ -60,7 +63,9 @@ func newSeedCmd(e *env) *cobra.Command {
 		Long: `seed runs the seed phase alone: it creates the table (or, with --reuse-table,
 writes into an existing one) and loads the population with entity group
 transactions, then counts the rows to verify. Use --table and --keep-table to
-prepare a table for later runs with --reuse-table.`,
+prepare a table for later runs with --reuse-table --skip-seed.`,
+		Example: `  tablestress seed scenarios/quickstart.yaml --table tsprepared --keep-table
+  tablestress run scenarios/quickstart.yaml --table tsprepared --reuse-table --skip-seed`,
 		Args: oneScenario("seed"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ss, err := openSession(cmd, e, args[0], f)
@@ -76,12 +81,17 @@ prepare a table for later runs with --reuse-table.`,
 			if err != nil {
 				return withCode(exitFailure, err)
 			}
-			fmt.Fprintf(e.stdout, "seeded table %s: %d entities, %d rows in %d partitions (%d counted) in %.1fs, %d requests, %d throttled\n",
-				res.Table, res.Seed.Entities, res.Seed.Rows, res.Seed.Partitions, res.SeedCounted, res.Seed.Duration.Seconds(), res.Seed.Requests, res.Seed.Throttled)
+			n := textfit.Int
+			p := &textfit.Printer{W: e.stdout, Style: e.style()}
+			p.Line("seeded table %s: %s entities, %s rows in %s partitions (%s counted) in %.1fs, %s requests, %s throttled",
+				res.Table, n(res.Seed.Entities), n(res.Seed.Rows), n(int64(res.Seed.Partitions)), n(res.SeedCounted), res.Seed.Duration.Seconds(),
+				n(res.Seed.Requests), n(res.Seed.Throttled))
 			if !f.keepTable {
-				fmt.Fprintln(e.stdout, "the table was deleted again; pass --keep-table to keep it")
+				p.Line("the table was deleted again; pass --keep-table to keep it")
+			} else {
+				p.Line("run on it with: tablestress run %s --table %s --skip-seed (and the same --seed and --entities, if given)", args[0], res.Table)
 			}
-			return nil
+			return p.Err
 		},
 	}
 	f.register(cmd.Flags(), false)
@@ -108,7 +118,7 @@ func emit(e *env, f *runFlags, rep *report.Report) error {
 	if f.format == "json" {
 		err = report.WriteJSON(e.stdout, rep)
 	} else {
-		err = report.WriteText(e.stdout, rep)
+		err = report.WriteTextStyle(e.stdout, rep, e.style())
 	}
 	if err != nil {
 		return err

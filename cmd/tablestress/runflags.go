@@ -8,6 +8,7 @@ import (
 
 	"github.com/tablestress/tablestress/pkg/report"
 	"github.com/tablestress/tablestress/pkg/scenario"
+	"github.com/tablestress/tablestress/pkg/table"
 	"github.com/tablestress/tablestress/pkg/workload"
 )
 
@@ -31,6 +32,7 @@ type runFlags struct {
 	table      string
 	keepTable  bool
 	reuseTable bool
+	skipSeed   bool
 	yes        bool
 	quiet      bool
 	verify     bool
@@ -42,6 +44,12 @@ type runFlags struct {
 	models     string // compare only: the models to run every scheme under
 	faults     string
 	runID      string
+	// seedRate and seedPartRate pace the seed phase (requests/s to the
+	// account, entities/s per partition) when set.
+	seedRate, seedPartRate       float64
+	seedRateSet, seedPartRateSet bool
+	// search is set for find (and compare --find).
+	search *searchFlags
 }
 
 func (f *runFlags) register(fs *pflag.FlagSet, withWorkload bool) {
@@ -56,15 +64,17 @@ func (f *runFlags) register(fs *pflag.FlagSet, withWorkload bool) {
 	fs.BoolVar(&f.quiet, "quiet", false, "no live status line")
 	fs.StringVar(&f.model, "model", "", "embedded target: service model, azure, cosmos or off, or with overrides like azure,latency=off or cosmos,ru=10000 (default: the scenario's embedded.model, or azure)")
 	fs.StringVar(&f.faults, "faults", "", "embedded target: fault injection, like '503=1%,latency=2ms' (default: the scenario's embedded.faults)")
+	fs.Float64Var(&f.seedRate, "seed-rate", 0, "seed phase: at most this many requests/s to the account, 0 for no limit (default: Azure's 20,000 for an Azure Storage account not on this machine, else none)")
+	fs.Float64Var(&f.seedPartRate, "seed-partition-rate", 0, "seed phase: at most this many entities/s per partition, 0 for no limit (default: Azure's 2,000 for an Azure Storage account not on this machine, else none)")
 	if !withWorkload {
 		fs.IntVar(&f.workers, "workers", 0, "parallel seed writers (default: the scenario's workers)")
 		return
 	}
 	fs.DurationVar(&f.duration, "duration", 0, "measured run time, overriding workload.duration")
-	fs.DurationVar(&f.warmup, "warmup", -1, "warm-up before measuring, overriding workload.warmup")
+	fs.DurationVar(&f.warmup, "warmup", 0, "warm-up before measuring, overriding workload.warmup (0s: none)")
 	fs.StringVar(&f.rate, "rate", "", "open loop at this many operations/s (e.g. 2000 or 2000/s), overriding workload.rate; 0 for closed loop")
 	fs.IntVar(&f.workers, "workers", 0, "concurrent workers, overriding workload.workers")
-	fs.Int64Var(&f.maxOps, "max-ops", -1, "stop after this many operations, overriding workload.max_operations")
+	fs.Int64Var(&f.maxOps, "max-ops", 0, "stop after this many measured operations, overriding workload.max_operations (0: no limit)")
 	fs.StringVar(&f.retry, "retry", "", "retry strategy, overriding workload.retry: none, fixed(DELAY,N), exponential(DEFAULT,MIN,MAX,N)")
 	fs.DurationVar(&f.grace, "grace", 0, "after the run ends (or Ctrl-C), how long in-flight operations may finish (default: the request timeout)")
 	fs.StringVar(&f.metrics, "metrics-addr", "", "serve live Prometheus metrics at http://ADDR/metrics during the run (e.g. 127.0.0.1:9464)")
@@ -85,6 +95,10 @@ func (f *runFlags) overrides(changed func(string) bool) (workload.Overrides, err
 	var o workload.Overrides
 	if changed("seed") {
 		o.Seed = &f.seed
+	}
+	f.seedRateSet, f.seedPartRateSet = changed("seed-rate"), changed("seed-partition-rate")
+	if f.seedRate < 0 || f.seedPartRate < 0 {
+		return o, usageError("--seed-rate and --seed-partition-rate must not be negative (0: no limit)")
 	}
 	if changed("entities") {
 		var c scenario.Count
@@ -142,6 +156,12 @@ func (f *runFlags) overrides(changed func(string) bool) (workload.Overrides, err
 		}
 		o.Shard, o.Shards = i, n
 	}
+	if f.skipSeed {
+		if f.table == "" {
+			return o, usageError("--skip-seed needs --table: the table tablestress seed --keep-table prepared")
+		}
+		f.reuseTable = true
+	}
 	if changed("format") && f.format != "text" && f.format != "json" {
 		return o, usageError("--format must be text or json")
 	}
@@ -149,3 +169,23 @@ func (f *runFlags) overrides(changed func(string) bool) (workload.Overrides, err
 }
 
 func (f *runFlags) String() string { return fmt.Sprintf("%+v", *f) }
+
+// seedLimits paces the seed phase: the flags, or by default Azure Storage's
+// scalability targets for an Azure Storage account not on this machine
+// (seeding there must not provoke throttling), and no limit otherwise (the
+// embedded service pauses its model while seeding; a Cosmos DB account's
+// limit is its provisioned throughput, which throttling with
+// x-ms-retry-after-ms paces).
+func (f *runFlags) seedLimits(tg table.Target) workload.SeedLimits {
+	var l workload.SeedLimits
+	if !tg.IsLoopback() && tg.Kind != table.KindCosmos {
+		l = workload.AzureSeedLimits
+	}
+	if f.seedRateSet {
+		l.Requests = f.seedRate
+	}
+	if f.seedPartRateSet {
+		l.PartitionEntities = f.seedPartRate
+	}
+	return l
+}

@@ -16,7 +16,8 @@ point your editor at it, e.g. with the YAML language server:
   tablestress schema > tablestress.schema.json
   # first line of a scenario:
   # yaml-language-server: $schema=./tablestress.schema.json`,
-		Args: cobra.NoArgs,
+		Example: `  tablestress schema > tablestress.schema.json`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			data, err := scenario.JSONSchema()
 			if err != nil {

@@ -2,12 +2,13 @@ package main
 
 import (
 	"fmt"
-	"text/tabwriter"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
+	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
 func newSchemesCmd(e *env) *cobra.Command {
@@ -18,10 +19,12 @@ func newSchemesCmd(e *env) *cobra.Command {
 pattern and anti-pattern of Azure Table design guidance, with its templates,
 what it demonstrates and an example key. Use one in a scenario with
 "- builtin: NAME".`,
+		Example: `  tablestress schemes
+  tablestress schemes --wide | grep anti-pattern`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "NAME\tPARTITIONKEY\tROWKEY\tEXAMPLE\tPATTERN")
+			t := &textfit.Table{Cols: []textfit.Column{{Header: "NAME"}, {Header: "PARTITIONKEY"}, {Header: "ROWKEY"},
+				{Header: "EXAMPLE"}, {Header: "PATTERN", Wrap: true}}}
 			for _, b := range keygen.Builtins {
 				ex, err := exampleKeys(b)
 				if err != nil {
@@ -34,9 +37,14 @@ what it demonstrates and an example key. Use one in a scenario with
 				if len(b.Spec.Indexes) > 0 {
 					rk += fmt.Sprintf(" + %d index table(s)", len(b.Spec.Indexes))
 				}
-				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", b.Spec.Name, b.Spec.PartitionKey, rk, ex, b.Pattern)
+				pattern := textfit.Cell{Text: b.Pattern}
+				if strings.HasPrefix(b.Pattern, "anti-pattern") {
+					pattern.Color = textfit.Yellow
+				}
+				t.Cells(textfit.Cell{Text: b.Spec.Name}, textfit.Cell{Text: b.Spec.PartitionKey}, textfit.Cell{Text: rk}, textfit.Cell{Text: ex}, pattern)
 			}
-			return w.Flush()
+			_, err := t.Render(e.stdout, e.style())
+			return err
 		},
 	}
 }

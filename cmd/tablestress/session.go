@@ -13,7 +13,9 @@ import (
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/promexport"
 	"github.com/tablestress/tablestress/pkg/report"
+	"github.com/tablestress/tablestress/pkg/scenario"
 	"github.com/tablestress/tablestress/pkg/table"
+	"github.com/tablestress/tablestress/pkg/textfit"
 	"github.com/tablestress/tablestress/pkg/workload"
 )
 
@@ -25,9 +27,13 @@ type session struct {
 	f      *runFlags
 	spec   *workload.Spec
 	source []byte
-	target table.Target
-	svc    *table.Service
-	close  func()
+	// scenario and overrides are what spec was built from (find builds a
+	// spec per step from them).
+	scenario  *scenario.Scenario
+	overrides workload.Overrides
+	target    table.Target
+	svc       *table.Service
+	close     func()
 	// embedded is the in-process service when the target is embedded.
 	embedded *emulator.Instance
 	// model is the embedded service's model spec, for the reports.
@@ -52,17 +58,13 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 		}
 		return nil, usageError("the flags make the scenario invalid")
 	}
-	ss := &session{e: e, f: f, spec: spec, source: source, close: func() {}}
+	ss := &session{e: e, f: f, spec: spec, source: source, scenario: s, overrides: o, close: func() {}}
 	if f.runID == "" {
 		f.runID = e.getenv("TABLESTRESS_RUN_ID")
 	}
-	spec2 := f.target
-	if spec2 == "" {
-		spec2 = e.getenv("TABLESTRESS_TARGET")
-	}
-	tg, err := table.ParseTarget(spec2)
+	tg, err := parseTarget(e, f.target)
 	if err != nil {
-		return nil, usageError("--target: %v", err)
+		return nil, err
 	}
 	if tg.Kind == table.KindEmbedded {
 		cfg, err := embeddedConfig(s, f)
@@ -79,13 +81,16 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 			return nil, withCode(exitFailure, err)
 		}
 	}
+	if !tg.IsLoopback() && f.search != nil && !(f.search.maxRate > 0) {
+		return nil, usageError("find on a target that is not on this machine needs --max-rate: the highest rate it may offer")
+	}
 	if !tg.IsLoopback() && !f.yes {
-		if err := confirm(e, tg, spec); err != nil {
+		if err := confirm(e, tg, spec, f.search); err != nil {
 			ss.close()
 			return nil, err
 		}
 	}
-	svc, err := table.Open(tg, table.Options{Workers: spec.Workers, Timeout: spec.Timeout, UserAgent: "tablestress/" + version})
+	svc, err := table.Open(tg, table.Options{Workers: spec.Workers, Timeout: spec.Timeout, UserAgent: "tablestress/" + shortVersion()})
 	if err != nil {
 		ss.close()
 		return nil, withCode(exitFailure, err)
@@ -115,9 +120,12 @@ func flatten(err error) []error {
 }
 
 // confirm prints the plan for a remote target and asks before loading it.
-func confirm(e *env, tg table.Target, sp *workload.Spec) error {
-	plan := fmt.Sprintf("tablestress is about to load %s\n  seed %d entities, then run %v (after a %v warm-up)", tg, sp.Entities, sp.Duration, sp.Warmup)
+func confirm(e *env, tg table.Target, sp *workload.Spec, search *searchFlags) error {
+	plan := fmt.Sprintf("tablestress is about to load %s\n  seed %s entities, then run %v (after a %v warm-up)", tg, textfit.Int(sp.Entities), sp.Duration, sp.Warmup)
 	switch {
+	case search != nil:
+		plan = fmt.Sprintf("tablestress is about to search for the highest rate %s sustains\n  up to %d steps, each seeding %s entities into a fresh table and running %v (after a %v warm-up), at up to %s ops/s",
+			tg, search.maxSteps, textfit.Int(sp.Entities), sp.Duration, sp.Warmup, textfit.Rate(search.maxRate))
 	case !sp.Load.Open:
 		plan += fmt.Sprintf(" closed loop with %d workers", sp.Workers)
 	case len(sp.Load.Stages) > 0:
@@ -125,9 +133,9 @@ func confirm(e *env, tg table.Target, sp *workload.Spec) error {
 		for _, st := range sp.Load.Stages {
 			peak = max(peak, st.Target)
 		}
-		plan += fmt.Sprintf(" in %d stages up to %.0f ops/s", len(sp.Load.Stages), peak)
+		plan += fmt.Sprintf(" in %d stages up to %s ops/s", len(sp.Load.Stages), textfit.Rate(peak))
 	default:
-		plan += fmt.Sprintf(" at %.0f ops/s (about %.0f operations)", sp.Load.Rate, sp.Load.Rate*sp.Duration.Seconds())
+		plan += fmt.Sprintf(" at %s ops/s (about %s operations)", textfit.Rate(sp.Load.Rate), textfit.Int(int64(sp.Load.Rate*sp.Duration.Seconds())))
 	}
 	fmt.Fprintln(e.stderr, plan)
 	if !e.isTerminal {
@@ -145,7 +153,7 @@ func confirm(e *env, tg table.Target, sp *workload.Spec) error {
 func (ss *session) schemeIndex() (int, error) {
 	i, err := ss.spec.Scheme(ss.f.scheme)
 	if err != nil {
-		return 0, usageError("--scheme: %v", err)
+		return 0, usageError("--scheme: %s", message(err))
 	}
 	return i, nil
 }
@@ -158,8 +166,8 @@ func (ss *session) config(i int, seedOnly bool, live *live) workload.Config {
 		svc.Measured = ss.embedded
 	}
 	c := workload.Config{Spec: ss.spec, Scheme: i, Service: svc,
-		Table: f.table, Reuse: f.reuseTable, Keep: f.keepTable, SeedOnly: seedOnly, Verify: f.verify,
-		Reconnect: f.reconnect, DownAfter: f.downAfter, Grace: f.grace, Hard: ss.e.hard, Events: live.events(ss.spec.Schemes[i].Name)}
+		Table: f.table, Reuse: f.reuseTable, Keep: f.keepTable, SeedOnly: seedOnly, SkipSeed: f.skipSeed, Verify: f.verify,
+		Reconnect: f.reconnect, DownAfter: f.downAfter, Grace: f.grace, SeedLimits: f.seedLimits(ss.target), Hard: ss.e.hard, Events: live.events(ss.spec.Schemes[i].Name, span{ss.spec.Warmup, ss.spec.Duration})}
 	if ss.prom != nil {
 		scheme := ss.spec.Schemes[i].Name
 		c.OnRegistry = func(reg *metrics.Registry) {
@@ -167,6 +175,11 @@ func (ss *session) config(i int, seedOnly bool, live *live) workload.Config {
 		}
 	}
 	return c
+}
+
+// meta is what the reports say about the target and the run.
+func (ss *session) meta() workload.Meta {
+	return workload.Meta{Target: report.Target{Kind: string(ss.target.Kind), Endpoint: ss.target.Endpoint}, RunID: ss.f.runID, Source: string(ss.source), Model: ss.model}
 }
 
 // runScheme runs one scheme and builds its report.
@@ -178,7 +191,6 @@ func (ss *session) runScheme(ctx context.Context, i int, seedOnly bool) (*report
 	if res.Cleanup != nil {
 		fmt.Fprintln(ss.e.stderr, "warning:", res.Cleanup)
 	}
-	rep := c.Report(res, err, workload.Meta{Target: report.Target{Kind: string(ss.target.Kind), Endpoint: ss.target.Endpoint},
-		RunID: ss.f.runID, Source: string(ss.source), Model: ss.model})
+	rep := c.Report(res, err, ss.meta())
 	return rep, res, err
 }

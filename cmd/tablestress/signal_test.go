@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -41,18 +42,8 @@ func TestSignals(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "r.json")
-			cmd := exec.Command(bin, "run", "../../scenarios/quickstart.yaml", "--duration", "5m", "--warmup", "0s",
+			cmd, stdout, stderr := startUntil(t, "] run", bin, "run", "../../scenarios/quickstart.yaml", "--duration", "5m", "--warmup", "0s",
 				"--entities", "1000", "--rate", "200", "--out", out, "--grace", "20s")
-			var stdout, stderr syncBuffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			// Wait until the run phase has started.
-			deadline := time.Now().Add(60 * time.Second)
-			for !strings.Contains(stderr.String(), "] run") && time.Now().Before(deadline) {
-				time.Sleep(100 * time.Millisecond)
-			}
 			time.Sleep(1500 * time.Millisecond)
 			for _, sig := range tc.signals {
 				cmd.Process.Signal(sig)
@@ -90,6 +81,23 @@ func TestSignals(t *testing.T) {
 	}
 }
 
+// startUntil starts the binary with args and waits (up to a minute) until
+// its stderr shows mark.
+func startUntil(t *testing.T, mark, bin string, args ...string) (*exec.Cmd, *syncBuffer, *syncBuffer) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	stdout, stderr := &syncBuffer{}, &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(stderr.String(), mark) && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	return cmd, stdout, stderr
+}
+
 // syncBuffer is a bytes.Buffer safe to read while a process writes to it.
 type syncBuffer struct {
 	mu sync.Mutex
@@ -106,4 +114,29 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// Ctrl-C during the seed phase stops it and says so: "interrupted", not a
+// seed failure with "context canceled".
+func TestSignalDuringSeed(t *testing.T) {
+	bin := buildBinary(t)
+	cmd, _, stderr := startUntil(t, "] seed", bin, "run", "../../scenarios/quickstart.yaml", "--entities", "2000000", "--duration", "5s")
+	time.Sleep(500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitFailure {
+			t.Fatalf("exit %v, want 1\n%s", err, stderr.String())
+		}
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the seed phase did not stop after the signal")
+	}
+	msg := stderr.String()
+	if !regexp.MustCompile(`tablestress: interrupted during the seed phase, with [\d,]+ of 2,000,000 rows written`).MatchString(msg) ||
+		strings.Contains(msg, "canceled") || strings.Contains(msg, "seed phase failed") {
+		t.Errorf("stderr:\n%s", msg)
+	}
 }

@@ -21,6 +21,8 @@ its keys to prove none is invalid (over 1 KiB, or containing / \ # ? ' or
 control characters). It exits 0 when all files are valid and 2 otherwise,
 after listing every problem of every file. Warnings (like RowKey collisions)
 are printed but do not fail validation.`,
+		Example: `  tablestress validate scenarios/*.yaml
+  tablestress validate my.yaml && tablestress run my.yaml`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError("validate needs at least one scenario file")
@@ -57,11 +59,7 @@ are printed but do not fail validation.`,
 func checkScenario(path string) (*scenario.Scenario, []byte, []error) {
 	source, err := os.ReadFile(path)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, nil, []error{fmt.Errorf("%s: %w", path, err)}
+		return nil, nil, []error{fileError(path, err)}
 	}
 	s, errs := scenario.Parse(path, source)
 	if s != nil {
@@ -74,9 +72,28 @@ func checkScenario(path string) (*scenario.Scenario, []byte, []error) {
 	return s, source, nil
 }
 
+// fileError says why a file could not be read, the cause first: "FILE: file
+// not found".
+func fileError(path string, err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s: file not found", path)
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("%s: permission denied", path)
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("%s: cannot read it: %w", path, err)
+}
+
 // loadScenario loads a scenario for the commands that run one, printing
 // every problem and warning.
 func loadScenario(e *env, path string) (*scenario.Scenario, []byte, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, nil, usageError("%v", fileError(path, err))
+	}
 	s, source, errs := checkScenario(path)
 	if len(errs) > 0 {
 		for _, err := range errs {

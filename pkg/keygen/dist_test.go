@@ -192,3 +192,20 @@ func BenchmarkZipfPick(b *testing.B) {
 		d.Pick(&st, 1_000_000+int64(i&1023))
 	}
 }
+
+func TestExplain(t *testing.T) {
+	for spec, want := range map[string]string{
+		"hotspot(0.2,0.8)": "80% of picks go to the first 20% of the entities (the oldest), the rest to the others",
+		"uniform":          "every existing entity equally often",
+		"latest":           "the newest entities most often (Zipf over recency, exponent 0.99)",
+		"single(7)":        "entity 7 every time",
+	} {
+		d, err := ParseDistribution(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Explain(d); got != want {
+			t.Errorf("%s: %q, want %q", spec, got, want)
+		}
+	}
+}

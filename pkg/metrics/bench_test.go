@@ -3,8 +3,6 @@ package metrics
 import (
 	"runtime"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -59,40 +57,6 @@ func BenchmarkRecord100kPartitions(b *testing.B) {
 	for b.Loop() {
 		record()
 	}
-}
-
-// 32 recorders (one per goroutine) over 1,000 partitions, while another
-// goroutine ticks every millisecond.
-func BenchmarkRecordParallel32(b *testing.B) {
-	keys := partitionKeys(1000)
-	reg := NewRegistry(Options{Start: t0})
-	var clock atomic.Int64
-	done := make(chan struct{})
-	var ticker sync.WaitGroup
-	ticker.Go(func() {
-		for {
-			select {
-			case <-done:
-				return
-			case <-time.After(time.Millisecond):
-				reg.Tick(t0.Add(time.Duration(clock.Load())))
-			}
-		}
-	})
-	b.SetParallelism((32 + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
-	b.ReportAllocs()
-	b.RunParallel(func(pb *testing.PB) {
-		rec := reg.NewRecorder()
-		for i := 0; pb.Next(); i++ {
-			at := t0.Add(time.Duration(clock.Add(1000)))
-			k := keys[i%len(keys)]
-			rec.Request(Request{Op: Insert, Partition: k, Outcome: ok201, Entities: 1, At: at})
-			rec.Done(Insert, k, at.Add(-time.Millisecond), at, true)
-		}
-	})
-	b.StopTimer()
-	close(done)
-	ticker.Wait()
 }
 
 // A tick merging 32 recorders that each touched 1,000 partitions.

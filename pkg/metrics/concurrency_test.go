@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/tablestress/tablestress/pkg/outcome"
 )
@@ -145,6 +146,25 @@ func checkSums(t *testing.T, s *Summary, tallies []*tally) {
 	for name, c := range map[string]Counts{"operations": ops, "partitions": parts, "intervals": ivs} {
 		if c.Ops != want.Ops || c.Requests != want.Requests || c.Entities != want.Entities || (name != "partitions" && c.Dropped != want.Dropped) {
 			t.Errorf("%s sum to %+v, want %+v", name, c, want)
+		}
+	}
+}
+
+// Recorders made one after the other never share a cache line: two workers
+// recording at once on two cores would pass it back and forth on every
+// record.
+func TestRecordersOwnTheirCacheLines(t *testing.T) {
+	const line = 64
+	reg := NewRegistry(Options{Start: t0})
+	owner := map[uintptr]int{}
+	for i := range 64 {
+		rec := reg.NewRecorder()
+		from := uintptr(unsafe.Pointer(rec))
+		for l := from / line; l <= (from+unsafe.Sizeof(*rec)-1)/line; l++ {
+			if j, ok := owner[l]; ok {
+				t.Fatalf("recorders %d and %d share the cache line at %#x (a recorder is %d bytes)", j, i, l*line, unsafe.Sizeof(*rec))
+			}
+			owner[l] = i
 		}
 	}
 }

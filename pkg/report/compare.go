@@ -5,40 +5,105 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
-// WriteCompare writes the side-by-side table of a comparison: one row per
-// scheme with throughput, latency, throttling, partitions and a verdict.
+// WriteCompare writes the side-by-side comparison at unlimited width,
+// without colour: WriteCompareStyle with the zero Style.
 func WriteCompare(w io.Writer, reps []*Report) error {
+	return WriteCompareStyle(w, reps, textfit.Style{})
+}
+
+// WriteCompareStyle writes the side-by-side table of a comparison fitted to
+// st: one row per scheme with throughput, latency, throttling, partitions
+// and a verdict; throttling by code; latency by operation, one column per
+// scheme.
+func WriteCompareStyle(w io.Writer, reps []*Report, st textfit.Style) error {
 	if len(reps) == 0 {
 		return nil
 	}
-	ew := &errWriter{w: w}
+	p := &textfit.Printer{W: w, Style: st}
 	r0 := reps[0]
-	ew.printf("tablestress compare: %s on %s, %d scheme(s), seed %d, the same entity stream and workload\n", r0.Scenario, r0.Target.Kind, len(reps), r0.Run.Seed)
-	if m := sharedModel(reps); m != "" {
-		ew.printf("model: %s\n", m)
+	if r0.Find != nil {
+		p.Line("tablestress find: %s on %s, %d scheme(s), seed %d, the same entity stream and workload; each scheme at the highest rate it sustained",
+			r0.Scenario, r0.Target.Kind, len(reps), r0.Run.Seed)
+	} else {
+		p.Line("tablestress compare: %s on %s, %d scheme(s), seed %d, the same entity stream and workload", r0.Scenario, r0.Target.Kind, len(reps), r0.Run.Seed)
 	}
-	ew.printf("\n")
-	tw := tabwriter.NewWriter(ew, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SCHEME\tOPS/S\tENTITIES/S\tP50 MS\tP99 MS\tP99.9 MS\tTHROTTLED\tERRORS\tDROPPED\tPARTITIONS\tBUSIEST PEAK/S\tPAGES/QUERY\tVERDICT")
+	if m := models(reps); m != "" {
+		p.Line("model: %s", m)
+	}
+	p.Blank()
+	// A MODEL column when the runs were judged by different models.
+	perModel := models(reps) == "" && reps[0].Model+reps[len(reps)-1].Model != ""
+	t := &textfit.Table{Cols: []textfit.Column{
+		{Header: "SCHEME", Shrink: true}, {Header: "MODEL", Shrink: true}, {Header: "OPS/S", Right: true}, {Header: "ENTITIES/S", Short: "ENT/S", Right: true},
+		{Header: "P50 MS", Right: true, Drop: 4}, {Header: "P99 MS", Right: true}, {Header: "P99.9 MS", Right: true, Drop: 5},
+		{Header: "THROTTLED", Right: true}, {Header: "ERRORS", Right: true, Drop: 3}, {Header: "DROPPED", Right: true, Drop: 3},
+		{Header: "PARTITIONS", Short: "PARTS", Right: true, Drop: 2}, {Header: "BUSIEST PEAK/S", Short: "PEAK/S", Right: true}, {Header: "PAGES/QUERY", Short: "PAGES/Q", Right: true, Drop: 6},
+		{Header: "VERDICT", Wrap: true},
+	}}
 	for _, r := range reps {
-		t := r.Totals
+		s := r.Totals
 		peak, _ := r.ThresholdValue("max_partition_peak", "")
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", runLabel(r, reps), rate(t.OpsPerSec), rate(t.EntitiesPerSec),
-			ms(t.Latency.P50), ms(t.Latency.P99), ms(t.Latency.P999), pct(t.Throttled, t.Requests), num(t.Errors), num(t.Dropped),
-			num(int64(len(r.Partitions))), fmt.Sprintf("%s/%s", rate(peak), rate(r.Run.PartitionTarget)), pagesPerQuery(r), SchemeVerdict(r))
+		v := SchemeVerdict(r)
+		t.Cells(cell(r.Scheme), cell(r.Model), cell(rate(s.OpsPerSec)), cell(rate(s.EntitiesPerSec)),
+			cell(ms(s.Latency.P50)), cell(ms(s.Latency.P99)), cell(ms(s.Latency.P999)), warn(pct(s.Throttled, s.Requests), s.Throttled > 0),
+			warn(num(s.Errors), s.Errors > 0), warn(num(s.Dropped), s.Dropped > 0), cell(num(int64(len(r.Partitions)))),
+			cell(fmt.Sprintf("%s/%s", rate(peak), rate(r.Run.PartitionTarget))), cell(pagesPerQuery(r)), textfit.Cell{Text: v, Color: verdictColor(v)})
 	}
-	tw.Flush()
-	ew.printf("\nthrottled by code (share of requests):\n")
+	t.Cols[1].Hide = !perModel
+	render(p, t)
+	p.Blank()
+	p.Line("throttled by code (share of requests):")
 	for _, r := range reps {
-		ew.printf("  %-14s %s\n", runLabel(r, reps), throttleCodes(r))
+		p.Line("  %s: %s", runLabel(r, reps), throttleCodes(r))
 	}
-	ew.printf("\nlatency by operation (p50 / p99 / p99.9 ms):\n")
-	tw = tabwriter.NewWriter(ew, 0, 4, 2, ' ', 0)
+	writeOpLatency(p, reps)
+	for _, r := range reps {
+		if r.Find != nil {
+			p.Blank()
+			writeFind(p, r.Scheme, r.Find)
+		}
+	}
+	WriteFindSummary(p, reps)
+	blank := false
+	for _, r := range reps {
+		advice := DroppedAdvice(r)
+		failed := 0
+		for _, t := range r.Thresholds {
+			if !t.OK {
+				failed++
+			}
+		}
+		if advice == "" && len(r.Thresholds) == 0 {
+			continue
+		}
+		if !blank {
+			p.Blank()
+			blank = true
+		}
+		if advice != "" {
+			p.Painted(textfit.Yellow, "%s: %s", r.Scheme, advice)
+		}
+		if len(r.Thresholds) == 0 {
+			continue
+		}
+		line := fmt.Sprintf("thresholds %s: %d of %d passed", r.Scheme, len(r.Thresholds)-failed, len(r.Thresholds))
+		if failed > 0 {
+			p.Painted(textfit.Red, "%s", line)
+		} else {
+			p.Line("%s", line)
+		}
+	}
+	return p.Err
+}
+
+// writeOpLatency writes the latency of each operation side by side, one
+// column per scheme: p50 / p99 / p99.9 when that fits, p99 alone when not.
+func writeOpLatency(p *textfit.Printer, reps []*Report) {
 	ops := map[string]bool{}
 	for _, r := range reps {
 		for op := range r.Operations {
@@ -51,37 +116,58 @@ func WriteCompare(w io.Writer, reps []*Report) error {
 			order = append(order, op)
 		}
 	}
-	fmt.Fprint(tw, "SCHEME")
-	for _, op := range order {
-		fmt.Fprintf(tw, "\t%s", op)
-	}
-	fmt.Fprintln(tw)
-	for _, r := range reps {
-		fmt.Fprint(tw, runLabel(r, reps))
+	build := func(full bool) *textfit.Table {
+		t := &textfit.Table{Cols: []textfit.Column{{Header: "OPERATION"}}}
+		for _, r := range reps {
+			t.Cols = append(t.Cols, textfit.Column{Header: runLabel(r, reps), Right: true})
+		}
 		for _, op := range order {
-			s, ok := r.Operations[op]
-			if !ok {
-				fmt.Fprint(tw, "\t-")
-				continue
+			row := []string{op}
+			for _, r := range reps {
+				s, ok := r.Operations[op]
+				switch {
+				case !ok:
+					row = append(row, "-")
+				case full:
+					row = append(row, fmt.Sprintf("%s / %s / %s", ms(s.Latency.P50), ms(s.Latency.P99), ms(s.Latency.P999)))
+				default:
+					row = append(row, ms(s.Latency.P99))
+				}
 			}
-			fmt.Fprintf(tw, "\t%s / %s / %s", ms(s.Latency.P50), ms(s.Latency.P99), ms(s.Latency.P999))
+			t.Row(row...)
 		}
-		fmt.Fprintln(tw)
+		return t
 	}
-	tw.Flush()
-	for _, r := range reps {
-		if len(r.Thresholds) == 0 {
-			continue
-		}
-		failed := 0
-		for _, t := range r.Thresholds {
-			if !t.OK {
-				failed++
-			}
-		}
-		ew.printf("thresholds %s: %d of %d passed\n", r.Scheme, len(r.Thresholds)-failed, len(r.Thresholds))
+	p.Blank()
+	full := build(true)
+	var b strings.Builder
+	_, _ = full.Render(&b, textfit.Style{})
+	if width := maxLine(b.String()); p.Style.Fits(width) {
+		p.Line("latency by operation (p50 / p99 / p99.9 ms):")
+		_, _ = full.Render(p, p.Style)
+		return
 	}
-	return ew.err
+	p.Line("latency by operation (p99 ms; --wide adds p50 and p99.9):")
+	_, _ = build(false).Render(p, p.Style)
+}
+
+func maxLine(s string) int {
+	n := 0
+	for _, l := range strings.Split(s, "\n") {
+		n = max(n, textfit.Len(l))
+	}
+	return n
+}
+
+// models is the one model all runs share, or "" when they differ (each
+// row then names its own).
+func models(reps []*Report) string {
+	for _, r := range reps[1:] {
+		if r.Model != reps[0].Model {
+			return ""
+		}
+	}
+	return reps[0].Model
 }
 
 // pagesPerQuery is the average number of pages a query operation read.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -15,6 +16,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // `go test ./pkg/report -run Golden -update` after an intended change.
 func TestCompareGolden(t *testing.T) {
 	hotRun := richReport("constant", true)
+	hotRun.Find = nil // a comparison, not a search
 	cool := richReport("hash-buckets", false)
 	cool.Totals.Throttled, cool.Totals.Errors = 0, 0
 	cool.Totals.Status = map[string]int64{"202": 60000}
@@ -31,6 +33,10 @@ func TestCompareGolden(t *testing.T) {
 	}
 	var b bytes.Buffer
 	if err := WriteCompare(&b, []*Report{hotRun, cool}); err != nil {
+		t.Fatal(err)
+	}
+	b.WriteString("\n--- the same at 100 columns ---\n")
+	if err := WriteCompareStyle(&b, []*Report{hotRun, cool}, textfit.Style{Width: 100}); err != nil {
 		t.Fatal(err)
 	}
 	const golden = "testdata/compare.golden"

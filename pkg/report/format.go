@@ -5,45 +5,23 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
 // num formats an integer with thousands separators: 12,345.
-func num(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+func num(n int64) string { return textfit.Int(n) }
 
 // rate formats a per-second figure: 1,234 or 12.3 or 0.45.
-func rate(f float64) string {
-	switch {
-	case f >= 100:
-		return num(int64(f + 0.5))
-	case f >= 10:
-		return strconv.FormatFloat(f, 'f', 1, 64)
-	default:
-		return strconv.FormatFloat(f, 'f', 2, 64)
-	}
-}
+func rate(f float64) string { return textfit.Rate(f) }
 
 // ms formats milliseconds with three significant digits.
 func ms(f float64) string {
 	switch {
 	case f == 0:
 		return "0"
+	case f >= 1000:
+		return num(int64(f + 0.5))
 	case f >= 100:
 		return strconv.FormatFloat(f, 'f', 0, 64)
 	case f >= 10:

@@ -7,6 +7,8 @@ import (
 	"html"
 	"io"
 	"sort"
+
+	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
 // The HTML report embeds Apache ECharts (assets/ECHARTS-LICENSE), so the
@@ -35,7 +37,7 @@ func WriteHTML(w io.Writer, reps ...*Report) error {
 	if err != nil {
 		return err
 	}
-	ew := &errWriter{w: w}
+	ew := &textfit.Printer{W: w}
 	e := html.EscapeString
 	r0 := reps[0]
 	title := "tablestress: " + r0.Scenario
@@ -44,29 +46,43 @@ func WriteHTML(w io.Writer, reps ...*Report) error {
 	} else {
 		title += ", " + fmt.Sprint(len(reps)) + " schemes compared"
 	}
-	ew.printf("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-	ew.printf("<title>%s</title>\n<style>%s</style>\n</head><body>\n", e(title), reportCSS)
-	ew.printf("<header><h1>%s</h1><p>%s on %s (%s), started %s, seed %d</p></header>\n<main>\n",
-		e(title), e(r0.Run.Mode+" loop"), e(r0.Target.Kind), e(r0.Target.Endpoint), e(r0.StartedAt.Format("2006-01-02 15:04:05 MST")), r0.Run.Seed)
+	ew.Printf("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+	ew.Printf("<title>%s</title>\n<style>%s</style>\n</head><body>\n", e(title), reportCSS)
+	model := ""
+	if m := models(reps); m != "" {
+		model = ", model " + m
+	}
+	ew.Printf("<header><h1>%s</h1><p>%s on %s (%s%s), started %s, seed %d</p></header>\n<main>\n",
+		e(title), e(r0.Run.Mode+" loop"), e(r0.Target.Kind), e(r0.Target.Endpoint), e(model), e(r0.StartedAt.Format("2006-01-02 15:04:05 MST")), r0.Run.Seed)
 	if len(reps) > 1 {
-		ew.printf("<section><h2>Comparison</h2>\n")
+		ew.Printf("<section><h2>Comparison</h2>\n")
 		writeCompareTable(ew, reps)
-		ew.printf("<div class=\"grid\"><div id=\"compare\" class=\"chart\"></div><div id=\"compare-peak\" class=\"chart\"></div></div></section>\n")
+		if r0.Find != nil {
+			ew.Printf("<h3>Limits found</h3><ul>\n")
+			for _, r := range reps {
+				if r.Find != nil {
+					ew.Printf("<li><b>%s</b> %s</li>\n", e(r.Scheme), e(r.Find.Sentence()))
+				}
+			}
+			ew.Printf("</ul>\n")
+		}
+		ew.Printf("<div class=\"grid\"><div id=\"compare\" class=\"chart\"></div><div id=\"compare-peak\" class=\"chart\"></div>\n")
+		ew.Printf("<div id=\"compare-spread\" class=\"chart\"></div><div id=\"compare-latency\" class=\"chart\"></div></div></section>\n")
 	}
 	for i, r := range reps {
 		writeRunHTML(ew, i, r)
 	}
 	if src := r0.ScenarioSource; src != "" {
-		ew.printf("<section><h2>Scenario</h2><pre>%s</pre></section>\n", e(src))
+		ew.Printf("<section><h2>Scenario</h2><pre>%s</pre></section>\n", e(src))
 	}
-	ew.printf("</main>\n<script>%s</script>\n", echartsJS)
-	ew.printf("<script type=\"application/json\" id=\"tablestress-data\">%s</script>\n", data)
-	ew.printf("<script>%s</script>\n</body></html>\n", reportJS)
-	return ew.err
+	ew.Printf("</main>\n<script>%s</script>\n", echartsJS)
+	ew.Printf("<script type=\"application/json\" id=\"tablestress-data\">%s</script>\n", data)
+	ew.Printf("<script>%s</script>\n</body></html>\n", reportJS)
+	return ew.Err
 }
 
-func writeCompareTable(ew *errWriter, reps []*Report) {
-	ew.printf("<table><tr><th>scheme</th><th>ops/s</th><th>entities/s</th><th>p50 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>throttled</th><th>partitions</th><th>busiest peak/s</th><th>verdict</th></tr>\n")
+func writeCompareTable(ew *textfit.Printer, reps []*Report) {
+	ew.Printf("<table><tr><th>scheme</th><th>ops/s</th><th>entities/s</th><th>p50 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>throttled</th><th>partitions</th><th>busiest peak/s</th><th>verdict</th></tr>\n")
 	for _, r := range reps {
 		peak, _ := r.ThresholdValue("max_partition_peak", "")
 		v := SchemeVerdict(r)
@@ -74,25 +90,55 @@ func writeCompareTable(ew *errWriter, reps []*Report) {
 		if v != "ok" {
 			cls = "bad"
 		}
-		ew.printf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"%s\">%s</td></tr>\n",
+		ew.Printf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"%s\">%s</td></tr>\n",
 			html.EscapeString(r.Scheme), rate(r.Totals.OpsPerSec), rate(r.Totals.EntitiesPerSec), ms(r.Totals.Latency.P50), ms(r.Totals.Latency.P99),
 			ms(r.Totals.Latency.P999), pct(r.Totals.Throttled, r.Totals.Requests), num(int64(len(r.Partitions))), rate(peak), cls, html.EscapeString(v))
 	}
-	ew.printf("</table>\n")
+	ew.Printf("</table>\n")
 }
 
-func writeRunHTML(ew *errWriter, i int, r *Report) {
+// writeCharts writes the chart elements of run i that its data can fill
+// (report.js draws one into each).
+func writeCharts(ew *textfit.Printer, i int, r *Report) {
+	var charts []string
+	if r.Find != nil && len(r.Find.Steps) > 0 {
+		ew.Printf("<p class=\"verdict\">%s %s</p>\n", html.EscapeString(r.Scheme), html.EscapeString(r.Find.Sentence()))
+		charts = append(charts, "find")
+	}
+	if len(r.Intervals) > 0 {
+		charts = append(charts, "throughput", "latency")
+	}
+	if len(r.Operations) > 0 {
+		charts = append(charts, "operations")
+	}
+	for _, p := range r.Partitions {
+		if p.PartitionKey != "*" {
+			charts = append(charts, "distribution")
+			break
+		}
+	}
+	ew.Printf("<div class=\"grid\">")
+	for _, c := range charts {
+		ew.Printf("<div id=\"%s-%d\" class=\"chart\"></div>", c, i)
+	}
+	ew.Printf("</div>\n")
+	if r.Heatmap != nil && len(r.Heatmap.Partitions) > 0 {
+		ew.Printf("<div id=\"heatmap-%d\" class=\"chart tall\"></div>\n", i)
+	}
+}
+
+func writeRunHTML(ew *textfit.Printer, i int, r *Report) {
 	e := html.EscapeString
-	ew.printf("<section><h2>Scheme %s</h2>\n", e(r.Scheme))
-	ew.printf("<p>table %s; seeded %s entities in %s partitions; measured %.1fs; %d workers; retry %s</p>\n",
+	ew.Printf("<section><h2>Scheme %s</h2>\n", e(r.Scheme))
+	ew.Printf("<p>table %s; seeded %s entities in %s partitions; measured %.1fs; %d workers; retry %s</p>\n",
 		e(r.Table), num(r.Seed.Entities), num(int64(r.Seed.Partitions)), r.DurationS, r.Run.Workers, e(r.Run.Retry))
 	if r.Failure != "" {
-		ew.printf("<p class=\"bad\">the run did not complete: %s</p>\n", e(r.Failure))
+		ew.Printf("<p class=\"bad\">the run did not complete: %s</p>\n", e(r.Failure))
 	}
-	ew.printf("<p class=\"verdict\">%s</p>\n", e(Verdict(r)))
-	ew.printf("<table><tr><th>operation</th><th>ops</th><th>ops/s</th><th>entities/s</th><th>requests</th><th>throttled</th><th>errors</th><th>failed</th><th>dropped</th><th>retries</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max ms</th></tr>\n")
+	ew.Printf("<p class=\"verdict\">%s</p>\n", e(Verdict(r)))
+	ew.Printf("<table><tr><th>operation</th><th>ops</th><th>ops/s</th><th>entities/s</th><th>requests</th><th>throttled</th><th>errors</th><th>failed</th><th>dropped</th><th>retries</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max ms</th></tr>\n")
 	row := func(name string, s Stats) {
-		ew.printf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+		ew.Printf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
 			e(name), num(s.Ops), rate(s.OpsPerSec), rate(s.EntitiesPerSec), num(s.Requests), num(s.Throttled), num(s.Errors), num(s.Failed),
 			num(s.Dropped), num(s.Retries), ms(s.Latency.P50), ms(s.Latency.P90), ms(s.Latency.P99), ms(s.Latency.P999), ms(s.Latency.Max))
 	}
@@ -100,22 +146,20 @@ func writeRunHTML(ew *errWriter, i int, r *Report) {
 		row(op, r.Operations[op])
 	}
 	row("total", r.Totals)
-	ew.printf("</table>\n<p>status: %s</p>\n", e(statusLine(r.Totals.Status)))
+	ew.Printf("</table>\n<p>status: %s</p>\n", e(statusLine(r.Totals.Status)))
 	if len(r.Thresholds) > 0 {
-		ew.printf("<h3>Thresholds</h3><table><tr><th>threshold</th><th>observed</th><th>result</th></tr>\n")
+		ew.Printf("<h3>Thresholds</h3><table><tr><th>threshold</th><th>observed</th><th>result</th></tr>\n")
 		for _, t := range r.Thresholds {
 			res, cls := "ok", "ok"
 			if !t.OK {
 				res, cls = "FAIL", "bad"
 			}
-			ew.printf("<tr><td>%s</td><td>%s%s</td><td class=\"%s\">%s</td></tr>\n", e(t.Expr), trimFloat(t.Observed), e(t.Unit), cls, res)
+			ew.Printf("<tr><td>%s</td><td>%s%s</td><td class=\"%s\">%s</td></tr>\n", e(t.Expr), trimFloat(t.Observed), e(t.Unit), cls, res)
 		}
-		ew.printf("</table>\n")
+		ew.Printf("</table>\n")
 	}
-	ew.printf("<div class=\"grid\"><div id=\"throughput-%d\" class=\"chart\"></div><div id=\"latency-%d\" class=\"chart\"></div></div>\n", i, i)
-	ew.printf("<div id=\"heatmap-%d\" class=\"chart tall\"></div>\n", i)
-	ew.printf("<div class=\"grid\"><div id=\"distribution-%d\" class=\"chart\"></div><div id=\"operations-%d\" class=\"chart\"></div></div>\n", i, i)
-	ew.printf("<h3>Busiest partitions</h3><table><tr><th>partition</th><th>entities</th><th>entities/s</th><th>peak/s</th><th>requests</th><th>throttled</th><th>errors</th><th>p99 ms</th><th>verdict</th></tr>\n")
+	writeCharts(ew, i, r)
+	ew.Printf("<h3>Busiest partitions</h3><table><tr><th>partition</th><th>entities</th><th>entities/s</th><th>peak/s</th><th>requests</th><th>throttled</th><th>errors</th><th>p99 ms</th><th>verdict</th></tr>\n")
 	parts := append([]Partition(nil), r.Partitions...)
 	sort.SliceStable(parts, func(a, b int) bool { return parts[a].Entities > parts[b].Entities })
 	for _, p := range parts[:min(len(parts), 20)] {
@@ -124,9 +168,9 @@ func writeRunHTML(ew *errWriter, i int, r *Report) {
 		if v != "ok" {
 			cls = "bad"
 		}
-		ew.printf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"%s\">%s</td></tr>\n",
+		ew.Printf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"%s\">%s</td></tr>\n",
 			e(displayKey(p.PartitionKey)), num(p.Entities), rate(p.EntitiesPerSec), rate(p.PeakEntitiesPerSec), num(p.Requests),
 			num(p.Throttled), num(p.Errors), ms(p.Latency.P99), cls, e(v))
 	}
-	ew.printf("</table></section>\n")
+	ew.Printf("</table></section>\n")
 }

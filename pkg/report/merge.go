@@ -88,7 +88,11 @@ func Merge(shards []Shard, partial bool) (*Report, error) {
 		m.Run.Workers += r.Run.Workers
 		m.Run.MaxOps += r.Run.MaxOps
 		m.Seed.Entities += r.Seed.Entities
-		m.Seed.Rows += r.Seed.Rows
+		if r.Seed.Reused { // each shard counted the one table they share
+			m.Seed.Reused, m.Seed.Rows = true, max(m.Seed.Rows, r.Seed.Rows)
+		} else {
+			m.Seed.Rows += r.Seed.Rows
+		}
 		m.Seed.Partitions += r.Seed.Partitions
 		m.Seed.Throttled += r.Seed.Throttled
 		m.Seed.DurationS = max(m.Seed.DurationS, r.Seed.DurationS)

@@ -59,6 +59,9 @@ type Report struct {
 	// MissingShards names the shards a partial merge lacks ("2/3").
 	MergedShards  int      `json:"merged_shards,omitempty"`
 	MissingShards []string `json:"missing_shards,omitempty"`
+	// Find is the search for the highest sustainable rate this run ended
+	// (tablestress find), when it was one.
+	Find *Find `json:"find,omitempty"`
 	// ScenarioSource is the scenario file as run, for the HTML report.
 	ScenarioSource string `json:"scenario_source,omitempty"`
 }
@@ -113,6 +116,9 @@ type SeedInfo struct {
 	Partitions int     `json:"partitions"`
 	DurationS  float64 `json:"duration_s"`
 	Throttled  int64   `json:"throttled"`
+	// Reused is set when the run skipped the seed phase (--skip-seed) on a
+	// table seeded before; Rows is then what was counted in it.
+	Reused bool `json:"reused,omitempty"`
 }
 
 // Stats are the totals of the run or of one operation.

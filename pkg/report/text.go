@@ -1,103 +1,188 @@
 package report
 
 import (
-	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"time"
+
+	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
 // TopPartitions is how many partitions the text summary lists.
 const TopPartitions = 10
 
-// WriteText writes the human summary of a run: what ran where, totals and
-// operations, throttling by status, the busiest partitions with a verdict
-// against the partition target, and the thresholds.
-func WriteText(w io.Writer, r *Report) error {
-	ew := &errWriter{w: w}
-	ew.printf("tablestress: %s, scheme %s, on %s (%s)\n", r.Scenario, r.Scheme, r.Target.Kind, r.Target.Endpoint)
-	if r.Model != "" {
-		ew.printf("model: %s\n", r.Model)
+// WriteText writes the human summary of a run at unlimited width, without
+// colour: WriteTextStyle with the zero Style.
+func WriteText(w io.Writer, r *Report) error { return WriteTextStyle(w, r, textfit.Style{}) }
+
+// WriteTextStyle writes the human summary of a run fitted to st: what ran
+// where, totals and operations, throttling by status, the busiest
+// partitions with a verdict against the partition target, and the
+// thresholds. Tables lose their least important columns to fit the width
+// (and say which); long lines wrap.
+func WriteTextStyle(w io.Writer, r *Report, st textfit.Style) error {
+	p := &textfit.Printer{W: w, Style: st}
+	writeHeader(p, r)
+	if r.Find != nil {
+		p.Blank()
+		writeFind(p, r.Scheme, r.Find)
+		p.Line("the report below is the run at %s ops/s", rate(r.Run.Rate))
 	}
-	if r.Seed.Entities > 0 {
-		ew.printf("table %s: seeded %s entities (%s rows) in %s partitions in %.1fs\n", r.Table, num(r.Seed.Entities), num(r.Seed.Rows), num(int64(r.Seed.Partitions)), r.Seed.DurationS)
-	} else {
-		ew.printf("table %s\n", r.Table)
-	}
-	ew.printf("measured %.1fs from %s (warm-up %gs excluded), %s, retry %s, seed %d\n",
-		r.DurationS, r.StartedAt.UTC().Format(time.RFC3339), r.Run.WarmupS, LoadShape(r.Run), r.Run.Retry, r.Run.Seed)
-	for _, n := range r.Run.Notes {
-		ew.printf("note: %s\n", n)
-	}
-	if r.MergedShards > 0 {
-		ew.printf("merged from %d shard(s)", r.MergedShards)
-		if len(r.MissingShards) > 0 {
-			ew.printf("; PARTIAL: missing shard %s", strings.Join(r.MissingShards, ", "))
-		}
-		ew.printf("\n")
-	}
-	if r.Interrupted || r.Failure != "" {
-		ew.printf("RUN DID NOT COMPLETE: %s\n", r.Failure)
-	}
-	for _, o := range r.Outages {
-		ew.printf("TARGET DOWN from %.1fs to %.1fs of the run (%.1fs): %s\n", o.StartS, o.EndS, o.EndS-o.StartS, o.Cause)
-	}
-	if r.Aborted != "" {
-		ew.printf("RUN ABORTED: %s\n", r.Aborted)
-	}
-	ew.printf("\n")
-	tw := tabwriter.NewWriter(ew, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "OPERATION\tOPS\tOPS/S\tENTITIES/S\tREQUESTS\tTHROTTLED\tERRORS\tFAILED\tDROPPED\tRETRIES\tP50 MS\tP99 MS\tP99.9 MS\tMAX MS\t")
+	p.Blank()
+	ops := &textfit.Table{Cols: []textfit.Column{
+		{Header: "OPERATION"}, {Header: "OPS", Right: true}, {Header: "OPS/S", Right: true}, {Header: "ENTITIES/S", Short: "ENT/S", Right: true},
+		{Header: "REQUESTS", Short: "REQS", Right: true, Drop: 4}, {Header: "THROTTLED", Right: true}, {Header: "ERRORS", Right: true, Drop: 2},
+		{Header: "FAILED", Right: true, Drop: 5}, {Header: "DROPPED", Right: true, Drop: 2}, {Header: "RETRIES", Short: "RETRY", Right: true, Drop: 6},
+		{Header: "P50 MS", Right: true, Drop: 3}, {Header: "P99 MS", Right: true}, {Header: "P99.9 MS", Right: true, Drop: 4},
+		{Header: "MAX MS", Right: true, Drop: 5},
+	}}
 	row := func(name string, s Stats) {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", name, num(s.Ops), rate(s.OpsPerSec), rate(s.EntitiesPerSec),
-			num(s.Requests), num(s.Throttled), num(s.Errors), num(s.Failed), num(s.Dropped), num(s.Retries),
-			ms(s.Latency.P50), ms(s.Latency.P99), ms(s.Latency.P999), ms(s.Latency.Max))
+		ops.Cells(cell(name), cell(num(s.Ops)), cell(rate(s.OpsPerSec)), cell(rate(s.EntitiesPerSec)), cell(num(s.Requests)),
+			warn(num(s.Throttled), s.Throttled > 0), warn(num(s.Errors), s.Errors > 0), warn(num(s.Failed), s.Failed > 0),
+			warn(num(s.Dropped), s.Dropped > 0), cell(num(s.Retries)),
+			cell(ms(s.Latency.P50)), cell(ms(s.Latency.P99)), cell(ms(s.Latency.P999)), cell(ms(s.Latency.Max)))
 	}
 	for _, op := range OperationOrder(r.Operations) {
 		row(op, r.Operations[op])
 	}
 	row("total", r.Totals)
-	tw.Flush()
-	ew.printf("status: %s\n", statusLine(r.Totals.Status))
-	ew.printf("throttled: %s of requests\n", pct(r.Totals.Throttled, r.Totals.Requests))
+	render(p, ops)
+	p.Line("status: %s", statusLine(r.Totals.Status))
+	throttled := "throttled: " + pct(r.Totals.Throttled, r.Totals.Requests) + " of requests"
+	if r.Totals.Throttled > 0 {
+		p.Painted(textfit.Yellow, "%s", throttled)
+	} else {
+		p.Line("%s", throttled)
+	}
+	if advice := DroppedAdvice(r); advice != "" {
+		p.Painted(textfit.Yellow, "%s", advice)
+	}
 
 	n := min(len(r.Partitions), TopPartitions)
-	ew.printf("\nbusiest %d of %s partitions (target %s entities/s per partition)\n", n, num(int64(len(r.Partitions))), rate(r.Run.PartitionTarget))
-	tw = tabwriter.NewWriter(ew, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "PARTITION\tENTITIES\tENTITIES/S\tPEAK/S\tREQUESTS\tTHROTTLED\tERRORS\tP99 MS\tVERDICT")
-	for _, p := range r.Partitions[:n] {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", displayKey(p.PartitionKey), num(p.Entities), rate(p.EntitiesPerSec), rate(p.PeakEntitiesPerSec),
-			num(p.Requests), num(p.Throttled), num(p.Errors), ms(p.Latency.P99), partitionVerdict(p, r.Run.PartitionTarget))
+	p.Blank()
+	p.Line("busiest %d of %s partitions (target %s entities/s per partition)", n, num(int64(len(r.Partitions))), rate(r.Run.PartitionTarget))
+	parts := &textfit.Table{Cols: []textfit.Column{
+		{Header: "PARTITION", Shrink: true}, {Header: "ENTITIES", Short: "ENTS", Right: true, Drop: 3}, {Header: "ENTITIES/S", Short: "ENT/S", Right: true},
+		{Header: "PEAK/S", Right: true}, {Header: "REQUESTS", Short: "REQS", Right: true, Drop: 4}, {Header: "THROTTLED", Right: true},
+		{Header: "ERRORS", Right: true, Drop: 2}, {Header: "P99 MS", Right: true, Drop: 1}, {Header: "VERDICT", Wrap: true},
+	}}
+	for _, pt := range r.Partitions[:n] {
+		v := partitionVerdict(pt, r.Run.PartitionTarget)
+		parts.Cells(cell(displayKey(pt.PartitionKey)), cell(num(pt.Entities)), cell(rate(pt.EntitiesPerSec)), cell(rate(pt.PeakEntitiesPerSec)),
+			cell(num(pt.Requests)), warn(num(pt.Throttled), pt.Throttled > 0), warn(num(pt.Errors), pt.Errors > 0), cell(ms(pt.Latency.P99)),
+			textfit.Cell{Text: v, Color: verdictColor(v)})
 	}
-	tw.Flush()
-	ew.printf("verdict: %s\n", Verdict(r))
-	if v := r.Verify; v != nil {
-		if v.OK() {
-			ew.printf("verify: all %s acknowledged writes read back as written\n", num(v.Checked))
-		} else {
-			ew.printf("VERIFY FAILED: of %s acknowledged writes, %s missing, %s with another version, %s deleted but present, %s unreadable\n",
-				num(v.Checked), num(v.Missing), num(v.Mismatched), num(v.Resurrected), num(v.Unreadable))
-			for _, ex := range v.Examples {
-				ew.printf("  %s\n", ex)
-			}
+	render(p, parts)
+	verdict := "verdict: " + Verdict(r)
+	if len(HotPartitions(r)) > 0 {
+		p.Painted(textfit.Red, "%s", verdict)
+	} else {
+		p.Line("%s", verdict)
+	}
+	writeVerify(p, r.Verify)
+	writeThresholds(p, r.Thresholds)
+	return p.Err
+}
+
+// writeHeader says what ran where, how and whether it completed.
+func writeHeader(p *textfit.Printer, r *Report) {
+	p.Line("tablestress: %s, scheme %s, on %s (%s)", r.Scenario, r.Scheme, r.Target.Kind, r.Target.Endpoint)
+	if r.Model != "" {
+		p.Line("model: %s", r.Model)
+	}
+	if r.Seed.Reused {
+		p.Line("table %s: seeded before, %s rows counted, the scenario's entities found (seed phase skipped)", r.Table, num(r.Seed.Rows))
+	} else if r.Seed.Entities > 0 {
+		p.Line("table %s: seeded %s entities (%s rows) in %s partitions in %.1fs", r.Table, num(r.Seed.Entities), num(r.Seed.Rows), num(int64(r.Seed.Partitions)), r.Seed.DurationS)
+	} else {
+		p.Line("table %s", r.Table)
+	}
+	p.Line("measured %.1fs from %s (warm-up %gs excluded), %s, retry %s, seed %d",
+		r.DurationS, r.StartedAt.UTC().Format(time.RFC3339), r.Run.WarmupS, LoadShape(r.Run), r.Run.Retry, r.Run.Seed)
+	for _, n := range r.Run.Notes {
+		p.Line("note: %s", n)
+	}
+	if r.MergedShards > 0 {
+		line := "merged from " + num(int64(r.MergedShards)) + " shard(s)"
+		if len(r.MissingShards) > 0 {
+			line += "; PARTIAL: missing shard " + strings.Join(r.MissingShards, ", ")
+		}
+		p.Line("%s", line)
+	}
+	if r.Interrupted || r.Failure != "" {
+		p.Painted(textfit.Red, "RUN DID NOT COMPLETE: %s", r.Failure)
+	}
+	for _, o := range r.Outages {
+		p.Painted(textfit.Red, "TARGET DOWN from %.1fs to %.1fs of the run (%.1fs): %s", o.StartS, o.EndS, o.EndS-o.StartS, o.Cause)
+	}
+	if r.Aborted != "" {
+		p.Painted(textfit.Red, "RUN ABORTED: %s", r.Aborted)
+	}
+}
+
+func writeVerify(p *textfit.Printer, v *Verify) {
+	switch {
+	case v == nil:
+	case v.OK():
+		p.Line("verify: all %s acknowledged writes read back as written", num(v.Checked))
+	default:
+		p.Painted(textfit.Red, "VERIFY FAILED: of %s acknowledged writes, %s missing, %s with another version, %s deleted but present, %s unreadable",
+			num(v.Checked), num(v.Missing), num(v.Mismatched), num(v.Resurrected), num(v.Unreadable))
+		for _, ex := range v.Examples {
+			p.Line("  %s", ex)
 		}
 	}
-	if len(r.Thresholds) > 0 {
-		ew.printf("\nthresholds:\n")
-		for _, t := range r.Thresholds {
-			mark := "ok  "
-			if !t.OK {
-				mark = "FAIL"
-			}
-			if t.Missing != "" {
-				ew.printf("  %s %s  (nothing observed: %s)\n", mark, t.Expr, t.Missing)
-				continue
-			}
-			ew.printf("  %s %s  (observed %s%s)\n", mark, t.Expr, trimFloat(t.Observed), t.Unit)
+}
+
+func writeThresholds(p *textfit.Printer, ts []Threshold) {
+	if len(ts) == 0 {
+		return
+	}
+	p.Blank()
+	p.Line("thresholds:")
+	for _, t := range ts {
+		mark := p.Style.Paint("ok  ", textfit.Green)
+		if !t.OK {
+			mark = p.Style.Paint("FAIL", textfit.Red)
+		}
+		if t.Missing != "" {
+			p.Line("  %s %s  (nothing observed: %s)", mark, t.Expr, t.Missing)
+			continue
+		}
+		p.Line("  %s %s  (observed %s%s)", mark, t.Expr, textfit.Float(t.Observed), t.Unit)
+	}
+}
+
+// render writes a table and the note of the columns it left out.
+func render(p *textfit.Printer, t *textfit.Table) {
+	dropped, err := t.Render(p, p.Style)
+	if err == nil {
+		if note := textfit.Dropped(dropped); note != "" {
+			p.Line("%s", note)
 		}
 	}
-	return ew.err
+}
+
+func cell(s string) textfit.Cell { return textfit.Cell{Text: s} }
+
+// warn is a cell in the warning colour when bad.
+func warn(s string, bad bool) textfit.Cell {
+	if bad {
+		return textfit.Cell{Text: s, Color: textfit.Yellow}
+	}
+	return textfit.Cell{Text: s}
+}
+
+// verdictColor colours a partition or scheme verdict: red for a partition
+// at or over its target, yellow for throttling or a problem, none for ok.
+func verdictColor(v string) textfit.Color {
+	switch {
+	case v == "ok":
+		return textfit.NoColor
+	case strings.Contains(v, "OVER TARGET"), strings.Contains(v, "HOT"), strings.Contains(v, "hot partition"):
+		return textfit.Red
+	}
+	return textfit.Yellow
 }
 
 func partitionVerdict(p Partition, target float64) string {
@@ -114,49 +199,4 @@ func partitionVerdict(p Partition, target float64) string {
 	return "ok"
 }
 
-func trimFloat(f float64) string {
-	if f == float64(int64(f)) {
-		return num(int64(f))
-	}
-	return fmt.Sprintf("%.3g", f)
-}
-
-// errWriter remembers the first write error.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	n, err := e.w.Write(p)
-	e.err = err
-	return n, err
-}
-
-func (e *errWriter) printf(format string, a ...any) { fmt.Fprintf(e, format, a...) }
-
-// LoadShape says how the run offered its load: "closed loop, 32 workers",
-// "open loop at 800 ops/s, up to 32 workers", or the stages of a ramp,
-// "open loop ramping 0 to 50 ops/s in 3s, then to 100 in 10s, up to 8
-// workers".
-func LoadShape(r RunInfo) string {
-	switch {
-	case r.Mode != "open":
-		return fmt.Sprintf("closed loop, %d workers", r.Workers)
-	case len(r.Stages) == 0:
-		return fmt.Sprintf("open loop at %s ops/s, up to %d workers", rate(r.Rate), r.Workers)
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "open loop ramping %s", rate(r.Rate))
-	for i, st := range r.Stages {
-		if i > 0 {
-			b.WriteString(", then")
-		}
-		fmt.Fprintf(&b, " to %s ops/s in %gs", rate(st.Rate), st.DurationS)
-	}
-	fmt.Fprintf(&b, ", up to %d workers", r.Workers)
-	return b.String()
-}
+func trimFloat(f float64) string { return textfit.Float(f) }

@@ -3,8 +3,10 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
+	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
 // PopulationSpec returns the keygen population of the scenario: the declared
@@ -83,8 +85,26 @@ func (s *Scenario) Scheme(name string) (int, error) {
 	for i, sc := range s.Schemes {
 		names[i] = sc.Name
 	}
-	return 0, fmt.Errorf("%w: no scheme %q in %s; it has %v", ErrInvalid, name, s.DisplayName(), names)
+	return 0, &UnknownScheme{Name: name, Scenario: s.DisplayName(), Schemes: names}
 }
+
+// UnknownScheme is asking a scenario for a scheme it does not have. It
+// matches ErrInvalid.
+type UnknownScheme struct {
+	Name, Scenario string
+	Schemes        []string
+}
+
+func (e *UnknownScheme) Error() string {
+	msg := fmt.Sprintf("no scheme %q in %s", e.Name, e.Scenario)
+	if best := textfit.Closest(e.Name, e.Schemes); best != "" {
+		msg += fmt.Sprintf(" (did you mean %s?)", best)
+	}
+	return msg + "; its schemes: " + strings.Join(e.Schemes, ", ")
+}
+
+// Unwrap makes UnknownScheme match ErrInvalid.
+func (e *UnknownScheme) Unwrap() error { return ErrInvalid }
 
 // schemeError locates a keygen error of scheme i at its template.
 func (s *Scenario) schemeErrors(i int, err error) []error {

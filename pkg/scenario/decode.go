@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
 // pos is a 1-based line and column in the scenario file.
@@ -143,7 +145,11 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 		return
 	}
 	seen := map[string]int{}
+	skip := d.cutValues(n, path)
 	for i := 0; i+1 < len(n.Content); i += 2 {
+		if skip[i] {
+			continue
+		}
 		k, val := n.Content[i], n.Content[i+1]
 		name := k.Value
 		sub := join(path, name)
@@ -159,6 +165,40 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 		}
 		d.decode(val, v.Field(idx), sub)
 	}
+}
+
+// cutValues finds the values of a flow mapping ({a: b, c: d}) that a comma
+// cut short: in flow style a comma ends a plain value, so
+// {distribution: hotspot(0.2,0.8)} reads as distribution "hotspot(0.2" and
+// a key "0.8)". It reports each once, with the value quoted as it should
+// be, and returns the indexes of the keys and values not to decode.
+func (d *decoder) cutValues(n *yaml.Node, path string) map[int]bool {
+	if n.Style&yaml.FlowStyle == 0 {
+		return nil
+	}
+	skip := map[int]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		open := strings.Count(val.Value, "(") - strings.Count(val.Value, ")")
+		if val.Kind != yaml.ScalarNode || val.Style != 0 || open <= 0 {
+			continue
+		}
+		whole := val.Value
+		j := i + 2
+		for ; open > 0 && j+1 < len(n.Content); j += 2 {
+			part := n.Content[j].Value
+			if v := n.Content[j+1]; v.Tag != "!!null" {
+				part += ": " + v.Value
+			}
+			whole += "," + part
+			open += strings.Count(part, "(") - strings.Count(part, ")")
+			skip[j] = true
+		}
+		skip[i] = true
+		d.errorf(val, join(path, k.Value), "%q was cut at a comma: inside {...} a comma ends a value, so quote it: %s: \"%s\"", val.Value, k.Value, whole)
+		i = j - 2
+	}
+	return skip
 }
 
 // decodeFields decodes the population's fields mapping, keeping file order.
@@ -232,35 +272,8 @@ func kindName(n *yaml.Node) string {
 
 // suggest names the closest known key, or lists them all.
 func suggest(name string, fields map[string]int) string {
-	best, bestD := "", 4
-	for k := range fields {
-		if dist := editDistance(strings.ToLower(name), k); dist < bestD {
-			best, bestD = k, dist
-		}
-	}
-	if best != "" && bestD <= max(1, len(name)/3) {
+	if best := textfit.Closest(name, sortedKeys(fields)); best != "" {
 		return fmt.Sprintf("did you mean %q?", best)
 	}
 	return "known fields: " + strings.Join(sortedKeys(fields), ", ")
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

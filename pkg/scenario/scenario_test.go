@@ -114,6 +114,9 @@ func TestDecodeErrors(t *testing.T) {
 		{"two documents", minimal + "---\n" + minimal, "several YAML documents"},
 		{"bad distribution", minimal + "  distribution: zipf(-1)\n", `"zipf(-1)" is not a distribution`},
 		{"bad retry", minimal + "  retry: sometimes\n", `"sometimes" is not a retry strategy`},
+		// In {...} a comma ends a plain value: the whole value, quoted, is the hint.
+		{"comma in flow mapping", strings.Replace(minimal, "entities: 100", "entities: 100\n  fields:\n    c: {kind: id, count: 10, distribution: hotspot(0.2,0.8)}", 1),
+			`"hotspot(0.2" was cut at a comma: inside {...} a comma ends a value, so quote it: distribution: "hotspot(0.2,0.8)"`},
 		{"duplicate field", "population:\n  fields:\n    a: {kind: guid}\n    a: {kind: guid}\n" + strings.TrimPrefix(minimal, "\npopulation:\n  entities: 100\n"), `field "a" is declared twice`},
 	}
 	for _, tt := range tests {
@@ -275,5 +278,19 @@ workload:
 		if !strings.HasPrefix(errs[i].Error(), w) {
 			t.Errorf("error %d: %q, want it to start with %q", i, errs[i], w)
 		}
+	}
+}
+
+// A value cut at a comma in a flow mapping is one problem, not also an
+// unknown field named after the rest of the value.
+func TestCommaInFlowMappingIsOneError(t *testing.T) {
+	src := strings.Replace(minimal, "entities: 100", "entities: 100\n  fields:\n    c: {kind: id, count: 10, distribution: hotspot(0.2,0.8)}", 1)
+	_, errs := Parse("t.yaml", []byte(src))
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), `quote it: distribution: "hotspot(0.2,0.8)"`) {
+		t.Errorf("want one error with the quoted value, got:\n%s", joinErrs(errs))
+	}
+	quoted := strings.Replace(src, "hotspot(0.2,0.8)", `"hotspot(0.2,0.8)"`, 1)
+	if _, errs := Parse("t.yaml", []byte(quoted)); len(errs) != 0 {
+		t.Errorf("quoted, the value is fine: %s", joinErrs(errs))
 	}
 }

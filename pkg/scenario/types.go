@@ -91,9 +91,9 @@ type Workload struct {
 	Workers          int          `yaml:"workers" doc:"Concurrent workers (default 16). Without rate they run flat out (closed loop); with rate they bound concurrency."`
 	Rate             Rate         `yaml:"rate" doc:"Open loop: operations started per second (e.g. 2000 or 2000/s), whatever the latency. Late starts are measured from the scheduled time and starts that cannot happen are counted as dropped."`
 	Stages           []Stage      `yaml:"stages" doc:"Open loop ramps: each stage moves the rate linearly to its target over its duration. Replaces duration."`
-	Distribution     Distribution `yaml:"distribution" doc:"Which existing entity an operation picks: uniform (default), zipf(S), hotspot(HOT,OPS), latest, sequential, single."`
-	TargetPartitions []string     `yaml:"target_partitions" doc:"Pin reads, updates, deletes and inserts to these PartitionKeys (seed 002's stress-test step 3)."`
-	Retry            Retry        `yaml:"retry" doc:"Retry strategy for throttling and timeouts: none, fixed(DELAY,N), exponential(DEFAULT,MIN,MAX,N) (seed 002). Every attempt is counted."`
+	Distribution     Distribution `yaml:"distribution" doc:"Which existing entity an operation picks (entities, by index, not partitions): uniform (default), zipf(S), hotspot(HOT,OPS) (the share OPS of the picks to the first HOT of the entities), latest(S), sequential, single(I)."`
+	TargetPartitions []string     `yaml:"target_partitions" doc:"Pin reads, updates, deletes and inserts to these PartitionKeys (step 3 of the stress-test procedure: target one partition)."`
+	Retry            Retry        `yaml:"retry" doc:"Retry strategy for throttling and timeouts: none, fixed(DELAY,N), exponential(DEFAULT,MIN,MAX,N). Every attempt is counted."`
 	Timeout          Duration     `yaml:"timeout" doc:"Per-request timeout (default 10s)."`
 	Mix              []Operation  `yaml:"mix" doc:"The operations and their weights."`
 }

@@ -198,3 +198,7 @@ func (e *parseError) Error() string {
 	return ErrTarget.Error() + ": " + e.what + "; accepted: " + TargetForms
 }
 func (e *parseError) Unwrap() error { return ErrTarget }
+
+// Problem is what was wrong with the spec, without the list of forms (for
+// a caller that points to them another way).
+func (e *parseError) Problem() string { return e.what }

@@ -8,6 +8,7 @@ import (
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/scenario"
+	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
 // PartitionTarget is Azure's scalability target for one partition, in
@@ -185,17 +186,25 @@ func gini(sorted []int64, total int64) float64 {
 func verdicts(a *Analysis, sim *simulation) []string {
 	var v []string
 	if a.OverTarget {
-		v = append(v, fmt.Sprintf("hot partition: %q would take %.0f entities/s at %.0f ops/s, over the %d/s partition target", a.Workload.Busiest, a.BusiestRate, a.Rate, PartitionTarget))
+		v = append(v, fmt.Sprintf("hot partition: %q would take %s entities/s at %s ops/s, over the %s/s partition target",
+			a.Workload.Busiest, textfit.Rate(a.BusiestRate), textfit.Rate(a.Rate), textfit.Int(PartitionTarget)))
 	}
 	if a.Monotonic != "" {
 		msg := fmt.Sprintf("%s PartitionKeys: %.0f%% of inserts extend the key range, so they all land on one range partition server", a.Monotonic, 100*a.ExtendShare)
 		if a.InsertRate > 0 {
-			msg += fmt.Sprintf(" (%.0f entities/s at %.0f ops/s vs its %d/s)", a.InsertRate, a.Rate, PartitionTarget)
+			msg += fmt.Sprintf(" (%s entities/s at %s ops/s vs its %s/s)", textfit.Rate(a.InsertRate), textfit.Rate(a.Rate), textfit.Int(PartitionTarget))
 		}
 		v = append(v, msg)
 	}
-	if a.Population.Partitions > 0 && a.Population.Mean < 2 && a.Population.Entities > 100 {
-		v = append(v, "one partition per entity: no entity group transactions and no range queries within a partition")
+	if pop, rows := a.Population, int64(sim.plan.Scheme.RowsPerEntity()); pop.Partitions > 0 && pop.Mean < 2*float64(rows) && pop.Entities > 100 {
+		// Most partitions hold one entity; that is the whole story only
+		// when no partition holds more than a couple.
+		if pop.Max <= 2*rows {
+			v = append(v, "one partition per entity: no entity group transactions and no range queries within a partition")
+		} else {
+			v = append(v, fmt.Sprintf("most partitions hold one entity (mean %.1f rows) while the busiest holds %s rows: batches and range queries work only in the few large partitions",
+				pop.Mean, textfit.Int(pop.Max)))
+		}
 	}
 	if o := sim.perOp[metrics.RangeQuery]; o != nil && sim.rangeWanted > 0 && float64(sim.rangeAvailable) < 0.5*float64(sim.rangeWanted) {
 		v = append(v, fmt.Sprintf("range queries find at most %.0f%% of the rows they ask for: partitions are smaller than the range", 100*float64(sim.rangeAvailable)/float64(sim.rangeWanted)))
@@ -204,10 +213,10 @@ func verdicts(a *Analysis, sim *simulation) []string {
 		v = append(v, fmt.Sprintf("batches hold %.1f entities on average of %.0f asked: too few new entities share a partition", float64(sim.batchGot)/float64(o.Ops), float64(sim.batchWanted)/float64(o.Ops)))
 	}
 	if a.Collisions > 0 {
-		v = append(v, fmt.Sprintf("%d RowKey collisions in the sample: those inserts fail with 409", a.Collisions))
+		v = append(v, fmt.Sprintf("%s RowKey collisions in the sample: those inserts fail with 409", textfit.Int(int64(a.Collisions))))
 	}
 	if a.Workload.Gini > 0.6 && a.Workload.Partitions > 1 {
-		v = append(v, fmt.Sprintf("skewed load: Gini %.2f over %d partitions", a.Workload.Gini, a.Workload.Partitions))
+		v = append(v, fmt.Sprintf("skewed load: Gini %.2f over %s partitions", a.Workload.Gini, textfit.Int(int64(a.Workload.Partitions))))
 	}
 	if len(v) == 0 {
 		v = append(v, "no partition problem found at this rate")

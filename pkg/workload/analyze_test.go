@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/tablestress/tablestress/pkg/scenario"
 )
 
 func TestGini(t *testing.T) {
@@ -107,5 +109,38 @@ func TestAnalyzePopulationSkew(t *testing.T) {
 	}
 	if len(a.Examples) != 5 || a.Examples[0].PartitionKey == "" {
 		t.Errorf("examples: %+v", a.Examples)
+	}
+}
+
+// A scheme where most partitions hold one entity but one holds a thousand
+// is not "one partition per entity": the verdict says both.
+func TestAnalyzeMostlySingletonPartitions(t *testing.T) {
+	src := `population:
+  entities: 20000
+  fields:
+    customer: {kind: id, count: 1000000, distribution: "hotspot(0.000001,0.05)"}
+schemes:
+  - {name: bucketed, partition_key: "{customer}-{hash(i) % 2}", row_key: "{i:08}"}
+workload:
+  mix: [{op: point_read}]
+`
+	s, errs := scenario.Parse("t.yaml", []byte(src))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	pop, schemes, err := s.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Analyze(s, pop, schemes[0], 1000, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := strings.Join(a.Verdicts, "\n")
+	if a.Population.Max < 200 || a.Population.Mean >= 2 {
+		t.Fatalf("the population is not what this test needs: %+v", a.Population)
+	}
+	if strings.Contains(v, "one partition per entity") || !strings.Contains(v, "most partitions hold one entity") {
+		t.Errorf("busiest partition holds %d rows; verdicts:\n%s", a.Population.Max, v)
 	}
 }

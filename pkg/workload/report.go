@@ -61,8 +61,7 @@ func (c *Config) Report(res *Result, err error, m Meta) *report.Report {
 	info.ID = m.RunID
 	rep := report.Build(report.Meta{
 		Scenario: c.Scenario.DisplayName(), Scheme: c.Schemes[c.Scheme].Name, Target: m.Target, Table: res.Table, Run: info,
-		Seed: report.SeedInfo{Entities: res.Seed.Entities, Rows: res.Seed.Rows, Partitions: res.Seed.Partitions,
-			DurationS: res.Seed.Duration.Seconds(), Throttled: res.Seed.Throttled},
+		Seed:        seedInfo(res),
 		Interrupted: res.Interrupted, Aborted: res.Aborted, Failure: failure, ScenarioSource: m.Source,
 		Verify: verifyReport(res.Verify), Outages: outages(res.Outages),
 	}, res.Summary)
@@ -114,4 +113,14 @@ func outages(os []Outage) []report.Outage {
 		out = append(out, report.Outage{StartS: o.Start.Seconds(), EndS: o.End.Seconds(), Cause: o.Cause})
 	}
 	return out
+}
+
+// seedInfo is the report's account of the seed phase: what it wrote, or the
+// rows counted in a table seeded before.
+func seedInfo(res *Result) report.SeedInfo {
+	if res.Seed.Reused {
+		return report.SeedInfo{Reused: true, Rows: max(res.SeedCounted, 0)}
+	}
+	return report.SeedInfo{Entities: res.Seed.Entities, Rows: res.Seed.Rows, Partitions: res.Seed.Partitions,
+		DurationS: res.Seed.Duration.Seconds(), Throttled: res.Seed.Throttled}
 }

@@ -29,7 +29,9 @@ type Config struct {
 	// SeedOnly stops after the seed phase (tablestress seed).
 	SeedOnly bool
 	// SkipSeed starts the run phase on a table that is already seeded
-	// (requires Reuse).
+	// (tablestress seed --keep-table): it counts the rows and reads back a
+	// sample of the entities the seed phase would write instead of writing
+	// them. It requires Table and Reuse.
 	SkipSeed bool
 	// Verify reads back every acknowledged write after the run.
 	Verify bool
@@ -47,6 +49,9 @@ type Config struct {
 	// PartitionTarget is the entities/s a partition is judged against
 	// (default PartitionTarget, Azure's).
 	PartitionTarget float64
+	// SeedLimits pace the seed phase (AzureSeedLimits for Azure Storage
+	// accounts); the zero value does not limit.
+	SeedLimits SeedLimits
 
 	// OnRegistry, when set, receives the run phase's metrics registry as the
 	// phase starts (for live exporters such as Prometheus).
@@ -134,6 +139,11 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	for _, ix := range scheme.Indexes {
 		names = append(names, res.Table+ix.Name)
 	}
+	if c.SkipSeed && (c.Table == "" || !c.Reuse) {
+		err := errors.New("skipping the seed phase needs the name of a seeded table and permission to reuse it (--table, --reuse-table)")
+		res.Failure = err.Error()
+		return res, err
+	}
 	if c.Shards > 1 {
 		if c.Table == "" {
 			err := errors.New("a shard needs the table name shared by all shards (--table)")
@@ -159,28 +169,10 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		res.Failure = err.Error()
 		return res, err
 	}
-	if !c.SkipSeed && c.Entities > 0 {
-		c.enter(PhaseSeed)
-		seedRes, err := Seed(ctx, SeedConfig{Plan: plan, Main: main, Indexes: indexes, Entities: c.Entities,
-			Workers: min(max(c.Workers, 8), 64), Progress: c.Events.SeedProgress, Clock: c.Clock})
-		res.Seed = seedRes
-		if err != nil {
-			res.Failure = err.Error()
-			res.Interrupted = ctx.Err() != nil
-			return res, err
-		}
-		c.enter(PhaseCountSeed)
-		n, err := CountRows(ctx, main, c.Clock)
-		if err != nil {
-			res.Failure = err.Error()
-			return res, err
-		}
-		res.SeedCounted = n
-		if c.Shards <= 1 && !c.Reuse && n < res.Seed.Rows-res.Seed.Collisions && n != res.Seed.Rows {
-			err := fmt.Errorf("%w: wrote %d rows but the table holds %d", ErrSeed, res.Seed.Rows, n)
-			res.Failure = err.Error()
-			return res, err
-		}
+	if err := c.seedPhase(ctx, res, plan, main, indexes); err != nil {
+		res.Failure = err.Error()
+		res.Interrupted = ctx.Err() != nil
+		return res, err
 	}
 	if c.SeedOnly {
 		return res, nil
@@ -216,6 +208,10 @@ type Outage struct {
 	Start, End time.Duration
 	Cause      string
 }
+
+// ErrInterrupted is returned when the run was stopped (Ctrl-C) before it
+// measured anything.
+var ErrInterrupted = errors.New("workload: interrupted")
 
 // ErrTargetDown is returned when the target stops answering.
 var ErrTargetDown = errors.New("workload: the target is down")

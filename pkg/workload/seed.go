@@ -26,6 +26,9 @@ type SeedConfig struct {
 	// Retry for throttled seed requests; the zero value means
 	// DefaultSeedRetry. Seeding is setup, so it retries patiently.
 	Retry Retrier
+	// Limits pace the requests (AzureSeedLimits against Azure Storage); the
+	// zero value does not limit.
+	Limits SeedLimits
 	// Progress, when set, is called after every batch with rows written so far.
 	Progress func(done, total int64)
 	Clock    Clock
@@ -38,12 +41,16 @@ var DefaultSeedRetry = NewRetrier(scenario.Retry{Kind: "exponential", Delay: 200
 type SeedResult struct {
 	Entities   int64         // entities written
 	Rows       int64         // rows written in the main table (entities × rows per entity, less collisions)
+	Written    int64         // main-table rows acknowledged (Rows unless the phase stopped early)
 	IndexRows  int64         // rows written in index tables
 	Partitions int           // distinct PartitionKeys of the main table
 	Collisions int64         // rows skipped because an earlier entity of the same batch had the same keys
 	Requests   int64         // requests sent, retries included
 	Throttled  int64         // of which throttled
 	Duration   time.Duration // wall time of the phase
+	// Reused is set when the run skipped the seed phase on a table seeded
+	// before (Config.SkipSeed); nothing was written.
+	Reused bool
 }
 
 // ErrSeed is returned when the seed phase could not write everything.
@@ -58,6 +65,7 @@ const batchBytes = 3 << 20
 
 type seedJob struct {
 	store   Store
+	pk      string
 	actions []table.Action
 	rows    int64
 	index   bool
@@ -84,18 +92,29 @@ func Seed(ctx context.Context, c SeedConfig) (SeedResult, error) {
 	if c.Plan.Member != nil {
 		totalRows = int64(c.Plan.Targets.Len()) * int64(c.Plan.Scheme.RowsPerEntity())
 	}
+	var pacer *seedPacer
+	if c.Limits != (SeedLimits{}) {
+		pacer = newSeedPacer(c.Limits, c.Clock)
+	}
 	for w := 0; w < max(c.Workers, 1); w++ {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
 			st := keygen.NewStream(c.Plan.Seed^0x5eed, uint64(w))
 			for job := range jobs {
+				sent := false // the pacer let the attempt go
 				last := retry(ctx, nil, c.Clock, c.Retry, &st, func(ctx context.Context) table.Result {
+					if sent = pacer.wait(ctx, job.store, job.pk, len(job.actions)); !sent {
+						return table.Result{Outcome: outcome.Outcome{Class: outcome.Transport}, Err: ctx.Err()}
+					}
 					if len(job.actions) == 1 {
 						return job.store.Upsert(ctx, job.actions[0].Entity, table.UpdateModeReplace)
 					}
 					return job.store.Submit(ctx, job.actions)
 				}, func(res table.Result, _ int) {
+					if !sent {
+						return
+					}
 					requests.Add(1)
 					if res.Outcome.Class == outcome.Throttled {
 						throttled.Add(1)
@@ -130,7 +149,7 @@ func Seed(ctx context.Context, c SeedConfig) (SeedResult, error) {
 	}()
 	wg.Wait()
 	res.Partitions = len(partitions)
-	res.Requests, res.Throttled = requests.Load(), throttled.Load()
+	res.Requests, res.Throttled, res.Written = requests.Load(), throttled.Load(), done.Load()
 	res.Duration = c.Clock.Now().Sub(start)
 	select {
 	case err := <-errs:
@@ -160,11 +179,11 @@ func (c *SeedConfig) produce(ctx context.Context, lo, hi int64, jobs chan<- seed
 	for k := range indexGroups {
 		indexGroups[k] = map[string]*group{}
 	}
-	send := func(store Store, g *group, index bool) bool {
+	send := func(store Store, pk string, g *group, index bool) bool {
 		if len(g.actions) == 0 {
 			return true
 		}
-		job := seedJob{store: store, actions: g.actions, rows: int64(len(g.actions)), index: index}
+		job := seedJob{store: store, pk: pk, actions: g.actions, rows: int64(len(g.actions)), index: index}
 		select {
 		case jobs <- job:
 		case <-ctx.Done():
@@ -184,7 +203,7 @@ func (c *SeedConfig) produce(ctx context.Context, lo, hi int64, jobs chan<- seed
 			return true, false // same keys as an earlier entity: a collision
 		}
 		if len(g.actions) == table.MaxTransactionActions || g.bytes+len(body) > batchBytes {
-			if !send(store, g, index) {
+			if !send(store, pk, g, index) {
 				return false, false
 			}
 		}
@@ -231,13 +250,13 @@ func (c *SeedConfig) produce(ctx context.Context, lo, hi int64, jobs chan<- seed
 		}
 	}
 	for _, pk := range mainOrder {
-		if !send(c.Main, mainGroups[pk], false) {
+		if !send(c.Main, pk, mainGroups[pk], false) {
 			return false
 		}
 	}
 	for k := range indexGroups {
 		for _, pk := range indexOrder[k] {
-			if !send(c.Indexes[k], indexGroups[k][pk], true) {
+			if !send(c.Indexes[k], pk, indexGroups[k][pk], true) {
 				return false
 			}
 		}

@@ -1,6 +1,9 @@
 // tablestress HTML report: draws the charts of every run from the embedded
-// data. Errors are recorded on <body data-errors>, and the number of charts
-// drawn on <body data-charts>, so headless tests can check the page.
+// data. Script errors, console errors and warnings (ECharts reports bad
+// options there) are recorded on <body data-errors>; the number of charts
+// drawn on <body data-charts>, the chart elements left without a canvas on
+// <body data-missing>, and the last entities/s of each throughput chart on
+// <body data-last-entities>, so headless tests can check the page.
 (function () {
   "use strict";
   var errors = [];
@@ -9,9 +12,18 @@
     document.body.setAttribute("data-errors", errors.join(" | "));
   }
   window.addEventListener("error", function (e) { fail(e.message); });
+  ["error", "warn"].forEach(function (level) {
+    var orig = console[level];
+    console[level] = function () {
+      fail("console." + level + ": " + Array.prototype.join.call(arguments, " "));
+      if (orig) { orig.apply(console, arguments); }
+    };
+  });
   var drawn = 0;
   var target = 2000;
-  var palette = ["#2f6fde", "#e8710a", "#1e8e3e", "#d93025", "#9334e6", "#12b5cb", "#f9ab00", "#5f6368"];
+  var palette = ["#2f6fde", "#e8710a", "#1e8e3e", "#9334e6", "#12b5cb", "#f9ab00", "#5f6368", "#d93025"];
+  var warnColor = "#e8710a", errorColor = "#b42318", dropColor = "#7f8c8d", targetColor = "#d93025";
+  var fmt = new Intl.NumberFormat("en-US", { maximumFractionDigits: 1 });
 
   function chart(id, option) {
     var el = document.getElementById(id);
@@ -19,28 +31,77 @@
     var c = echarts.init(el, null, { renderer: "canvas" });
     option.color = option.color || palette;
     option.animation = false;
+    option.textStyle = { fontFamily: "system-ui, sans-serif" };
     c.setOption(option);
     drawn++;
     window.addEventListener("resize", function () { c.resize(); });
   }
 
-  function seconds(run) { return run.intervals.map(function (iv) { return iv.second + 1; }); }
+  function title(text) { return { text: text, left: 0, textStyle: { fontSize: 13 } }; }
+  function grid(right) { return { top: 72, left: 12, right: right || 24, bottom: 30, containLabel: true }; }
+  // logAxis is a logarithmic value axis from the power of ten below the
+  // smallest of values; bars start there too (startValue: ECharts starts
+  // them at 1 and draws smaller values downwards).
+  function logAxis(name, values) {
+    var low = Infinity;
+    values.forEach(function (v) { if (v > 0) { low = Math.min(low, v); } });
+    var floor = low === Infinity ? 1 : Math.pow(10, Math.floor(Math.log10(low)));
+    return { type: "log", name: name, logBase: 10, min: floor, startValue: floor };
+  }
+  function flat(series) {
+    var out = [];
+    series.forEach(function (s) { s.data.forEach(function (v) { out.push(v); }); });
+    return out;
+  }
+  // A category axis of seconds since the measured window's start: the
+  // figure of second s (0-based) is drawn at its end, s+1; bins likewise.
+  function timeAxis(labels) {
+    return { type: "category", name: "seconds", nameLocation: "middle", nameGap: 26, data: labels, axisTick: { alignWithLabel: true } };
+  }
+  function targetLine(axis) {
+    var d = {}; d[axis] = target;
+    return { symbol: "none", silent: true, lineStyle: { color: targetColor, type: "dashed" }, data: [d],
+      label: { formatter: "target " + fmt.format(target) + "/s", position: "insideEndTop", color: targetColor } };
+  }
+  // aboveTarget is an axis maximum that leaves the target line and its
+  // label inside the chart.
+  function aboveTarget(v) { return Math.ceil(Math.max(v.max, target) * 1.15 / 100) * 100; }
+  // shorten cuts a long key in the middle, so keys sharing a prefix stay apart.
+  function shorten(s, n) {
+    if (s.length <= n) { return s; }
+    var head = Math.floor((n - 1) / 2);
+    return s.slice(0, head) + "…" + s.slice(s.length - (n - 1 - head));
+  }
+  function label(pk) { return pk === "*" ? "(cross-partition)" : pk; }
+
+  // secondsOf is how much of interval iv the measured window covers: 1, or
+  // less for a last second cut short (a run stopped early), so that per
+  // second figures are rates and no chart drops at its end.
+  function secondsOf(run, iv) { return Math.max(Math.min(1, run.duration_s - iv.second), 0.001); }
+
+  var lastRates = [];
 
   function throughput(run, id) {
     var ivs = run.intervals;
+    function perSec(key) { return ivs.map(function (iv) { return Math.round(iv[key] / secondsOf(run, iv)); }); }
+    var ents = perSec("entities");
+    lastRates.push(id + ":" + ents[ents.length - 1]);
+    document.body.setAttribute("data-last-entities", lastRates.join(" "));
+    function share(key, of) { return ivs.map(function (iv) { return iv[of] > 0 ? Math.round(1000 * iv[key] / iv[of]) / 10 : 0; }); }
     chart(id, {
-      title: { text: "Throughput and throttling per second", textStyle: { fontSize: 13 } },
+      title: title("Throughput per second, and refusals as a share of requests"),
       tooltip: { trigger: "axis" },
-      legend: { top: 22 },
-      grid: { top: 60, left: 60, right: 60, bottom: 40 },
-      xAxis: { type: "category", name: "s", data: seconds(run) },
-      yAxis: [{ type: "value", name: "per second" }, { type: "value", name: "requests" }],
+      legend: { top: 24 },
+      grid: grid(16),
+      xAxis: timeAxis(ivs.map(function (iv) { return iv.second + 1; })),
+      yAxis: [{ type: "value", name: "per second", axisLabel: { formatter: function (v) { return fmt.format(v); } } },
+        { type: "value", name: "% refused", min: 0, max: 100, axisLabel: { formatter: "{value}%" }, splitLine: { show: false } }],
       series: [
-        { name: "operations/s", type: "line", showSymbol: false, data: ivs.map(function (i) { return i.ops; }) },
-        { name: "entities/s", type: "line", showSymbol: false, data: ivs.map(function (i) { return i.entities; }) },
-        { name: "throttled", type: "bar", yAxisIndex: 1, stack: "bad", data: ivs.map(function (i) { return i.throttled; }) },
-        { name: "other errors", type: "bar", yAxisIndex: 1, stack: "bad", data: ivs.map(function (i) { return i.errors; }) },
-        { name: "dropped", type: "bar", yAxisIndex: 1, stack: "bad", data: ivs.map(function (i) { return i.dropped; }) }
+        { name: "ops/s", type: "line", showSymbol: false, data: perSec("ops") },
+        { name: "entities/s", type: "line", showSymbol: false, data: ents, color: palette[2] },
+        { name: "% throttled", type: "bar", yAxisIndex: 1, stack: "bad", color: warnColor, data: share("throttled", "requests") },
+        { name: "% errors", type: "bar", yAxisIndex: 1, stack: "bad", color: errorColor, data: share("errors", "requests") },
+        { name: "% dropped", type: "bar", yAxisIndex: 1, stack: "bad", color: dropColor, data: share("dropped", "ops") }
       ]
     });
   }
@@ -50,84 +111,143 @@
     function s(name, key) {
       return { name: name, type: "line", showSymbol: false, data: ivs.map(function (i) { return i[key] > 0 ? i[key] : null; }) };
     }
+    var lines = [s("p50", "p50_ms"), s("p90", "p90_ms"), s("p99", "p99_ms"), s("max", "max_ms")];
     chart(id, {
-      title: { text: "Latency percentiles per second (ms)", textStyle: { fontSize: 13 } },
+      title: title("Latency percentiles per second (ms)"),
       tooltip: { trigger: "axis" },
-      legend: { top: 22 },
-      grid: { top: 60, left: 60, right: 30, bottom: 40 },
-      xAxis: { type: "category", name: "s", data: seconds(run) },
-      yAxis: { type: "log", name: "ms", logBase: 10 },
-      series: [s("p50", "p50_ms"), s("p90", "p90_ms"), s("p99", "p99_ms"), s("max", "max_ms")]
+      legend: { top: 24 },
+      grid: grid(),
+      xAxis: timeAxis(ivs.map(function (iv) { return iv.second + 1; })),
+      yAxis: logAxis("ms", flat(lines)),
+      series: lines
     });
   }
+
+  // heatmapRows is how many partitions the heatmap shows by name; the rest
+  // is folded into one "other partitions" row.
+  var heatmapRows = 20;
 
   function heatmap(run, id) {
     var h = run.heatmap;
     if (!h || !h.partitions || h.partitions.length === 0) { return; }
-    var rows = h.partitions.slice(0, 40);
+    var shown = h.partitions.slice(0, heatmapRows);
     var bins = 0;
-    rows.forEach(function (_, p) { bins = Math.max(bins, h.entities[p].length); });
-    var data = [];
-    var maxRate = 0;
-    rows.forEach(function (_, p) {
-      h.entities[p].forEach(function (n, b) {
-        var r = n / h.bin_s;
-        maxRate = Math.max(maxRate, r);
-        data.push([b, p, Math.round(r)]);
-      });
+    h.entities.forEach(function (row) { bins = Math.max(bins, row.length); });
+    function binSeconds(b) { return Math.max(Math.min(h.bin_s, run.duration_s - b * h.bin_s), 0.001); }
+    // Everything measured in a bin, from the per-second intervals.
+    var total = new Array(bins).fill(0);
+    run.intervals.forEach(function (iv) {
+      var b = Math.floor(iv.second / h.bin_s);
+      if (b < bins) { total[b] += iv.entities; }
     });
+    var restCount = run.partitions.length - shown.length;
+    var rows = shown.map(function (pk) { return label(pk); });
+    var data = [];
+    var peak = 0;
+    function put(b, row, entities, text) {
+      var r = entities / binSeconds(b);
+      peak = Math.max(peak, r);
+      data.push([b, row, Math.log10(Math.max(r, 1)), r, text]);
+    }
+    shown.forEach(function (pk, p) {
+      h.entities[p].forEach(function (n, b) { put(b, p, n, rows[p]); });
+    });
+    if (restCount > 0) {
+      var other = rows.length;
+      rows.push("other " + fmt.format(restCount) + " partitions (mean)");
+      for (var b = 0; b < bins; b++) {
+        var named = 0;
+        shown.forEach(function (_, p) { named += h.entities[p][b] || 0; });
+        put(b, other, Math.max(total[b] - named, 0) / restCount, "the other " + fmt.format(restCount) + " partitions, per partition");
+      }
+    }
     var xs = [];
-    for (var b = 0; b < bins; b++) { xs.push(String(b * h.bin_s)); }
+    for (var k = 0; k < bins; k++) { xs.push(fmt.format((k + 1) * h.bin_s)); }
+    // Logarithmic colour scale from 1 entity/s to well over the target:
+    // blues up to a fifth of the target, turning through purple to red at
+    // the target (80% of the scale), dark red beyond.
+    var top = Math.log10(target) / 0.8;
     chart(id, {
-      title: { text: "Partition heatmap: entities/s per partition and time (target " + target + ")", textStyle: { fontSize: 13 } },
-      tooltip: { formatter: function (p) { return rows[p.value[1]] + " at " + xs[p.value[0]] + "s: " + p.value[2] + " entities/s"; } },
-      grid: { top: 40, left: 170, right: 30, bottom: 80 },
-      xAxis: { type: "category", name: "s", data: xs },
-      yAxis: { type: "category", data: rows, inverse: true, axisLabel: { width: 150, overflow: "truncate" } },
-      visualMap: { type: "piecewise", orient: "horizontal", left: "center", bottom: 5,
-        pieces: [
-          { lt: target * 0.5, label: "< 50% of target", color: "#c6dbef" },
-          { gte: target * 0.5, lt: target * 0.9, label: "50-90%", color: "#6baed6" },
-          { gte: target * 0.9, lte: target * 1.05, label: "at target (" + target + "/s)", color: "#f9ab00" },
-          { gt: target * 1.05, label: "over target", color: "#d93025" }
-        ] },
-      series: [{ type: "heatmap", data: data }]
+      title: title("Partition heatmap: entities/s per partition (busiest " + shown.length + ") against the " + fmt.format(target) + "/s target"),
+      tooltip: { formatter: function (p) { return p.value[4] + "<br>" + xs[p.value[0]] + " s: " + fmt.format(p.value[3]) + " entities/s"; } },
+      grid: { top: 40, left: 12, right: 90, bottom: 40, containLabel: true },
+      xAxis: timeAxis(xs),
+      yAxis: { type: "category", data: rows, inverse: true, axisLabel: { formatter: function (v) { return shorten(v, 34); } } },
+      visualMap: { type: "continuous", min: 0, max: top, dimension: 2, orient: "vertical", right: 0, top: "middle", calculable: false,
+        text: [fmt.format(Math.round(Math.pow(10, top))) + "/s", "1/s"], itemHeight: 200,
+        inRange: { color: ["#f7fbff", "#c6dbef", "#6baed6", "#3d5fc4", "#d7301f", "#67000d"] },
+        formatter: function (v) { return fmt.format(Math.round(Math.pow(10, v))); } },
+      series: [{ type: "heatmap", data: data, progressive: 0 }]
     });
   }
 
+  // sortedLoad is a run's partitions by peak entities/s, busiest first,
+  // at most max points spread over them.
+  function sortedLoad(run, max) {
+    var peaks = run.partitions.filter(function (p) { return p.partition_key !== "*"; })
+      .map(function (p) { return p.peak_entities_per_sec; }).sort(function (a, b) { return b - a; });
+    var out = [];
+    var step = Math.max(1, Math.floor(peaks.length / max));
+    for (var i = 0; i < peaks.length; i += step) {
+      out.push([peaks.length === 1 ? 0 : 100 * i / (peaks.length - 1), Math.max(peaks[i], 0.1)]);
+    }
+    return out;
+  }
+
   function distribution(run, id) {
-    var parts = run.partitions.filter(function (p) { return p.partition_key !== "*"; }).slice(0, 200);
+    var parts = run.partitions.filter(function (p) { return p.partition_key !== "*"; }).slice(0, 40);
     if (parts.length === 0) { return; }
     chart(id, {
-      title: { text: "Partition load, busiest first (" + run.partitions.length + " partitions)", textStyle: { fontSize: 13 } },
+      title: title("Busiest partitions: mean and peak entities/s (" + fmt.format(run.partitions.length) + " partitions)"),
       tooltip: { trigger: "axis" },
-      legend: { top: 22 },
-      grid: { top: 60, left: 60, right: 30, bottom: 40 },
-      xAxis: { type: "category", data: parts.map(function (p) { return p.partition_key; }), axisLabel: { show: parts.length <= 30, rotate: 30 } },
-      yAxis: { type: "value", name: "entities/s" },
+      legend: { top: 24 },
+      grid: grid(),
+      xAxis: { type: "category", data: parts.map(function (p) { return p.partition_key; }),
+        axisLabel: { show: parts.length <= 20, rotate: 30, formatter: function (v) { return shorten(v, 18); } } },
+      yAxis: { type: "value", name: "entities/s", max: aboveTarget, axisLabel: { formatter: function (v) { return fmt.format(v); } } },
       series: [
         { name: "mean entities/s", type: "bar", data: parts.map(function (p) { return Math.round(p.entities_per_sec); }) },
-        { name: "peak entities/s", type: "line", showSymbol: false, data: parts.map(function (p) { return p.peak_entities_per_sec; }),
-          markLine: { symbol: "none", lineStyle: { color: "#d93025", type: "dashed" }, data: [{ yAxis: target, name: "target" }],
-            label: { formatter: "target " + target + "/s" } } }
+        { name: "peak entities/s", type: "line", showSymbol: parts.length <= 20, data: parts.map(function (p) { return p.peak_entities_per_sec; }),
+          markLine: targetLine("yAxis") }
       ]
     });
   }
 
+  var latencyKeys = [["p50", "p50"], ["p90", "p90"], ["p99", "p99"], ["p999", "p99.9"], ["max", "max"]];
+
   function operations(run, id) {
     var ops = Object.keys(run.operations);
     if (ops.length === 0) { return; }
-    var keys = [["p50", "p50"], ["p90", "p90"], ["p99", "p99"], ["p999", "p99.9"], ["max", "max"]];
+    var bars = latencyKeys.map(function (k) {
+      return { name: k[1], type: "bar", data: ops.map(function (op) { var v = run.operations[op].latency_ms[k[0]]; return v > 0 ? v : null; }) };
+    });
     chart(id, {
-      title: { text: "Latency by operation (ms)", textStyle: { fontSize: 13 } },
+      title: title("Latency by operation (ms)"),
       tooltip: { trigger: "axis" },
-      legend: { top: 22 },
-      grid: { top: 60, left: 60, right: 30, bottom: 40 },
-      xAxis: { type: "category", data: ops },
-      yAxis: { type: "log", name: "ms" },
-      series: keys.map(function (k) {
-        return { name: k[1], type: "bar", data: ops.map(function (op) { var v = run.operations[op].latency_ms[k[0]]; return v > 0 ? v : null; }) };
-      })
+      legend: { top: 24 },
+      grid: grid(),
+      xAxis: { type: "category", data: ops, axisLabel: { interval: 0 } },
+      yAxis: logAxis("ms", flat(bars)),
+      series: bars
+    });
+  }
+
+  function findSteps(run, id) {
+    var f = run.find;
+    if (!f || !f.steps || f.steps.length === 0) { return; }
+    var steps = f.steps.slice().sort(function (a, b) { return a.rate - b.rate; });
+    chart(id, {
+      title: title("Finding the limit: entities/s served at each offered rate"),
+      tooltip: { trigger: "item", formatter: function (p) {
+        var s = steps[p.dataIndex];
+        return fmt.format(s.rate) + " ops/s offered: " + fmt.format(s.entities_per_sec) + " entities/s, " +
+          fmt.format(s.throttled_pct) + "% throttled" + (s.ok ? "" : "<br>failed: " + s.why); } },
+      grid: grid(),
+      xAxis: { type: "category", name: "offered operations/s", nameLocation: "middle", nameGap: 26,
+        data: steps.map(function (s) { return fmt.format(s.rate); }) },
+      yAxis: { type: "value", name: "entities/s", axisLabel: { formatter: function (v) { return fmt.format(v); } } },
+      series: [{ type: "bar", name: "entities/s", label: { show: true, position: "top", formatter: function (p) { return steps[p.dataIndex].ok ? "ok" : "fail"; } },
+        data: steps.map(function (s) { return { value: Math.round(s.entities_per_sec), itemStyle: { color: s.ok ? palette[2] : warnColor } }; }) }]
     });
   }
 
@@ -136,31 +256,66 @@
     runs.forEach(function (r) { maxLen = Math.max(maxLen, r.intervals.length); });
     var xs = [];
     for (var i = 1; i <= maxLen; i++) { xs.push(i); }
+    var names = runs.map(function (r) { return r.scheme; });
     chart(id, {
-      title: { text: "Entities/s per second, by scheme", textStyle: { fontSize: 13 } },
+      title: title("Entities/s per second, by scheme"),
       tooltip: { trigger: "axis" },
-      legend: { top: 22 },
-      grid: { top: 60, left: 60, right: 30, bottom: 40 },
-      xAxis: { type: "category", name: "s", data: xs },
-      yAxis: { type: "value", name: "entities/s" },
+      legend: { top: 24 },
+      grid: grid(),
+      xAxis: timeAxis(xs),
+      yAxis: { type: "value", name: "entities/s", axisLabel: { formatter: function (v) { return fmt.format(v); } } },
       series: runs.map(function (r) {
-        return { name: r.scheme, type: "line", showSymbol: false, data: r.intervals.map(function (iv) { return iv.entities; }) };
+        return { name: r.scheme, type: "line", showSymbol: false, data: r.intervals.map(function (iv) { return Math.round(iv.entities / secondsOf(r, iv)); }) };
       })
     });
     chart(id + "-peak", {
-      title: { text: "Busiest partition's peak and throttled share, by scheme", textStyle: { fontSize: 13 } },
+      title: title("Busiest partition's peak, and the share of requests throttled"),
       tooltip: { trigger: "axis" },
-      legend: { top: 22 },
-      grid: { top: 60, left: 60, right: 60, bottom: 40 },
-      xAxis: { type: "category", data: runs.map(function (r) { return r.scheme; }) },
-      yAxis: [{ type: "value", name: "entities/s" }, { type: "value", name: "% throttled", max: 100 }],
+      legend: { top: 24 },
+      grid: grid(16),
+      xAxis: { type: "category", data: names, axisLabel: { interval: 0, formatter: function (v) { return shorten(v, 20); } } },
+      yAxis: [{ type: "value", name: "entities/s", max: aboveTarget, axisLabel: { formatter: function (v) { return fmt.format(v); } } },
+        { type: "value", name: "% throttled", min: 0, max: 100, axisLabel: { formatter: "{value}%" }, splitLine: { show: false } }],
       series: [
-        { name: "busiest peak", type: "bar", data: runs.map(function (r) {
+        { name: "busiest peak entities/s", type: "bar", data: runs.map(function (r) {
             var m = 0; r.partitions.forEach(function (p) { if (p.partition_key !== "*") { m = Math.max(m, p.peak_entities_per_sec); } }); return m; }),
-          markLine: { symbol: "none", lineStyle: { color: "#d93025", type: "dashed" }, data: [{ yAxis: target }], label: { formatter: "target" } } },
-        { name: "% throttled", type: "bar", yAxisIndex: 1, data: runs.map(function (r) {
+          markLine: targetLine("yAxis") },
+        { name: "% throttled", type: "bar", yAxisIndex: 1, color: warnColor, data: runs.map(function (r) {
             return r.totals.requests ? Math.round(1000 * r.totals.throttled / r.totals.requests) / 10 : 0; }) }
       ]
+    });
+    chart(id + "-spread", {
+      title: title("How load spreads: each partition's peak entities/s, busiest first"),
+      tooltip: { trigger: "axis", valueFormatter: function (v) { return fmt.format(v) + " entities/s"; } },
+      legend: { top: 24 },
+      grid: grid(),
+      xAxis: { type: "value", name: "partitions, busiest first (% of the scheme's partitions)", nameLocation: "middle", nameGap: 26, min: 0, max: 100,
+        axisLabel: { formatter: "{value}%" } },
+      yAxis: { type: "log", name: "peak entities/s", min: 1 },
+      series: runs.map(function (r, k) {
+        return { name: r.scheme + " (" + fmt.format(r.partitions.length) + ")", type: "line", step: "end", showSymbol: r.partitions.length < 3,
+          symbolSize: 8, data: sortedLoad(r, 400), markLine: k === 0 ? targetLine("yAxis") : undefined };
+      })
+    });
+    var ops = [];
+    runs.forEach(function (r) { Object.keys(r.operations).forEach(function (op) { if (ops.indexOf(op) < 0) { ops.push(op); } }); });
+    var p99s = runs.map(function (r) {
+      return { name: r.scheme, type: "bar", data: ops.map(function (op) { var s = r.operations[op]; return s && s.latency_ms.p99 > 0 ? s.latency_ms.p99 : null; }) };
+    });
+    chart(id + "-latency", {
+      title: title("Latency by operation and scheme: p99 (bars), p50 to p99.9 in the tooltip"),
+      tooltip: { trigger: "axis", formatter: function (ps) {
+        return ps.map(function (p) {
+          var s = runs[p.seriesIndex].operations[ops[p.dataIndex]];
+          if (!s) { return p.seriesName + ": -"; }
+          var l = s.latency_ms;
+          return p.seriesName + ": p50 " + l.p50 + ", p99 " + l.p99 + ", p99.9 " + l.p999 + " ms";
+        }).join("<br>"); } },
+      legend: { top: 24 },
+      grid: grid(),
+      xAxis: { type: "category", data: ops, axisLabel: { interval: 0 } },
+      yAxis: logAxis("p99 ms", flat(p99s)),
+      series: p99s
     });
   }
 
@@ -176,9 +331,13 @@
       heatmap(run, "heatmap-" + i);
       distribution(run, "distribution-" + i);
       operations(run, "operations-" + i);
+      findSteps(run, "find-" + i);
     });
   } catch (e) {
     fail(e && e.stack ? e.stack : e);
   }
+  var missing = [];
+  document.querySelectorAll(".chart").forEach(function (el) { if (!el.querySelector("canvas")) { missing.push(el.id); } });
+  if (missing.length > 0) { document.body.setAttribute("data-missing", missing.join(" ")); }
   document.body.setAttribute("data-charts", String(drawn));
 })();

@@ -1,0 +1,221 @@
+// Command readmefigures re-runs every command of the README's Measured
+// table and prints, for each figure, the README's value beside what the
+// command prints now, their ratio and a verdict: a time fails when it is
+// over MaxSlower times the figure, a size or an allocation count when it is
+// off by more than CountTolerance. bench/readme-figures.sh runs it from the
+// repository's root.
+//
+// Exit status: 0 when every figure passes, 1 when one fails (or its command
+// does), 2 for a README or flags it cannot read.
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, shell))
+}
+
+// Runner runs a row's command in dir and returns what it printed (stdout
+// and stderr together).
+type Runner func(ctx context.Context, dir, command string) (string, error)
+
+// shell runs a command with bash, as a reader pasting it would.
+func shell(ctx context.Context, dir, command string) (string, error) {
+	var out bytes.Buffer
+	cmd := exec.CommandContext(ctx, "bash", "-c", command)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return out.String(), err
+}
+
+func run(args []string, stdout, stderr io.Writer, runCmd Runner) int {
+	fs := flag.NewFlagSet("readme-figures", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	readme := fs.String("readme", "README.md", "the README whose Measured table to check")
+	only := fs.String("rows", "", "comma-separated row numbers to run (1 is the table's first row); default every row")
+	runs := fs.Int("runs", 1, "times to run each command; the median of what they print is compared")
+	list := fs.Bool("list", false, "print the rows and their commands without running them")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: bench/readme-figures.sh [-rows 1,3] [-runs N] [-list] [-readme FILE]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 || *runs < 1 {
+		fmt.Fprintf(stderr, "readme-figures: want flags only and -runs of at least 1, got %q\n", args)
+		fs.Usage()
+		return 2
+	}
+	text, err := os.ReadFile(*readme)
+	if err != nil {
+		fmt.Fprintln(stderr, "readme-figures:", err)
+		return 2
+	}
+	rows, err := ParseTable(*readme, string(text))
+	if err != nil {
+		fmt.Fprintln(stderr, "readme-figures:", err)
+		return 2
+	}
+	picked, err := pickRows(*only, len(rows))
+	if err != nil {
+		fmt.Fprintln(stderr, "readme-figures: -rows:", err)
+		return 2
+	}
+	if *list {
+		for _, k := range picked {
+			fmt.Fprintf(stdout, "%d\t%s:%d\t%s\n\t%s\n", k+1, *readme, rows[k].Line, rows[k].What, rows[k].Command)
+		}
+		return 0
+	}
+	fmt.Fprintf(stdout, "readme-figures: %s, %d of %d rows, each command run %d time(s); %s %s/%s, %d CPUs%s\n",
+		*readme, len(picked), len(rows), *runs, runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), loadAverage())
+	fmt.Fprintf(stdout, "a time fails over %.1f× its figure; a size or an allocation count fails off it by more than %.0f%%\n",
+		MaxSlower, CountTolerance*100)
+	if load, ok := load1(); ok && load > float64(runtime.NumCPU())/2 {
+		fmt.Fprintf(stdout, "warning: the 1-minute load average is %.2f on %d CPUs: while something else runs, times are off\n", load, runtime.NumCPU())
+	}
+	fmt.Fprintln(stdout)
+	t := newTable(stdout)
+	dir := filepath.Dir(*readme)
+	var failed []string
+	total, passed := 0, 0
+	for _, k := range picked {
+		row := rows[k]
+		fmt.Fprintf(stderr, "row %d (%s:%d): %s\n", k+1, *readme, row.Line, row.Command)
+		res, cmdErr := runRow(runCmd, dir, row.Command, *runs)
+		if cmdErr != nil {
+			fmt.Fprintf(stderr, "row %d: %v\n", k+1, cmdErr)
+		}
+		rowOK := true
+		for _, f := range row.Figures {
+			total++
+			now, ratio, verdict, ok := judgeFigure(f, res, cmdErr)
+			if ok {
+				passed++
+			} else {
+				rowOK = false
+			}
+			t.add(strconv.Itoa(k+1), row.What, f.Text, now, ratio, verdict)
+		}
+		if !rowOK {
+			failed = append(failed, strconv.Itoa(k+1))
+		}
+	}
+	fmt.Fprintf(stdout, "\n%d of %d figures ok%s\n", passed, total, loadAverage())
+	if len(failed) > 0 {
+		fmt.Fprintf(stdout, "FAIL: rows %s\n", strings.Join(failed, ", "))
+		return 1
+	}
+	return 0
+}
+
+// runRow runs a row's command runs times and returns the benchmark results
+// it printed; the error of a failing run includes the end of its output.
+func runRow(runCmd Runner, dir, command string, runs int) ([]Result, error) {
+	var res []Result
+	for range runs {
+		out, err := runCmd(context.Background(), dir, command)
+		if err != nil {
+			return nil, fmt.Errorf("the command failed (%v); its output ends:\n%s", err, tail(out, 20))
+		}
+		res = append(res, ParseResults(out)...)
+	}
+	return res, nil
+}
+
+// judgeFigure measures a figure in a row's results and returns the
+// columns NOW, RATIO and RESULT of its line and whether it passes.
+func judgeFigure(f Figure, res []Result, cmdErr error) (now, ratio, verdict string, ok bool) {
+	if cmdErr != nil {
+		msg, _, _ := strings.Cut(cmdErr.Error(), ";")
+		return "-", "-", "FAIL: " + msg, false
+	}
+	v, err := Measure(res, f.Metric)
+	if err != nil {
+		return "-", "-", "FAIL: " + err.Error(), false
+	}
+	r, ok := f.Judge(v)
+	ratio = "-"
+	if !math.IsNaN(r) {
+		ratio = strconv.FormatFloat(r, 'f', 2, 64)
+	}
+	return f.Format(v), ratio, verdictOf(f, r, ok), ok
+}
+
+// verdictOf is the result column of a judged figure.
+func verdictOf(f Figure, ratio float64, ok bool) string {
+	switch {
+	case !ok && f.Kind == Time:
+		return fmt.Sprintf("FAIL: over %.1f×", MaxSlower)
+	case !ok:
+		return fmt.Sprintf("FAIL: off by over %.0f%%", CountTolerance*100)
+	case f.Kind == Time && ratio < 1/MaxSlower:
+		return "ok (faster: the README's figure may be stale)"
+	}
+	return "ok"
+}
+
+// pickRows parses -rows into 0-based indexes; empty means every row.
+func pickRows(spec string, n int) ([]int, error) {
+	var out []int
+	if strings.TrimSpace(spec) == "" {
+		for k := range n {
+			out = append(out, k)
+		}
+		return out, nil
+	}
+	for _, s := range strings.Split(spec, ",") {
+		k, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || k < 1 || k > n {
+			return nil, fmt.Errorf("%q is not a row number from 1 to %d", s, n)
+		}
+		out = append(out, k-1)
+	}
+	return out, nil
+}
+
+// loadAverage is ", load average X" (see load1), or "" where there is
+// none: figures taken on a busy machine say little.
+func loadAverage() string {
+	load, ok := load1()
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf(", load average %.2f", load)
+}
+
+// load1 is the 1-minute load average of /proc/loadavg; false where there
+// is none.
+func load1() (float64, bool) {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0, false
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(f[0], 64)
+	return v, err == nil
+}
+
+// tail is the last n lines of s.
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}

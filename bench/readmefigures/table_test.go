@@ -1,0 +1,74 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+const sample = "# x\n\n## Measured\n\nSome prose.\n\n" +
+	"| what | figure | command |\n" +
+	"|---|---|---|\n" +
+	"| a point read | 19 µs | `go test -bench '^BenchmarkA$' ./a` |\n" +
+	"| keys, one entity | 273 ns, 0 allocations | `go test -bench 'B\\|C' ./b` |\n" +
+	"\n## Next\n| what | figure | command |\n|---|---|---|\n| other | 1 ns | `x` |\n"
+
+func TestParseTable(t *testing.T) {
+	rows, err := ParseTable("R.md", sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 {
+		t.Fatalf("%d rows, want the 2 of the Measured table only", len(rows))
+	}
+	if r := rows[0]; r.Line != 9 || r.What != "a point read" || r.Command != "go test -bench '^BenchmarkA$' ./a" || len(r.Figures) != 1 {
+		t.Errorf("row 1 = %+v", r)
+	}
+	if r := rows[1]; r.Command != "go test -bench 'B|C' ./b" || len(r.Figures) != 2 {
+		t.Errorf("row 2 = %+v (an escaped pipe belongs to its cell)", r)
+	}
+}
+
+func TestParseTableColumnsByName(t *testing.T) {
+	rows, err := ParseTable("R.md", "## Measured\n| command | what | figure |\n|-|-|-|\n| `go x` | it | 5 ms |\n")
+	if err != nil || len(rows) != 1 || rows[0].Command != "go x" || rows[0].Figures[0].Value != 5e6 {
+		t.Fatalf("rows %+v, %v", rows, err)
+	}
+}
+
+func TestParseTableRefuses(t *testing.T) {
+	tests := []struct{ readme, says string }{
+		{"# x\n| what | figure | command |\n", `no "## Measured" section`},
+		{"## Measured\ntext\n## Other\n| a |\n", "R.md:3: the \"## Measured\" section has no table"},
+		{"## Measured\n| what | number | command |\n|-|-|-|\n| a | 1 ns | `x` |\n", `no "figure" column`},
+		{"## Measured\n| what | figure | command |\n|-|-|-|\n| a | 1 ns | go test |\n", "R.md:4: the command cell"},
+		{"## Measured\n| what | figure | command |\n|-|-|-|\n| a | fast | `x` |\n| b | 2 parsecs | `y` |\n", "R.md:4: figure \"fast\""},
+		{"## Measured\n| what | figure | command |\n|-|-|-|\n| a | fast | `x` |\n| b | 2 parsecs | `y` |\n", "R.md:5: figure \"2 parsecs\""}, // every bad row is reported
+		{"## Measured\n| what | figure | command |\n|-|-|-|\n| a | 1 ns |\n", "R.md:4: 2 cells, want at least 3"},
+		{"## Measured\n| what | figure | command |\n|-|-|-|\n\nafter\n", "has no rows"},
+	}
+	for _, tt := range tests {
+		_, err := ParseTable("R.md", tt.readme)
+		if err == nil || !strings.Contains(err.Error(), tt.says) {
+			t.Errorf("ParseTable(%q) = %v, want an error saying %q", tt.readme, err, tt.says)
+		}
+	}
+}
+
+// The repository's README: every row of its table parses, with units the
+// benchmarks print, and each command names one benchmark exactly.
+func TestRepositoryREADME(t *testing.T) {
+	text, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := ParseTable("README.md", string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if !strings.Contains(r.Command, "-bench '^Benchmark") {
+			t.Errorf("README.md:%d: the command %q does not anchor its -bench pattern to one benchmark ('^BenchmarkName$')", r.Line, r.Command)
+		}
+	}
+}
