@@ -43,7 +43,7 @@ func WriteCompareStyle(w io.Writer, reps []*Report, st textfit.Style) error {
 		{Header: "P50 MS", Right: true, Drop: 4}, {Header: "P99 MS", Right: true}, {Header: "P99.9 MS", Right: true, Drop: 5},
 		{Header: "THROTTLED", Right: true}, {Header: "ERRORS", Right: true, Drop: 3}, {Header: "DROPPED", Right: true, Drop: 3},
 		{Header: "PARTITIONS", Short: "PARTS", Right: true, Drop: 2}, {Header: "BUSIEST PEAK/S", Short: "PEAK/S", Right: true}, {Header: "PAGES/QUERY", Short: "PAGES/Q", Right: true, Drop: 6},
-		{Header: "VERDICT", Wrap: true},
+		{Header: "VERDICT", Wrap: true, MinWrap: 20},
 	}}
 	for _, r := range reps {
 		s := r.Totals
