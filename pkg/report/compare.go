@@ -42,7 +42,7 @@ func WriteCompareStyle(w io.Writer, reps []*Report, st textfit.Style) error {
 		{Header: "SCHEME", Shrink: true}, {Header: "MODEL", Shrink: true}, {Header: "OPS/S", Right: true}, {Header: "ENTITIES/S", Short: "ENT/S", Right: true},
 		{Header: "P50 MS", Right: true, Drop: 4}, {Header: "P99 MS", Right: true}, {Header: "P99.9 MS", Right: true, Drop: 5},
 		{Header: "THROTTLED", Right: true}, {Header: "ERRORS", Right: true, Drop: 3}, {Header: "DROPPED", Right: true, Drop: 3},
-		{Header: "PARTITIONS", Short: "PARTS", Right: true, Drop: 2}, {Header: "BUSIEST PEAK/S", Short: "PEAK/S", Right: true}, {Header: "PAGES/QUERY", Short: "PAGES/Q", Right: true, Drop: 6},
+		{Header: "PARTITIONS", Short: "PARTS", Right: true, Drop: 2}, {Header: "BUSIEST PEAK/S", Short: "PEAK/S", Right: true}, {Header: "PAGES/QUERY", Short: "PAGES/Q", Right: true, Drop: 1},
 		{Header: "VERDICT", Wrap: true, MinWrap: 20},
 	}}
 	for _, r := range reps {
