@@ -108,7 +108,7 @@ func (s *Server) applyBatch(t *table, ops []batchOp, discard bool) ([]*entity, i
 	delta := 0
 	for i, o := range ops {
 		old := t.get(o.pk, o.rk)
-		e, err := s.check(old, o.op)
+		e, err := s.check(t.names, old, o.op)
 		if err != nil {
 			return nil, i, err
 		}
@@ -123,9 +123,9 @@ func (s *Server) applyBatch(t *table, ops []batchOp, discard bool) ([]*entity, i
 	}
 	for i, o := range ops {
 		if o.kind == opDelete {
-			t.tree.Delete(&entity{pk: o.pk, rk: o.rk})
+			t.remove(o.pk, o.rk)
 		} else {
-			t.tree.ReplaceOrInsert(staged[i])
+			t.put(staged[i])
 		}
 	}
 	return staged, -1, nil

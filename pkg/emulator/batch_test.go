@@ -220,7 +220,7 @@ func TestBatchAppliesEveryOperation(t *testing.T) {
 	}
 	tb := s.store.table("batch")
 	got := map[string]string{}
-	tb.tree.Ascend(func(e *entity) bool { got[e.rk] = string(e.props); return true })
+	tb.ascend("", "", func(e *entity) bool { got[strings.Clone(e.rk)] = string(e.appendFragment(nil)); return true })
 	want := map[string]string{"a": `"V":1`, "m": `"Old":1,"V":1`, "r": `"V":1`}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("table holds %v, want %v", got, want)

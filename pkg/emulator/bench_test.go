@@ -25,8 +25,8 @@ func populate(s *Server, name string, n int) {
 	s.store.create(name)
 	t := s.store.table(name)
 	for i := 0; i < n; i++ {
-		props := fragment([]prop{{name: "Data", raw: []byte(`"` + payload + `"`)}, {name: "N", raw: []byte(fmt.Sprint(i))}})
-		t.tree.ReplaceOrInsert(newEntity(fmt.Sprintf("p%04d", i%1000), fmt.Sprintf("%010d", i), props, time.Now()))
+		props := []prop{{name: "Data", raw: []byte(`"` + payload + `"`)}, {name: "N", raw: []byte(fmt.Sprint(i))}}
+		t.put(newEntity(fmt.Sprintf("p%04d", i%1000), fmt.Sprintf("%010d", i), props, time.Now(), t.names))
 	}
 }
 
@@ -111,17 +111,57 @@ func BenchmarkBatch100(b *testing.B) {
 	}
 }
 
-// BenchmarkMemoryPerEntity reports the heap held per stored 1 KiB entity.
+// BenchmarkMemoryPerEntity reports the memory held per stored entity, on
+// the Go heap and in the tables' slabs together: for 200,000 entities of
+// about 1 KiB (populate's), and of the 256-byte payload of
+// bench/scenarios/seed-1m.yaml (seed256's), inserted through the service's
+// own write path.
 func BenchmarkMemoryPerEntity(b *testing.B) {
-	for i := 0; i < b.N; i++ {
-		runtime.GC()
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		s := benchServer(b, 200_000)
-		runtime.GC()
-		runtime.ReadMemStats(&after)
-		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/200_000, "bytes/entity")
-		runtime.KeepAlive(s)
+	for _, bb := range []struct {
+		name string
+		fill func(*Server, int)
+	}{
+		{"1KiB", func(s *Server, n int) { populate(s, "bench", n) }},
+		{"256B", seed256},
+	} {
+		b.Run(bb.name, func(b *testing.B) {
+			const n = 200_000
+			for i := 0; i < b.N; i++ {
+				runtime.GC()
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				s := newServer(b)
+				bb.fill(s, n)
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				slab := s.store.slabBytes()
+				b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)+int64(slab))/n, "bytes/entity")
+				b.ReportMetric(float64(slab)/n, "slab-bytes/entity")
+				runtime.KeepAlive(s)
+			}
+		})
+	}
+}
+
+// seed256 inserts n entities shaped as tablestress seeds those of
+// bench/scenarios/seed-1m.yaml (a device PartitionKey of 1,000, an
+// inverted-ticks RowKey, the device, an event time, a sequence number, a
+// version and 256 bytes of payload) into table "bench", through the
+// service's parsing and storing of a request body.
+func seed256(s *Server, n int) {
+	s.store.create("bench")
+	t := s.store.table("bench")
+	data := strings.Repeat("p", 256)
+	at := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < n; i++ {
+		dev := fmt.Sprintf("dev-%04d", i*7919%1000)
+		body := fmt.Sprintf(`{"PartitionKey":%q,"RowKey":"%d","device":%q,"EventTime":%q,"EventTime@odata.type":"Edm.DateTime","Seq":"%d","Seq@odata.type":"Edm.Int64","Version":0,"Data":%q}`,
+			dev, 2516666111999999999-int64(i)*10000, dev, at.Add(time.Duration(i)*time.Millisecond).Format(timeLayout), i, data)
+		pk, rk, props, err := parseBody([]byte(body))
+		if err != nil {
+			panic(err)
+		}
+		t.put(newEntity(*pk, *rk, props, s.store.timestamp(), t.names))
 	}
 }
 

@@ -89,7 +89,7 @@ func (s *Server) insert(r *http.Request, name string, g *grant) reply {
 	if t == nil {
 		return errReply(errTableNotFound, *pk)
 	}
-	e := newEntity(*pk, *rk, fragment(props), s.store.timestamp())
+	e := newEntity(*pk, *rk, props, s.store.timestamp(), t.names)
 	if !f.Discard {
 		t.mu.Lock()
 		if t.get(e.pk, e.rk) != nil {
@@ -100,7 +100,7 @@ func (s *Server) insert(r *http.Request, name string, g *grant) reply {
 			t.mu.Unlock()
 			return timedReply(errReply(aerr, e.pk), model.OpWrite, 0, len(body), d)
 		}
-		t.tree.ReplaceOrInsert(e)
+		t.put(e)
 		t.mu.Unlock()
 	}
 	rep := timedReply(reply{part: e.pk, entities: 1, header: etagHeader(e), discard: f.Discard}, model.OpWrite, 1, len(body), d)
@@ -121,8 +121,11 @@ func (s *Server) getEntity(r *http.Request, rt route) reply {
 	t := s.store.table(rt.table)
 	var e *entity
 	if t != nil {
+		var v entity
 		t.mu.RLock()
-		e = t.get(rt.pk, rt.rk)
+		if t.find(rt.pk, rt.rk, &v) {
+			e = v.detach() // the view is valid under the lock only
+		}
 		t.mu.RUnlock()
 	}
 	size := 0
@@ -216,7 +219,7 @@ func (s *Server) apply(t *table, o op, discard bool) (*entity, *apiError) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	old := t.get(o.pk, o.rk)
-	e, err := s.check(old, o)
+	e, err := s.check(t.names, old, o)
 	if err != nil || discard {
 		return e, err
 	}
@@ -224,16 +227,17 @@ func (s *Server) apply(t *table, o op, discard bool) (*entity, *apiError) {
 		return nil, err
 	}
 	if o.kind == opDelete {
-		t.tree.Delete(old)
+		t.remove(o.pk, o.rk)
 	} else {
-		t.tree.ReplaceOrInsert(e)
+		t.put(e)
 	}
 	return e, nil
 }
 
 // check validates o against the current entity (nil when missing) and
-// returns the entity to store (nil for deletes).
-func (s *Server) check(old *entity, o op) (*entity, *apiError) {
+// returns the entity to store (nil for deletes), its properties named in
+// the table's dictionary nm.
+func (s *Server) check(nm *names, old *entity, o op) (*entity, *apiError) {
 	switch o.kind {
 	case opInsert:
 		if old != nil {
@@ -242,7 +246,7 @@ func (s *Server) check(old *entity, o op) (*entity, *apiError) {
 		if err := checkEntity(o.pk, o.rk, o.props); err != nil {
 			return nil, err
 		}
-		return newEntity(o.pk, o.rk, fragment(o.props), s.store.timestamp()), nil
+		return newEntity(o.pk, o.rk, o.props, s.store.timestamp(), nm), nil
 	case opDelete:
 		if old == nil {
 			return nil, errNotFound
@@ -270,5 +274,5 @@ func (s *Server) check(old *entity, o op) (*entity, *apiError) {
 	if err := checkEntity(o.pk, o.rk, props); err != nil {
 		return nil, err
 	}
-	return newEntity(o.pk, o.rk, fragment(props), s.store.timestamp()), nil
+	return newEntity(o.pk, o.rk, props, s.store.timestamp(), nm), nil
 }

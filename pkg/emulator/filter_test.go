@@ -152,8 +152,8 @@ func rangeTable() *table {
 	t := newTable("fuzz")
 	for p := 0; p < 6; p++ {
 		for r := 0; r < 6; r++ {
-			props := fragment([]prop{{name: "I", raw: []byte(fmt.Sprint(p*6 + r))}, {name: "S", raw: []byte(fmt.Sprintf(`"%c"`, 'a'+r))}})
-			t.tree.ReplaceOrInsert(newEntity(fmt.Sprintf("p%d", p), fmt.Sprintf("r%d", r), props, time.Time{}))
+			props := []prop{{name: "I", raw: []byte(fmt.Sprint(p*6 + r))}, {name: "S", raw: []byte(fmt.Sprintf(`"%c"`, 'a'+r))}}
+			t.put(newEntity(fmt.Sprintf("p%d", p), fmt.Sprintf("r%d", r), props, time.Time{}, t.names))
 		}
 	}
 	return t
@@ -176,7 +176,7 @@ func seekMatches(t *table, f node, limit int) []string {
 // every entity.
 func scanMatches(t *table, f node) []string {
 	var out []string
-	t.tree.Ascend(func(e *entity) bool {
+	t.ascend("", "", func(e *entity) bool {
 		if f == nil || f.eval(entityRow{e: e}) {
 			out = append(out, e.pk+"/"+e.rk)
 		}

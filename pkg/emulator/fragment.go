@@ -3,13 +3,15 @@ package emulator
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // entityRow evaluates filters against a stored entity, reading only the
-// properties the filter names from its stored fragment. It is one pointer,
+// properties the filter names from its compact form. It is one pointer,
 // so passing it as a row does not allocate.
 type entityRow struct {
 	e *entity
@@ -27,94 +29,34 @@ func (r entityRow) get(name string) (value, bool) {
 	if strings.Contains(name, "@") {
 		return value{}, false // annotations are not properties
 	}
-	raw, typ, ok := lookup(r.e.fragment(), name)
-	if !ok {
-		return value{}, false
-	}
-	return typedValue(raw, typ)
+	return r.e.lookup(name)
 }
 
-// lookup finds a property's raw JSON value and type annotation in a stored
-// fragment (compact JSON members, as fragment writes them) without
-// decoding the rest of the entity or allocating.
-func lookup(frag []byte, name string) (raw []byte, typ string, ok bool) {
-	for i := 0; i < len(frag); {
-		kEnd, escaped := scanString(frag, i)
-		if kEnd < 0 || kEnd >= len(frag) || frag[kEnd] != ':' {
-			return nil, "", false
+// lookup returns a property's value as typedValue gives it for the
+// property's JSON and annotation, without decoding the other properties.
+// A String's value is a copy; the common kinds are read without JSON.
+func (e *entity) lookup(name string) (value, bool) {
+	pr := propReader{b: e.props, nm: e.names}
+	for {
+		n, tag, val, ok := pr.next()
+		if !ok {
+			return value{}, false
 		}
-		end := skipValue(frag, kEnd+1)
-		if end < 0 {
-			return nil, "", false
+		if n != name {
+			continue
 		}
-		key := frag[i+1 : kEnd-1]
-		if escaped {
-			s, _ := unquote(frag[i:kEnd])
-			key = []byte(s)
+		switch tag {
+		case tagString, tagEscaped:
+			return value{k: kString, s: string(val)}, true
+		case tagTrue, tagFalse:
+			return value{k: kBool, b: tag == tagTrue}, true
+		case tagInt, tagInt64:
+			i, _ := binary.Varint(val)
+			return value{k: kInt, i: i}, true
 		}
-		switch {
-		case string(key) == name:
-			raw, ok = frag[kEnd+1:end], true
-		case len(key) == len(name)+len("@odata.type") && string(key[:len(name)]) == name && string(key[len(name):]) == "@odata.type":
-			typ, _ = unquote(frag[kEnd+1 : end])
-		}
-		i = end + 1 // past the comma
+		var buf [64]byte
+		return typedValue(appendValueJSON(buf[:0], tag, val), typeOf(tag, val))
 	}
-	return raw, typ, ok
-}
-
-// readString reads the JSON string at b[i] and returns it and the index
-// after it (-1 when there is none).
-func readString(b []byte, i int) (string, int) {
-	end, _ := scanString(b, i)
-	if end < 0 {
-		return "", -1
-	}
-	s, ok := unquote(b[i:end])
-	if !ok {
-		return "", -1
-	}
-	return s, end
-}
-
-// scanString returns the index after the JSON string at b[i] (-1 when
-// there is none) and whether it holds escapes.
-func scanString(b []byte, i int) (int, bool) {
-	if i >= len(b) || b[i] != '"' {
-		return -1, false
-	}
-	for j := i + 1; ; {
-		k := bytes.IndexByte(b[j:], '"')
-		if k < 0 {
-			return -1, false
-		}
-		q := j + k
-		n := 0 // backslashes before the quote: an odd number escapes it
-		for p := q - 1; p > i && b[p] == '\\'; p-- {
-			n++
-		}
-		if n%2 == 0 {
-			return q + 1, bytes.IndexByte(b[i+1:q], '\\') >= 0
-		}
-		j = q + 1
-	}
-}
-
-// skipValue returns the index after the JSON scalar at b[i] (-1 when it is
-// malformed). Property values are never objects or arrays.
-func skipValue(b []byte, i int) int {
-	if i < len(b) && b[i] == '"' {
-		end, _ := scanString(b, i)
-		return end
-	}
-	j := i
-	for j < len(b) && b[j] != ',' {
-		j++
-	}
-	if j == i {
-		return -1
-	}
-	return j
 }
 
 // typedValue converts a stored JSON value with its annotation.
@@ -164,4 +106,84 @@ func unquote(raw []byte) (string, bool) {
 	var s string
 	err := json.Unmarshal(raw, &s)
 	return s, err == nil
+}
+
+// fragment serialises properties in stored form: the minimal-metadata
+// JSON members, each type annotation before its value as Azure writes
+// them, and none where the JSON value implies the type (String, Boolean,
+// Int32, and Double written with a fraction or an exponent).
+func fragment(props []prop) []byte {
+	var b []byte
+	for i, p := range props {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendProp(b, p)
+	}
+	return b
+}
+
+// fragmentLen is len(fragment(props)), computed without writing it.
+func fragmentLen(props []prop) int {
+	n := max(len(props)-1, 0) // commas
+	for _, p := range props {
+		name := jsonStringLen(p.name)
+		if annotated(p) {
+			n += name + len("@odata.type") + 1 + jsonStringLen(p.typ) + 1
+		}
+		n += name + 1 + len(p.raw)
+	}
+	return n
+}
+
+// jsonStringLen is len(appendJSONString(nil, s)).
+func jsonStringLen(s string) int {
+	n := 2
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf:
+			n++
+			i++
+		case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t':
+			n += 2
+			i++
+		case c < utf8.RuneSelf:
+			n += 6
+			i++
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				n += 6
+			} else {
+				n += size
+			}
+			i += size
+		}
+	}
+	return n
+}
+
+// appendProp appends one property, after its type annotation when needed.
+func appendProp(b []byte, p prop) []byte {
+	if annotated(p) {
+		b = appendJSONString(b, p.name+"@odata.type")
+		b = append(b, ':')
+		b = appendJSONString(b, p.typ)
+		b = append(b, ',')
+	}
+	b = appendJSONString(b, p.name)
+	b = append(b, ':')
+	return append(b, p.raw...)
+}
+
+// annotated reports whether a property's type must be written out.
+func annotated(p prop) bool {
+	switch p.typ {
+	case "", "Edm.String", "Edm.Boolean", "Edm.Int32":
+		return false
+	case "Edm.Double":
+		return !bytes.ContainsAny(p.raw, ".eE") // a whole number or NaN/Infinity
+	}
+	return true
 }

@@ -45,8 +45,8 @@ func TestEntityKeysAndLimits(t *testing.T) {
 		{`{"PartitionKey":"a","RowKey":"b","D":"` + strings.Repeat("\U0001F600", 16384) + `"}`, ""},                      // surrogate pairs: 32,768 units
 		{`{"PartitionKey":"a","RowKey":"b","D":"` + strings.Repeat("\U0001F600", 16385) + `"}`, "PropertyValueTooLarge"}, // 32,770 units in 65,540 bytes of UTF-8
 		{`{"PartitionKey":"a","RowKey":"b","D":"` + strings.Repeat("\u00e9", 32769) + `"}`, "PropertyValueTooLarge"},
-		{`{"PartitionKey":"a","RowKey":"b","D@odata.type":"Edm.Binary","D":"` + binary(65536) + `"}`, ""},
-		{`{"PartitionKey":"a","RowKey":"b","D@odata.type":"Edm.Binary","D":"` + binary(65537) + `"}`, "PropertyValueTooLarge"},
+		{`{"PartitionKey":"a","RowKey":"b","D@odata.type":"Edm.Binary","D":"` + zeroBinary(65536) + `"}`, ""},
+		{`{"PartitionKey":"a","RowKey":"b","D@odata.type":"Edm.Binary","D":"` + zeroBinary(65537) + `"}`, "PropertyValueTooLarge"},
 		{`{"PartitionKey":"a","RowKey":"b","D":"` + strings.Repeat("x", 1<<20) + `"}`, "PropertyValueTooLarge"},
 		{`{"PartitionKey":"a","RowKey":"b",` + bigStrings(15) + `}`, ""},                               // 15 × 64 KiB: under 1 MiB
 		{`{"PartitionKey":"a","RowKey":"b",` + bigStrings(16) + `}`, "EntityTooLarge"},                 // 16 × 64 KiB and names: over, in 0.5 MiB of JSON
@@ -73,8 +73,8 @@ func TestEntityKeysAndLimits(t *testing.T) {
 	}
 }
 
-// binary is n bytes as a base64 value.
-func binary(n int) string { return base64.StdEncoding.EncodeToString(make([]byte, n)) }
+// zeroBinary is n zero bytes as a base64 value.
+func zeroBinary(n int) string { return base64.StdEncoding.EncodeToString(make([]byte, n)) }
 
 // bigStrings is n properties of 32,768 characters each.
 func bigStrings(n int) string {

@@ -1,6 +1,10 @@
 package emulator
 
-import "github.com/tablestress/tablestress/pkg/emulator/model"
+import (
+	"strings"
+
+	"github.com/tablestress/tablestress/pkg/emulator/model"
+)
 
 // Page boundaries. A page of a query ends, with a continuation to the
 // entity it stopped at, where Azure ends one (REST "Query Timeout and
@@ -60,6 +64,7 @@ func (p *page) enter(pk string) bool {
 			return false
 		}
 	}
+	pk = strings.Clone(pk) // it outlives the view it came from
 	v := model.Visit{Partition: pk}
 	if p.end != nil {
 		v.End = p.end(pk)
@@ -87,14 +92,15 @@ func (p *page) returned(bytes int) {
 // entity the next page starts at, nil when the range or the table ended.
 // Every entity it examined is counted in p (the one the next page starts
 // at is not: that page counts it), so a filter that bounds the keys visits
-// only the range. Callers hold the table's read lock.
+// only the range. Callers hold the table's read lock; emit renders what
+// it keeps of the entity (a view, see table.ascend) before returning.
 func (t *table) scan(start *entity, rg keyRange, f node, p *page, emit func(*entity)) (next *entity) {
-	t.tree.AscendGreaterOrEqual(start, func(e *entity) bool {
+	t.ascend(start.pk, start.rk, func(e *entity) bool {
 		if rg.pkHi.above(e.pk) || (rg.pkEq && rg.rkHi.above(e.rk)) {
 			return false
 		}
 		if p.seen == p.budget || !p.enter(e.pk) {
-			next = e
+			next = e.keys()
 			return false
 		}
 		if f != nil && !f.eval(entityRow{e: e}) {
@@ -102,7 +108,7 @@ func (t *table) scan(start *entity, rg keyRange, f node, p *page, emit func(*ent
 			return true
 		}
 		if p.n == p.limit {
-			next = e
+			next = e.keys()
 			return false
 		}
 		p.visit()
@@ -115,10 +121,11 @@ func (t *table) scan(start *entity, rg keyRange, f node, p *page, emit func(*ent
 }
 
 // bytes is the entity's stored size: its keys and the JSON of its
-// properties; 0 for none.
+// properties (as the service answers with them, not as it holds them);
+// 0 for none.
 func (e *entity) bytes() int {
 	if e == nil {
 		return 0
 	}
-	return len(e.pk) + len(e.rk) + len(e.props)
+	return len(e.pk) + len(e.rk) + e.size
 }

@@ -36,7 +36,7 @@ func fill(s *Server, name string, pks []string, rows int) {
 	tb := s.store.table(name)
 	for _, pk := range pks {
 		for r := range rows {
-			tb.tree.ReplaceOrInsert(newEntity(pk, fmt.Sprintf("%04d", r), []byte(`"V":1`), fixedNow()))
+			tb.put(newEntity(pk, fmt.Sprintf("%04d", r), []prop{{name: "V", raw: []byte("1")}}, fixedNow(), tb.names))
 		}
 	}
 }

@@ -132,9 +132,9 @@ func (s *Server) query(r *http.Request, name string, g *grant) reply {
 // firstIn returns the PartitionKey of the first entity from start on
 // within the key range, "" when there is none. Callers hold a read lock.
 func (t *table) firstIn(start *entity, rg keyRange) (pk string) {
-	t.tree.AscendGreaterOrEqual(start, func(e *entity) bool {
+	t.ascend(start.pk, start.rk, func(e *entity) bool {
 		if !rg.pkHi.above(e.pk) && !(rg.pkEq && rg.rkHi.above(e.rk)) {
-			pk = e.pk
+			pk = strings.Clone(e.pk) // it outlives the view
 		}
 		return false
 	})

@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"bytes"
 	"net/http"
 	"net/url"
 	"strings"
@@ -79,11 +78,11 @@ func (v *view) appendEntity(dst []byte, e *entity, metadataURL string) []byte {
 		dst = append(dst, `"Timestamp":`...)
 		dst = appendJSONString(dst, e.time().Format(timeLayout))
 	}
-	if v.sel == nil && (v.meta == minimalMetadata || !bytes.Contains(e.props, []byte("@odata.type"))) {
-		// The stored fragment is the minimal-metadata form: copy it.
+	if v.sel == nil && (v.meta == minimalMetadata || !e.annotated()) {
+		// The stored fragment is the minimal-metadata form.
 		if len(e.props) > 0 {
 			sep()
-			dst = append(dst, e.props...)
+			dst = e.appendFragment(dst)
 		}
 		return append(dst, '}')
 	}

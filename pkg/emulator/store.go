@@ -6,55 +6,13 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/google/btree"
 )
-
-// table is one table: entities ordered by (PartitionKey, RowKey) in a
-// B-tree. Reads take the read lock, writes and transactions the write lock.
-type table struct {
-	name string
-	mu   sync.RWMutex
-	tree *btree.BTreeG[*entity]
-
-	// The key ranges of the table's first and last range partitions,
-	// refreshed as the table grows (see extends).
-	bmu              sync.Mutex
-	headTo, tailFrom string
-	boundsAt         int
-
-	// acl is the table's stored access policies (Set Table ACL), read
-	// without a lock by every request signed with a SAS that names one.
-	acl atomic.Pointer[[]accessPolicy]
-
-	// sizes is the bytes each partition holds (entity.bytes), kept when
-	// the model limits partition sizes (Cosmos DB; nil otherwise), under
-	// the write lock.
-	sizes map[string]int64
-}
 
 // rangeRows is how many rows the model's first and last range partitions
 // hold: a new PartitionKey among the table's greatest (or least) rangeRows
 // rows lands in the last (first) range partition. Concurrent append-only
 // inserts arrive slightly out of order; they still land there.
 const rangeRows = 256
-
-func entityLess(a, b *entity) bool {
-	if a.pk != b.pk {
-		return a.pk < b.pk
-	}
-	return a.rk < b.rk
-}
-
-func newTable(name string) *table {
-	return &table{name: name, tree: btree.NewG(32, entityLess)}
-}
-
-// get returns the entity with the keys, or nil. Callers hold a lock.
-func (t *table) get(pk, rk string) *entity {
-	e, _ := t.tree.Get(&entity{pk: pk, rk: rk})
-	return e
-}
 
 // extends reports whether a write creates a new PartitionKey in the
 // table's last range partition (+1: beyond or among its greatest rangeRows
@@ -65,7 +23,7 @@ func (t *table) extends(pk string) int {
 		return 0
 	}
 	exists := false
-	t.tree.AscendGreaterOrEqual(&entity{pk: pk}, func(e *entity) bool {
+	t.ascend(pk, "", func(e *entity) bool {
 		exists = e.pk == pk
 		return false
 	})
@@ -106,10 +64,11 @@ func (t *table) bounds() (head, tail string) {
 	if n < t.boundsAt-rangeRows/4 || n > t.boundsAt+rangeRows/4 || t.boundsAt == 0 {
 		t.headTo, t.tailFrom = "", ""
 		k := 0
-		t.tree.Ascend(func(e *entity) bool { t.headTo = e.pk; k++; return k < min(rangeRows, n/2+1) })
+		t.ascend("", "", func(e *entity) bool { t.headTo = e.pk; k++; return k < min(rangeRows, n/2+1) })
 		k = 0
-		t.tree.Descend(func(e *entity) bool { t.tailFrom = e.pk; k++; return k < min(rangeRows, n/2+1) })
-		t.boundsAt = n
+		t.descend(func(e *entity) bool { t.tailFrom = e.pk; k++; return k < min(rangeRows, n/2+1) })
+		// The views' keys alias the slab: keep copies.
+		t.headTo, t.tailFrom, t.boundsAt = strings.Clone(t.headTo), strings.Clone(t.tailFrom), n
 	}
 	return t.headTo, t.tailFrom
 }
@@ -150,13 +109,18 @@ func (s *store) create(name string) bool {
 }
 
 func (s *store) drop(name string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	k := strings.ToLower(name)
-	if _, ok := s.tables[k]; !ok {
+	s.mu.Lock()
+	t, ok := s.tables[k]
+	delete(s.tables, k)
+	s.mu.Unlock()
+	if !ok {
 		return false
 	}
-	delete(s.tables, k)
+	// A request that found the table before it was dropped finds it empty.
+	t.mu.Lock()
+	t.clear()
+	t.mu.Unlock()
 	return true
 }
 
@@ -170,6 +134,19 @@ func (s *store) names() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// slabBytes is the memory the tables' slabs hold, outside the Go heap.
+func (s *store) slabBytes() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	n := 0
+	for _, t := range s.tables {
+		t.mu.RLock()
+		n += t.slab.mapped
+		t.mu.RUnlock()
+	}
+	return n
 }
 
 // timestamp returns a fresh write time, strictly later than the previous

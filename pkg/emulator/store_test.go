@@ -17,7 +17,7 @@ func TestExtends(t *testing.T) {
 		t.Errorf("an empty table: %d, want 0", got)
 	}
 	for i := 0; i < 1000; i++ {
-		tb.tree.ReplaceOrInsert(&entity{pk: fmt.Sprintf("k%04d", i), rk: "r"})
+		tb.put(&entity{pk: fmt.Sprintf("k%04d", i), rk: "r"})
 	}
 	tests := []struct {
 		pk   string
@@ -52,7 +52,7 @@ func TestTimestampsStrictlyIncrease(t *testing.T) {
 func bigTable(n int) *table {
 	tb := newTable("big")
 	for i := 0; i < n; i++ {
-		tb.tree.ReplaceOrInsert(&entity{pk: fmt.Sprintf("p%04d", i%1000), rk: fmt.Sprintf("%010d", i)})
+		tb.put(&entity{pk: fmt.Sprintf("p%04d", i%1000), rk: fmt.Sprintf("%010d", i)})
 	}
 	return tb
 }
@@ -90,8 +90,7 @@ func TestRangeQueriesSeek(t *testing.T) {
 
 func TestScanBoundedPerPage(t *testing.T) {
 	s := newServer(t)
-	s.store.create("big")
-	s.store.table("big").tree = bigTable(maxScan + 500).tree
+	s.store.tables["big"] = bigTable(maxScan + 500) // the table and the slab its tree points into
 	q := "$filter=" + url.QueryEscape("Missing eq 1")
 	w := do(t, s, signed(s, http.MethodGet, "/big()", q, nil), http.StatusOK)
 	npk, nrk := w.Header().Get("x-ms-continuation-NextPartitionKey"), w.Header().Get("x-ms-continuation-NextRowKey")

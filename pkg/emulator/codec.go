@@ -1,0 +1,179 @@
+package emulator
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"strconv"
+	"unicode/utf8"
+)
+
+// The compact form of an entity's properties, as a stored entity holds
+// them (entity.props): the properties in name order, each
+//
+//	name   uvarint: the name's id in the table's dictionary (names.go)
+//	       plus one, or 0 followed by the name's length (uvarint) and bytes
+//	tag    one byte: how the value is held (the tag constants)
+//	value  as the tag says
+//
+// A value is held compactly (a number as a varint, a GUID in 16 bytes, a
+// Binary decoded, a DateTime as seconds and nanoseconds, a String
+// unescaped) only when rendering it back gives the JSON the client sent
+// byte for byte; any other value is held as that JSON. So the form is
+// lossless: appendFragment renders exactly fragment(props), the minimal-
+// metadata JSON members the service has always answered with, and an
+// entity costs its data plus a few bytes, not its JSON.
+const (
+	tagString    byte = iota + 1 // unannotated String written without escapes: uvarint length, UTF-8 bytes
+	tagEscaped                   // unannotated String written with escapes: uvarint length, UTF-8 bytes
+	tagTrue                      // true
+	tagFalse                     // false
+	tagInt                       // unannotated integer (an Int32): zigzag varint
+	tagInt64                     // Edm.Int64, "digits": zigzag varint
+	tagDateTime                  // Edm.DateTime "…Z": fraction digits byte, zigzag varint seconds, uvarint nanoseconds
+	tagGUIDLower                 // Edm.Guid in lowercase hex: 16 bytes
+	tagGUIDUpper                 // Edm.Guid in uppercase hex: 16 bytes
+	tagBinary                    // Edm.Binary: uvarint length, the bytes (standard base64 in JSON)
+	tagRawTyped                  // JSON with any other annotation: uvarint length and annotation, uvarint length and JSON
+	tagRaw                       // JSON as received, tagRaw+i annotated rawTypes[i]: uvarint length, JSON
+)
+
+// rawTypes are the annotations a value held as JSON has in the fragment:
+// none, or one its JSON does not imply (see annotated).
+var rawTypes = [...]string{"", "Edm.Double", "Edm.Int64", "Edm.DateTime", "Edm.Guid", "Edm.Binary"}
+
+// encodeProps appends the compact form of props (sorted by name, as
+// parseBody and merge return them), naming them by nm's ids; nil nm
+// stores every name.
+func encodeProps(dst []byte, props []prop, nm *names) []byte {
+	for _, p := range props {
+		if id, ok := nameID(nm, p.name); ok {
+			dst = binary.AppendUvarint(dst, uint64(id)+1)
+		} else {
+			dst = binary.AppendUvarint(dst, 0)
+			dst = binary.AppendUvarint(dst, uint64(len(p.name)))
+			dst = append(dst, p.name...)
+		}
+		typ := p.typ
+		if !annotated(p) {
+			typ = ""
+		}
+		dst = appendCompact(dst, p.raw, typ)
+	}
+	return dst
+}
+
+func nameID(nm *names, name string) (uint32, bool) {
+	if nm == nil {
+		return 0, false
+	}
+	return nm.id(name)
+}
+
+// appendCompact appends a value's tag and its compact form, or its JSON.
+func appendCompact(dst, raw []byte, typ string) []byte {
+	switch typ {
+	case "":
+		switch {
+		case len(raw) > 0 && raw[0] == '"':
+			if s, escaped, ok := plainString(raw); ok {
+				tag := tagString
+				if escaped {
+					tag = tagEscaped
+				}
+				dst = append(dst, tag)
+				dst = binary.AppendUvarint(dst, uint64(len(s)))
+				return append(dst, s...)
+			}
+		case string(raw) == "true":
+			return append(dst, tagTrue)
+		case string(raw) == "false":
+			return append(dst, tagFalse)
+		default:
+			if n, ok := exactInt(raw); ok {
+				return binary.AppendVarint(append(dst, tagInt), n)
+			}
+		}
+	case "Edm.Int64":
+		if len(raw) >= 2 && raw[0] == '"' {
+			if n, ok := exactInt(raw[1 : len(raw)-1]); ok {
+				return binary.AppendVarint(append(dst, tagInt64), n)
+			}
+		}
+	case "Edm.DateTime":
+		if s, ok := unquote(raw); ok {
+			if sec, nsec, digits, ok := compactTime(s); ok {
+				dst = append(dst, tagDateTime, byte(digits))
+				dst = binary.AppendVarint(dst, sec)
+				return binary.AppendUvarint(dst, uint64(nsec))
+			}
+		}
+	case "Edm.Guid":
+		if s, ok := unquote(raw); ok {
+			if g, upper, ok := compactGUID(s); ok {
+				tag := tagGUIDLower
+				if upper {
+					tag = tagGUIDUpper
+				}
+				return append(append(dst, tag), g[:]...)
+			}
+		}
+	case "Edm.Binary":
+		if s, ok := unquote(raw); ok {
+			if b, err := base64.StdEncoding.DecodeString(s); err == nil && base64.StdEncoding.EncodeToString(b) == s {
+				dst = append(dst, tagBinary)
+				dst = binary.AppendUvarint(dst, uint64(len(b)))
+				return append(dst, b...)
+			}
+		}
+	}
+	for i, t := range rawTypes {
+		if t == typ {
+			dst = append(dst, tagRaw+byte(i))
+			dst = binary.AppendUvarint(dst, uint64(len(raw)))
+			return append(dst, raw...)
+		}
+	}
+	dst = append(dst, tagRawTyped)
+	dst = binary.AppendUvarint(dst, uint64(len(typ)))
+	dst = append(dst, typ...)
+	dst = binary.AppendUvarint(dst, uint64(len(raw)))
+	return append(dst, raw...)
+}
+
+// plainString returns the value of JSON string raw when appendJSONString
+// writes it back as raw, and whether it does so with escapes.
+func plainString(raw []byte) (s []byte, escaped, ok bool) {
+	if len(raw) < 2 || raw[len(raw)-1] != '"' {
+		return nil, false, false
+	}
+	in := raw[1 : len(raw)-1]
+	if bytes.IndexByte(in, '\\') < 0 {
+		// No quote, no backslash: appendJSONString escapes nothing else
+		// but control characters and invalid UTF-8.
+		for _, c := range in {
+			if c < 0x20 {
+				return nil, false, false
+			}
+		}
+		return in, false, utf8.Valid(in)
+	}
+	v, ok := unquote(raw)
+	if !ok || !bytes.Equal(appendJSONString(nil, v), raw) {
+		return nil, false, false
+	}
+	return []byte(v), true, true
+}
+
+// exactInt parses a decimal integer that strconv writes back the same.
+func exactInt(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 20 {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(string(b), 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	var buf [24]byte
+	return n, string(strconv.AppendInt(buf[:0], n, 10)) == string(b)
+}

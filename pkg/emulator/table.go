@@ -1,0 +1,155 @@
+package emulator
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/google/btree"
+)
+
+// table is one table: entities ordered by (PartitionKey, RowKey) in a
+// B-tree of records (record.go) held in the table's slab (slab.go), their
+// property names in the table's dictionary (names.go). Reads take the read
+// lock, writes and transactions the write lock; an entity read is valid
+// under the lock only (see entity.detach).
+type table struct {
+	name  string
+	mu    sync.RWMutex
+	tree  *btree.BTreeG[uint64] // refs of records in slab
+	slab  *slab
+	names *names
+
+	// The key ranges of the table's first and last range partitions,
+	// refreshed as the table grows (see extends).
+	bmu              sync.Mutex
+	headTo, tailFrom string
+	boundsAt         int
+
+	// acl is the table's stored access policies (Set Table ACL), read
+	// without a lock by every request signed with a SAS that names one.
+	acl atomic.Pointer[[]accessPolicy]
+
+	// sizes is the bytes each partition holds (entity.bytes), kept when
+	// the model limits partition sizes (Cosmos DB; nil otherwise), under
+	// the write lock.
+	sizes map[string]int64
+}
+
+func entityLess(a, b *entity) bool {
+	if a.pk != b.pk {
+		return a.pk < b.pk
+	}
+	return a.rk < b.rk
+}
+
+// btreeDegree is the B-tree's minimum degree: nodes of 31 to 63 records.
+const btreeDegree = 32
+
+func newTable(name string) *table {
+	sl := &slab{}
+	t := &table{name: name, tree: btree.NewG(btreeDegree, sl.less), slab: sl, names: newNames()}
+	// A table nobody drops (a test's, a server's left behind) gives its
+	// memory back when it is collected.
+	runtime.AddCleanup(t, (*slab).releaseAll, t.slab)
+	return t
+}
+
+// get returns a view of the entity with the keys, or nil. Callers hold a
+// lock and detach what they keep after it.
+func (t *table) get(pk, rk string) *entity {
+	e := &entity{}
+	if !t.find(pk, rk, e) {
+		return nil
+	}
+	return e
+}
+
+// find makes v a view of the entity with the keys and reports whether
+// there is one (as get).
+func (t *table) find(pk, rk string, v *entity) bool {
+	probe := acquireProbe(pk, rk)
+	ref, ok := t.tree.Get(probe)
+	releaseProbe(probe)
+	if ok {
+		v.load(t.slab.at(ref), t.names)
+	}
+	return ok
+}
+
+// put stores a copy of e (which the table's dictionary named), replacing
+// the entity with its keys. Callers hold the write lock; views of the
+// replaced entity are invalid after.
+func (t *table) put(e *entity) {
+	ref, b := t.slab.alloc(recordLen(e))
+	putRecord(b, e)
+	if old, ok := t.tree.ReplaceOrInsert(ref); ok {
+		t.slab.free(old, recordLenAt(t.slab.at(old)))
+	}
+	t.compact()
+}
+
+// remove deletes the entity with the keys, if any. Callers hold the write
+// lock; views of it are invalid after.
+func (t *table) remove(pk, rk string) {
+	probe := acquireProbe(pk, rk)
+	old, ok := t.tree.Delete(probe)
+	releaseProbe(probe)
+	if ok {
+		t.slab.free(old, recordLenAt(t.slab.at(old)))
+		t.compact()
+	}
+}
+
+// ascend calls fn with a view of every entity from (pk, rk) on, in key
+// order, until it returns false. The view is reused: fn copies what it
+// keeps. Callers hold a lock.
+func (t *table) ascend(pk, rk string, fn func(e *entity) bool) {
+	var v entity
+	probe := acquireProbe(pk, rk)
+	defer releaseProbe(probe)
+	t.tree.AscendGreaterOrEqual(probe, func(ref uint64) bool {
+		v.load(t.slab.at(ref), t.names)
+		return fn(&v)
+	})
+}
+
+// descend calls fn with a view of every entity from the greatest keys
+// down, until it returns false (as ascend).
+func (t *table) descend(fn func(e *entity) bool) {
+	var v entity
+	t.tree.Descend(func(ref uint64) bool {
+		v.load(t.slab.at(ref), t.names)
+		return fn(&v)
+	})
+}
+
+// compact moves the live records of the slab's sparsest chunk into its
+// active one when dead records take over a third of the slab (see
+// slab.sparse), and releases the chunk. Callers hold the write lock.
+func (t *table) compact() {
+	c := t.slab.sparse()
+	if c == nil {
+		return
+	}
+	for off := 0; off < c.used; {
+		ref := uint64(c.id)<<32 | uint64(off)
+		n := recordLenAt(&c.mem[off])
+		if cur, ok := t.tree.Get(ref); ok && cur == ref {
+			moved, b := t.slab.alloc(n)
+			copy(b, c.mem[off:off+n])
+			t.tree.ReplaceOrInsert(moved)
+			c.live -= n
+			t.slab.live -= n
+		}
+		off += n
+	}
+	t.slab.release(c)
+}
+
+// clear empties the table and releases its memory. Callers hold the
+// write lock.
+func (t *table) clear() {
+	t.tree.Clear(false)
+	t.slab.releaseAll()
+}
