@@ -159,14 +159,9 @@ func batchOperation(req innerRequest, account string) batchOp {
 	o := batchOp{table: rt.table, op: op{pk: rt.pk, rk: rt.rk, ifMatch: req.header.Get("If-Match")}}
 	switch {
 	case req.method == http.MethodPost && rt.kind == "entities":
-		pk, rk, props, aerr := parseBody(req.body)
-		switch {
-		case aerr != nil:
-			o.err = aerr
-		case pk == nil || rk == nil:
-			o.err = invalidInput("The entity must have a PartitionKey and a RowKey.")
-		default:
-			o.kind, o.pk, o.rk, o.props, o.insert = opInsert, *pk, *rk, props, true
+		pk, rk, props, aerr := parseEntity(req.body)
+		if o.err = aerr; aerr == nil {
+			o.kind, o.pk, o.rk, o.props, o.insert = opInsert, pk, rk, props, true
 		}
 	case rt.kind != "entity":
 		o.err = invalidInput("A batch operation must address an entity.")

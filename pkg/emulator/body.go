@@ -25,17 +25,17 @@ type prop struct {
 // properties (Timestamp, odata.*) are dropped. The entity's size is for
 // checkEntity, which knows the keys of every request form.
 func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
-	var m map[string]json.RawMessage
-	if e := json.Unmarshal(body, &m); e != nil {
+	m, ok := scanObject(body)
+	if !ok {
 		return nil, nil, nil, invalidInput("The request body is not a JSON object.")
 	}
 	key := func(name string) (*string, *apiError) {
-		raw, ok := m[name]
+		raw, ok := m.get(name)
 		if !ok {
 			return nil, nil
 		}
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
+		s, ok := jsonString(raw)
+		if !ok {
 			return nil, invalidInput("%s must be a string.", name)
 		}
 		return &s, nil
@@ -47,18 +47,16 @@ func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 		return
 	}
 	names := make([]string, 0, len(m))
-	for name := range m {
-		if name == "PartitionKey" || name == "RowKey" || name == "Timestamp" || strings.HasPrefix(name, "odata.") || strings.Contains(name, "@") {
-			continue
+	for _, mb := range m { // sorted by name
+		if name := mb.name; name != "PartitionKey" && name != "RowKey" && name != "Timestamp" && !strings.HasPrefix(name, "odata.") && !strings.Contains(name, "@") {
+			names = append(names, name)
 		}
-		names = append(names, name)
 	}
 	if len(names) > maxProperties {
 		return nil, nil, nil, errTooManyProperties
 	}
-	sort.Strings(names)
 	for _, name := range names {
-		raw := m[name]
+		raw, _ := m.get(name)
 		if e := checkPropertyName(name); e != nil {
 			return nil, nil, nil, e
 		}
@@ -66,8 +64,8 @@ func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 			continue
 		}
 		typ := ""
-		if t, ok := m[name+"@odata.type"]; ok {
-			if json.Unmarshal(t, &typ) != nil {
+		if t, ok := m.get(name + "@odata.type"); ok {
+			if typ, ok = jsonString(t); !ok {
 				return nil, nil, nil, invalidInput("The type annotation of %q is not a string.", name)
 			}
 		}
@@ -84,6 +82,19 @@ func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 		props = append(props, p)
 	}
 	return pk, rk, props, nil
+}
+
+// parseEntity is parseBody for a body that must name its keys: an
+// insert's, or an upsert's that Load takes.
+func parseEntity(body []byte) (pk, rk string, props []prop, err *apiError) {
+	p, r, props, err := parseBody(body)
+	switch {
+	case err != nil:
+		return "", "", nil, err
+	case p == nil || r == nil:
+		return "", "", nil, invalidInput("The entity must have a PartitionKey and a RowKey.")
+	}
+	return *p, *r, props, nil
 }
 
 // validPropertyName reports whether n is a C# identifier, as Azure wants
