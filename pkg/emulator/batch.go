@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -38,22 +39,32 @@ func (s *Server) batch(r *http.Request, g *grant) reply {
 	if perr != nil {
 		return errReply(perr, "")
 	}
+	rep, _ := s.transact(r.Context(), ops, g, len(body), true)
+	return rep
+}
+
+// transact serves a transaction's parsed operations (bodyBytes of request
+// body) as the grant g allows (nil: the account key): it checks them,
+// judges the transaction by the model and fault injection, and applies it
+// all or none. It returns the answer (with its multipart body when answer
+// is set), and the failing operation's error when the transaction failed.
+func (s *Server) transact(ctx context.Context, ops []batchOp, g *grant, bodyBytes int, answer bool) (reply, *apiError) {
 	if len(ops) == 0 {
-		return errReply(invalidInput("The batch holds no operation."), "")
+		return errReply(invalidInput("The batch holds no operation."), ""), nil
 	}
 	first := ops[0]
 	part := first.pk
 	// A refused or failed transaction is answered 202 with the failing
 	// operation inside; it is counted under that operation's status, as
 	// the client reports it.
-	fail := func(i int, e *apiError) reply {
+	fail := func(i int, e *apiError) (reply, *apiError) {
 		return reply{status: http.StatusAccepted, key: statusKey(e.status, e.code), part: part, table: first.table,
-			body: batchResponse(nil, i, e, s.now()), ctype: "multipart/mixed; boundary=" + batchBoundary}
+			body: batchResponse(nil, i, e, s.now()), ctype: "multipart/mixed; boundary=" + batchBoundary}, e
 	}
 	if len(ops) > maxBatchOps {
 		return fail(maxBatchOps-1, errTooManyOps) // Azure names the 100th operation
 	}
-	seen := map[string]bool{}
+	seen := make(map[string]bool, len(ops))
 	for i, o := range ops {
 		if o.err != nil {
 			return fail(i, o.err)
@@ -83,20 +94,25 @@ func (s *Server) batch(r *http.Request, g *grant) reply {
 	for _, o := range ops {
 		props += len(o.props)
 	}
-	f, refused, d := s.gate(r.Context(), part, model.Request{Table: first.table, Partition: part, Op: model.OpBatch, Entities: len(ops), Bytes: len(body), Props: props}, extendsOf(t, part))
+	f, refused, d := s.gate(ctx, part, model.Request{Table: first.table, Partition: part, Op: model.OpBatch, Entities: len(ops), Bytes: bodyBytes, Props: props}, extendsOf(t, part))
 	if refused != nil {
 		refused.table = first.table
-		return *refused
+		return *refused, refused.err
 	}
 	if t == nil {
-		return timedReply(fail(0, errTableNotFound), model.OpBatch, 0, len(body), d)
+		rep, e := fail(0, errTableNotFound)
+		return timedReply(rep, model.OpBatch, 0, bodyBytes, d), e
 	}
 	results, i, aerr := s.applyBatch(t, ops, f.Discard)
 	if aerr != nil {
-		return timedReply(fail(i, aerr), model.OpBatch, 0, len(body), d)
+		rep, e := fail(i, aerr)
+		return timedReply(rep, model.OpBatch, 0, bodyBytes, d), e
 	}
-	return timedReply(reply{status: http.StatusAccepted, part: part, table: first.table, entities: len(ops), discard: f.Discard,
-		body: batchResponse(results, -1, nil, s.now()), ctype: "multipart/mixed; boundary=" + batchBoundary}, model.OpBatch, len(ops), len(body), d)
+	rep := reply{status: http.StatusAccepted, part: part, table: first.table, entities: len(ops), discard: f.Discard}
+	if answer {
+		rep.body, rep.ctype = batchResponse(results, -1, nil, s.now()), "multipart/mixed; boundary="+batchBoundary
+	}
+	return timedReply(rep, model.OpBatch, len(ops), bodyBytes, d), nil
 }
 
 // applyBatch checks every operation against the table as changed by the
