@@ -55,6 +55,7 @@ func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 	if len(names) > maxProperties {
 		return nil, nil, nil, errTooManyProperties
 	}
+	props = make([]prop, 0, len(names))
 	for _, name := range names {
 		raw, _ := m.get(name)
 		if e := checkPropertyName(name); e != nil {

@@ -63,6 +63,17 @@ func encodeProps(dst []byte, props []prop, nm *names) []byte {
 	return dst
 }
 
+// compactCap is room for props' compact form, so that encodeProps
+// allocates once: their JSON and a few bytes each, which it does not
+// exceed unless names are stored in it (a full dictionary).
+func compactCap(props []prop) int {
+	n := 0
+	for _, p := range props {
+		n += len(p.raw) + 8
+	}
+	return n
+}
+
 func nameID(nm *names, name string) (uint32, bool) {
 	if nm == nil {
 		return 0, false

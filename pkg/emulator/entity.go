@@ -25,7 +25,7 @@ type entity struct {
 // ids (nil: by name).
 func newEntity(pk, rk string, props []prop, ts time.Time, nm *names) *entity {
 	keys := pk + rk
-	return &entity{pk: keys[:len(pk)], rk: keys[len(pk):], props: encodeProps(nil, props, nm), names: nm,
+	return &entity{pk: keys[:len(pk)], rk: keys[len(pk):], props: encodeProps(make([]byte, 0, compactCap(props)), props, nm), names: nm,
 		ts: ts.UnixNano() / 100, size: fragmentLen(props)}
 }
 
