@@ -163,7 +163,7 @@ func (ss *session) config(i int, seedOnly bool, live *live) workload.Config {
 	f := ss.f
 	svc := workload.TableService{Service: ss.svc}
 	if ss.embedded != nil {
-		svc.Measured = ss.embedded
+		svc.Measured, svc.Local = ss.embedded, ss.embedded
 	}
 	c := workload.Config{Spec: ss.spec, Scheme: i, Service: svc,
 		Table: f.table, Reuse: f.reuseTable, Keep: f.keepTable, SeedOnly: seedOnly, SkipSeed: f.skipSeed, Verify: f.verify,

@@ -63,12 +63,29 @@ const seedChunk = 20_000
 // multipart envelope.
 const batchBytes = 3 << 20
 
+// seedJob is one transaction of the seed phase: rows of one partition of
+// a table, as JSON bodies.
 type seedJob struct {
-	store   Store
-	pk      string
-	actions []table.Action
-	rows    int64
-	index   bool
+	store  Store
+	pk     string
+	bodies [][]byte
+	index  bool
+}
+
+// send writes the job's rows with upserts: directly to a Loader, else as
+// an entity group transaction (one Upsert for a single row).
+func (job seedJob) send(ctx context.Context) table.Result {
+	if l, ok := job.store.(Loader); ok {
+		return l.Load(ctx, job.bodies)
+	}
+	if len(job.bodies) == 1 {
+		return job.store.Upsert(ctx, job.bodies[0], table.UpdateModeReplace)
+	}
+	actions := make([]table.Action, len(job.bodies))
+	for i, b := range job.bodies {
+		actions[i] = table.Action{Kind: table.ActionUpsertReplace, Entity: b}
+	}
+	return job.store.Submit(ctx, actions)
 }
 
 // Seed writes the population. Rows are written with upserts (insert-or-
@@ -104,13 +121,10 @@ func Seed(ctx context.Context, c SeedConfig) (SeedResult, error) {
 			for job := range jobs {
 				sent := false // the pacer let the attempt go
 				last := retry(ctx, nil, c.Clock, c.Retry, &st, func(ctx context.Context) table.Result {
-					if sent = pacer.wait(ctx, job.store, job.pk, len(job.actions)); !sent {
+					if sent = pacer.wait(ctx, job.store, job.pk, len(job.bodies)); !sent {
 						return table.Result{Outcome: outcome.Outcome{Class: outcome.Transport}, Err: ctx.Err()}
 					}
-					if len(job.actions) == 1 {
-						return job.store.Upsert(ctx, job.actions[0].Entity, table.UpdateModeReplace)
-					}
-					return job.store.Submit(ctx, job.actions)
+					return job.send(ctx)
 				}, func(res table.Result, _ int) {
 					if !sent {
 						return
@@ -122,14 +136,14 @@ func Seed(ctx context.Context, c SeedConfig) (SeedResult, error) {
 				})
 				if last.Outcome.Class != outcome.OK {
 					select {
-					case errs <- fmt.Errorf("%w: a transaction of %d rows failed: %v", ErrSeed, len(job.actions), last.Err):
+					case errs <- fmt.Errorf("%w: a transaction of %d rows failed: %v", ErrSeed, len(job.bodies), last.Err):
 					default:
 					}
 					cancel()
 					continue
 				}
 				if !job.index {
-					d := done.Add(job.rows)
+					d := done.Add(int64(len(job.bodies)))
 					if c.Progress != nil {
 						c.Progress(d, totalRows)
 					}
@@ -162,112 +176,17 @@ func Seed(ctx context.Context, c SeedConfig) (SeedResult, error) {
 	return res, nil
 }
 
-// produce groups entities [lo, hi) by partition and queues their transactions.
-func (c *SeedConfig) produce(ctx context.Context, lo, hi int64, jobs chan<- seedJob, partitions map[string]struct{}, res *SeedResult) bool {
-	p := c.Plan
-	var ent keygen.Entity
-	var keys keygen.Keys
-	type group struct {
-		actions []table.Action
-		bytes   int
-		seen    map[string]bool
-	}
-	mainGroups := map[string]*group{}
-	var mainOrder []string
-	indexGroups := make([]map[string]*group, len(p.Scheme.Indexes))
-	indexOrder := make([][]string, len(p.Scheme.Indexes))
-	for k := range indexGroups {
-		indexGroups[k] = map[string]*group{}
-	}
-	send := func(store Store, pk string, g *group, index bool) bool {
-		if len(g.actions) == 0 {
-			return true
-		}
-		job := seedJob{store: store, pk: pk, actions: g.actions, rows: int64(len(g.actions)), index: index}
-		select {
-		case jobs <- job:
-		case <-ctx.Done():
-			return false
-		}
-		g.actions, g.bytes = nil, 0
-		return true
-	}
-	add := func(groups map[string]*group, order *[]string, store Store, pk string, rk []byte, body []byte, index bool) (bool, bool) {
-		g := groups[pk]
-		if g == nil {
-			g = &group{seen: map[string]bool{}}
-			groups[pk] = g
-			*order = append(*order, pk)
-		}
-		if g.seen[string(rk)] {
-			return true, false // same keys as an earlier entity: a collision
-		}
-		if len(g.actions) == table.MaxTransactionActions || g.bytes+len(body) > batchBytes {
-			if !send(store, pk, g, index) {
-				return false, false
-			}
-		}
-		g.seen[string(rk)] = true
-		g.actions = append(g.actions, table.Action{Kind: table.ActionUpsertReplace, Entity: body})
-		g.bytes += len(body)
-		return true, true
-	}
-	for i := lo; i < hi; i++ {
-		p.Pop.Entity(i, &ent)
-		p.Scheme.Keys(&ent, &keys)
-		if p.Member != nil && !p.Member(keys.PK) {
-			continue // another shard's partition
-		}
-		res.Entities++
-		pk := string(keys.PK)
-		partitions[pk] = struct{}{}
-		for r := 0; r < p.Scheme.RowsPerEntity(); r++ {
-			rk := keys.RK
-			if r > 0 {
-				rk = keys.Rows[r-1]
-			}
-			body := p.Pop.AppendJSON(nil, &ent, keys.PK, rk, 0)
-			alive, added := add(mainGroups, &mainOrder, c.Main, pk, rk, body, false)
-			if !alive {
-				return false
-			}
-			if added {
-				res.Rows++
-			} else {
-				res.Collisions++
-			}
-		}
-		for k := range p.Scheme.Indexes {
-			ik := keys.Index[k]
-			body := keygen.AppendIndexJSON(nil, &ent, ik.PK, ik.RK, keys.PK, keys.RK)
-			alive, added := add(indexGroups[k], &indexOrder[k], c.Indexes[k], string(ik.PK), ik.RK, body, true)
-			if !alive {
-				return false
-			}
-			if added {
-				res.IndexRows++
-			}
-		}
-	}
-	for _, pk := range mainOrder {
-		if !send(c.Main, pk, mainGroups[pk], false) {
-			return false
-		}
-	}
-	for k := range indexGroups {
-		for _, pk := range indexOrder[k] {
-			if !send(c.Indexes[k], pk, indexGroups[k][pk], true) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
 // CountRows counts the rows of a table page by page, selecting only RowKey;
 // throttled or failed pages are fetched again with the seed phase's
-// strategy, waiting on clock.
+// strategy, waiting on clock. A Loader counts its own rows.
 func CountRows(ctx context.Context, s Store, clock Clock) (int64, error) {
+	if l, ok := s.(Loader); ok {
+		n, res := l.Rows()
+		if res.Outcome.Class != outcome.OK {
+			return 0, fmt.Errorf("counting rows: %v", res.Err)
+		}
+		return n, nil
+	}
 	pager := s.Query(ctx, table.Query{Select: []string{"RowKey"}})
 	var n int64
 	st := keygen.NewStream(1, 1)

@@ -23,10 +23,13 @@ type Service interface {
 
 // TableService adapts a *table.Service to Service. Measured, when set, is
 // the service's measurement switch (the embedded service's): TableService
-// passes Run's SetMeasured calls on to it.
+// passes Run's SetMeasured calls on to it. Local, when set, is the same
+// service in this process: its Stores are Loaders, which the seed phase
+// writes through.
 type TableService struct {
 	*table.Service
 	Measured Measured
+	Local    Local
 }
 
 var _ Measured = TableService{}
@@ -39,7 +42,13 @@ func (s TableService) SetMeasured(on bool) {
 }
 
 // Store implements Service.
-func (s TableService) Store(name string) Store { return TableStore{s.Service.Table(name)} }
+func (s TableService) Store(name string) Store {
+	st := TableStore{s.Service.Table(name)}
+	if s.Local != nil {
+		return localStore{TableStore: st, local: s.Local, name: name}
+	}
+	return st
+}
 
 var tableNameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]{2,62}$`)
 
