@@ -3,10 +3,11 @@
 # client against the embedded service (its own process, model off, as
 # Azurite has none) and against the pinned Azurite, and prints ops/s side by
 # side; then it seeds 1,000,000 entities of 256 bytes into the embedded
-# service (in-process, the default target) and prints the time taken and
-# the peak resident memory of the tablestress process.
+# service (in-process, the default target, with bench/seed.sh) and prints
+# the time taken and the peak resident memory of the tablestress process.
 #   bench/embedded-vs-azurite.sh
 #   DURATION=30s bench/embedded-vs-azurite.sh     # longer measurements
+#   ENTITIES=10000000 bench/embedded-vs-azurite.sh  # seed ten million
 # Requires Go, Node and npm (Azurite is installed from tools/azurite).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -74,22 +75,6 @@ for op in point-read insert; do
 done
 
 # Seeding: the in-process embedded service, as `tablestress seed` uses by
-# default; peak RSS is sampled from /proc every 100 ms.
-start=$(date +%s.%N)
-bin/tablestress seed bench/scenarios/seed-1m.yaml --model off --quiet >"$out/seed.txt" 2>&1 &
-seedpid=$!
-peak=0
-while kill -0 "$seedpid" 2>/dev/null; do
-  rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$seedpid/status" 2>/dev/null || true)
-  [ -n "$rss" ] && [ "$rss" -gt "$peak" ] && peak=$rss
-  sleep 0.1
-done
-if ! wait "$seedpid"; then
-  echo "$me: seeding failed:" >&2
-  cat "$out/seed.txt" >&2
-  exit 1
-fi
-end=$(date +%s.%N)
-grep -m1 'seeded' "$out/seed.txt" || true
-node -e "console.log('seed 1,000,000 entities of 256 B: %s s wall, peak RSS %s MiB', ($end-$start).toFixed(1), ($peak/1024).toFixed(0))"
+# default (bench/seed.sh; ENTITIES=10000000 for ten million).
+bench/seed.sh --entities "${ENTITIES:-1000000}"
 echo "$me: reports in $out"
