@@ -123,7 +123,10 @@ func (s *Server) applyBatch(t *table, ops []batchOp, discard bool) ([]*entity, i
 	staged := make([]*entity, len(ops))
 	delta := 0
 	for i, o := range ops {
-		old := t.get(o.pk, o.rk)
+		var old *entity
+		if t.needsCurrent(o.op) {
+			old = t.get(o.pk, o.rk)
+		}
 		e, err := s.check(t.names, old, o.op)
 		if err != nil {
 			return nil, i, err

@@ -218,7 +218,10 @@ type op struct {
 func (s *Server) apply(t *table, o op, discard bool) (*entity, *apiError) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	old := t.get(o.pk, o.rk)
+	var old *entity
+	if t.needsCurrent(o) {
+		old = t.get(o.pk, o.rk)
+	}
 	e, err := s.check(t.names, old, o)
 	if err != nil || discard {
 		return e, err

@@ -77,6 +77,13 @@ func (t *table) find(pk, rk string, v *entity) bool {
 	return ok
 }
 
+// needsCurrent reports whether applying o depends on the entity it
+// replaces: not for an unconditional Insert Or Replace, unless the table
+// keeps partition sizes, which grow by the difference. Callers hold a lock.
+func (t *table) needsCurrent(o op) bool {
+	return o.kind != opWrite || o.merge || o.ifMatch != "" || t.sizes != nil
+}
+
 // put stores a copy of e (which the table's dictionary named), replacing
 // the entity with its keys. Callers hold the write lock; views of the
 // replaced entity are invalid after.
