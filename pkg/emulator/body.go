@@ -30,7 +30,7 @@ func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 		return nil, nil, nil, invalidInput("The request body is not a JSON object.")
 	}
 	key := func(name string) (*string, *apiError) {
-		raw, ok := m.get(name)
+		raw, ok := m.get(name, "")
 		if !ok {
 			return nil, nil
 		}
@@ -57,7 +57,7 @@ func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 	}
 	props = make([]prop, 0, len(names))
 	for _, name := range names {
-		raw, _ := m.get(name)
+		raw, _ := m.get(name, "")
 		if e := checkPropertyName(name); e != nil {
 			return nil, nil, nil, e
 		}
@@ -65,7 +65,7 @@ func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 			continue
 		}
 		typ := ""
-		if t, ok := m.get(name + "@odata.type"); ok {
+		if t, ok := m.get(name, "@odata.type"); ok {
 			if typ, ok = jsonString(t); !ok {
 				return nil, nil, nil, invalidInput("The type annotation of %q is not a string.", name)
 			}
@@ -73,8 +73,10 @@ func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 		if e := checkValue(raw, typ); e != nil {
 			return nil, nil, nil, invalidInput("The value of property %q is invalid: %s.", name, e.Error())
 		}
-		if s, isString := unquote(raw); typ == "Edm.Double" && isString && numericString(s) {
-			raw = json.RawMessage(s) // "2" as the JavaScript SDK sends a whole Double: the number
+		if typ == "Edm.Double" {
+			if s, isString := unquote(raw); isString && numericString(s) {
+				raw = json.RawMessage(s) // "2" as the JavaScript SDK sends a whole Double: the number
+			}
 		}
 		p := prop{name: name, raw: raw, typ: typ} // a scalar: compact already
 		if e := checkValueSize(p); e != nil {
@@ -121,7 +123,13 @@ func (e valueError) Error() string { return string(e) }
 // one valid JSON value (the body was decoded already), so its first byte
 // tells its kind.
 func checkValue(raw json.RawMessage, typ string) error {
-	s, isString := unquote(raw)
+	isString := len(raw) > 0 && raw[0] == '"'
+	s := ""
+	switch typ {
+	case "", "Edm.String": // the value itself is not needed
+	default:
+		s, _ = unquote(raw)
+	}
 	number := !isString && len(raw) > 0 && (raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9'))
 	boolean := string(raw) == "true" || string(raw) == "false"
 	switch typ {

@@ -20,13 +20,28 @@ type member struct {
 // with its last value, as encoding/json decodes an object into a map.
 type jsonMembers []member
 
-// get returns the value of the member name.
-func (m jsonMembers) get(name string) ([]byte, bool) {
-	i := sort.Search(len(m), func(i int) bool { return m[i].name >= name })
-	if i < len(m) && m[i].name == name {
+// get returns the value of the member name+suffix (the name joined only
+// in comparisons, so a lookup allocates nothing).
+func (m jsonMembers) get(name, suffix string) ([]byte, bool) {
+	i := sort.Search(len(m), func(i int) bool { return compareJoined(m[i].name, name, suffix) >= 0 })
+	if i < len(m) && compareJoined(m[i].name, name, suffix) == 0 {
 		return m[i].raw, true
 	}
 	return nil, false
+}
+
+// compareJoined is strings.Compare(a, b1+b2).
+func compareJoined(a, b1, b2 string) int {
+	if len(a) < len(b1) {
+		if c := strings.Compare(a, b1[:len(a)]); c != 0 {
+			return c
+		}
+		return -1 // a proper prefix of b1
+	}
+	if c := strings.Compare(a[:len(b1)], b1); c != 0 {
+		return c
+	}
+	return strings.Compare(a[len(b1):], b2)
 }
 
 // scanObject reads a JSON object's members, the values checked but not
