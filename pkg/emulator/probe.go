@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 )
@@ -10,50 +11,63 @@ import (
 // slot (acquireProbe), puts its keys there, searches with the slot's ref
 // and gives the slot back (releaseProbe). The B-tree compares items on the
 // goroutine that searches, so a slot's keys are read only by the goroutine
-// that holds it; only the list of slots is shared.
+// that holds it; only the lists of slots are shared.
 const probeBit = 1 << 63
+
+// probeShards spreads the slots over independent lists, so searches on
+// many cores do not queue for one lock.
+const probeShards = 64
 
 // probeKey is one probe slot.
 type probeKey struct{ pk, rk string }
 
-// probes are the probe slots of the process: as many as searches ever
-// ran at once.
-var probes struct {
+// probeShard is one list of probe slots: as many as searches ever ran at
+// once through it.
+type probeShard struct {
 	mu    sync.Mutex
-	free  []uint64
+	free  []uint32
 	slots atomic.Pointer[[]*probeKey] // grown by copying, never changed in place
+	_     [24]byte                    // a cache line each
 }
+
+var probes [probeShards]probeShard
 
 // acquireProbe returns a B-tree item that orders as the keys (pk, rk).
 // The caller gives it back with releaseProbe when its search is done.
 func acquireProbe(pk, rk string) uint64 {
-	probes.mu.Lock()
-	var i uint64
-	if n := len(probes.free); n > 0 {
-		i, probes.free = probes.free[n-1], probes.free[:n-1]
+	sh := rand.Uint32() % probeShards
+	s := &probes[sh]
+	s.mu.Lock()
+	var i uint32
+	if n := len(s.free); n > 0 {
+		i, s.free = s.free[n-1], s.free[:n-1]
 	} else {
 		var slots []*probeKey
-		if old := probes.slots.Load(); old != nil {
+		if old := s.slots.Load(); old != nil {
 			slots = append(slots, *old...)
 		}
-		i = uint64(len(slots))
+		i = uint32(len(slots))
 		slots = append(slots, &probeKey{})
-		probes.slots.Store(&slots)
+		s.slots.Store(&slots)
 	}
-	probes.mu.Unlock()
-	k := probeAt(i)
+	s.mu.Unlock()
+	ref := probeBit | uint64(sh)<<32 | uint64(i)
+	k := probeAt(ref)
 	k.pk, k.rk = pk, rk
-	return probeBit | i
+	return ref
 }
 
 // releaseProbe gives back a probe acquireProbe returned.
 func releaseProbe(ref uint64) {
-	i := ref &^ probeBit
-	k := probeAt(i)
+	k := probeAt(ref)
 	k.pk, k.rk = "", "" // keep no key alive
-	probes.mu.Lock()
-	probes.free = append(probes.free, i)
-	probes.mu.Unlock()
+	s := &probes[(ref>>32)%probeShards]
+	s.mu.Lock()
+	s.free = append(s.free, uint32(ref))
+	s.mu.Unlock()
 }
 
-func probeAt(i uint64) *probeKey { return (*probes.slots.Load())[i] }
+// probeAt returns the slot of a probe ref.
+func probeAt(ref uint64) *probeKey {
+	return (*probes[(ref>>32)%probeShards].slots.Load())[uint32(ref)]
+}

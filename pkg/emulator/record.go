@@ -81,7 +81,7 @@ func keysAt(p *byte) (pk, rk string) {
 // item names, aliasing it.
 func (s *slab) keysOf(ref uint64) (pk, rk string) {
 	if ref&probeBit != 0 {
-		k := probeAt(ref &^ probeBit)
+		k := probeAt(ref)
 		return k.pk, k.rk
 	}
 	return keysAt(s.at(ref))
