@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 
@@ -14,19 +15,20 @@ import (
 	"github.com/tablestress/tablestress/pkg/table"
 )
 
-// countingLocal is a Local that counts the transactions it takes.
+// countingLocal is a Local that counts the transactions it takes (from
+// the seed phase's concurrent writers).
 type countingLocal struct {
 	*emulator.Server
-	loads, rows int
+	loads, rows atomic.Int64
 }
 
 func (c *countingLocal) Load(ctx context.Context, table string, entities [][]byte) (outcome.Outcome, string) {
-	c.loads++
+	c.loads.Add(1)
 	return c.Server.Load(ctx, table, entities)
 }
 
 func (c *countingLocal) Rows(table string) (int, bool) {
-	c.rows++
+	c.rows.Add(1)
 	return c.Server.Rows(table)
 }
 
@@ -81,14 +83,14 @@ workload:
 						counted += p.Requests["202"] + p.Requests["204"]
 					}
 				}
-				if counted != int64(local.loads) {
-					t.Errorf("the service counted %d transactions, the Loader took %d", counted, local.loads)
+				if counted != local.loads.Load() {
+					t.Errorf("the service counted %d transactions, the Loader took %d", counted, local.loads.Load())
 				}
 			}
 		}
 		l, s := seeded["local"].Seed, seeded["sdk"].Seed
-		if local.loads != int(l.Requests) || l.Requests == 0 || local.rows == 0 {
-			t.Errorf("the Loader took %d transactions and counted rows %d times; the seed sent %d requests", local.loads, local.rows, l.Requests)
+		if local.loads.Load() != l.Requests || l.Requests == 0 || local.rows.Load() == 0 {
+			t.Errorf("the Loader took %d transactions and counted rows %d times; the seed sent %d requests", local.loads.Load(), local.rows.Load(), l.Requests)
 		}
 		if l.Rows != s.Rows || l.IndexRows != s.IndexRows || l.Rows != 1500 || seeded["local"].SeedCounted != seeded["sdk"].SeedCounted {
 			t.Errorf("in process: %+v, counted %d; through the SDK: %+v, counted %d", l, seeded["local"].SeedCounted, s, seeded["sdk"].SeedCounted)
