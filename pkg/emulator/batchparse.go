@@ -145,6 +145,19 @@ func innerPath(target, account string) (string, bool) {
 	return p, true
 }
 
+// parseEntity is parseBody for a body that must name its keys: an
+// insert's, or an upsert's that Load takes.
+func parseEntity(body []byte) (pk, rk string, props []prop, err *apiError) {
+	p, r, props, err := parseBody(body)
+	switch {
+	case err != nil:
+		return "", "", nil, err
+	case p == nil || r == nil:
+		return "", "", nil, invalidInput("The entity must have a PartitionKey and a RowKey.")
+	}
+	return *p, *r, props, nil
+}
+
 // batchOperation turns one inner request into an operation; err is set
 // when the operation must fail the transaction.
 func batchOperation(req innerRequest, account string) batchOp {

@@ -1,6 +1,11 @@
 package emulator
 
 import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unsafe"
@@ -65,18 +70,243 @@ func (e *entity) annotated() bool {
 	}
 }
 
+// keys returns an entity of e's keys alone that owns its memory.
+func (e *entity) keys() *entity {
+	k := e.pk + e.rk
+	return &entity{pk: k[:len(e.pk)], rk: k[len(e.pk):]}
+}
+
+// prop is one property of a request body or of a stored entity.
+type prop struct {
+	name string
+	raw  json.RawMessage
+	typ  string // Edm type annotation, "" when implied by the JSON value
+}
+
+// parseBody validates an entity body: keys (when present) are strings,
+// property names are valid C# identifiers of at most 255 characters,
+// annotated types match their values, Strings and Binaries are within
+// 64 KiB, and there are at most 252 properties; the checks run in name
+// order, so the first error is the same from run to run. System
+// properties (Timestamp, odata.*) are dropped. The entity's size is for
+// checkEntity, which knows the keys of every request form.
+func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
+	var m map[string]json.RawMessage
+	if e := json.Unmarshal(body, &m); e != nil {
+		return nil, nil, nil, invalidInput("The request body is not a JSON object.")
+	}
+	key := func(name string) (*string, *apiError) {
+		raw, ok := m[name]
+		if !ok {
+			return nil, nil
+		}
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return nil, invalidInput("%s must be a string.", name)
+		}
+		return &s, nil
+	}
+	if pk, err = key("PartitionKey"); err != nil {
+		return
+	}
+	if rk, err = key("RowKey"); err != nil {
+		return
+	}
+	names := make([]string, 0, len(m))
+	for name := range m {
+		if name == "PartitionKey" || name == "RowKey" || name == "Timestamp" || strings.HasPrefix(name, "odata.") || strings.Contains(name, "@") {
+			continue
+		}
+		names = append(names, name)
+	}
+	if len(names) > maxProperties {
+		return nil, nil, nil, errTooManyProperties
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		raw := m[name]
+		if e := checkPropertyName(name); e != nil {
+			return nil, nil, nil, e
+		}
+		if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+			continue
+		}
+		typ := ""
+		if t, ok := m[name+"@odata.type"]; ok {
+			if json.Unmarshal(t, &typ) != nil {
+				return nil, nil, nil, invalidInput("The type annotation of %q is not a string.", name)
+			}
+		}
+		if e := checkValue(raw, typ); e != nil {
+			return nil, nil, nil, invalidInput("The value of property %q is invalid: %s.", name, e.Error())
+		}
+		if s, isString := unquote(raw); typ == "Edm.Double" && isString && numericString(s) {
+			raw = json.RawMessage(s) // "2" as the JavaScript SDK sends a whole Double: the number
+		}
+		p := prop{name: name, raw: raw, typ: typ} // a scalar: compact already
+		if e := checkValueSize(p); e != nil {
+			return nil, nil, nil, e
+		}
+		props = append(props, p)
+	}
+	return pk, rk, props, nil
+}
+
+// validPropertyName reports whether n is a C# identifier, as Azure wants
+// property names.
+func validPropertyName(n string) bool {
+	if n == "" {
+		return false
+	}
+	for i, c := range n {
+		letter := c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c > 127
+		if !letter && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+type valueError string
+
+func (e valueError) Error() string { return string(e) }
+
+// checkValue checks that a JSON value fits its Edm type annotation. raw is
+// one valid JSON value (the body was decoded already), so its first byte
+// tells its kind.
+func checkValue(raw json.RawMessage, typ string) error {
+	s, isString := unquote(raw)
+	number := !isString && len(raw) > 0 && (raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9'))
+	boolean := string(raw) == "true" || string(raw) == "false"
+	switch typ {
+	case "":
+		if !isString && !number && !boolean {
+			return valueError("objects and arrays are not property values")
+		}
+	case "Edm.String":
+		if !isString {
+			return valueError("Edm.String needs a string")
+		}
+	case "Edm.Int64":
+		if _, err := strconv.ParseInt(s, 10, 64); !isString || err != nil {
+			return valueError("Edm.Int64 needs a string of digits")
+		}
+	case "Edm.Int32":
+		if _, err := strconv.ParseInt(string(raw), 10, 32); !number || err != nil {
+			return valueError("Edm.Int32 needs a 32-bit integer")
+		}
+	case "Edm.Double":
+		if !number && !(isString && (s == "NaN" || s == "Infinity" || s == "-Infinity" || numericString(s))) {
+			return valueError("Edm.Double needs a number")
+		}
+	case "Edm.Boolean":
+		if !boolean {
+			return valueError("Edm.Boolean needs true or false")
+		}
+	case "Edm.DateTime":
+		if _, err := parseTime(s); !isString || err != nil {
+			return valueError("Edm.DateTime needs an ISO 8601 time")
+		}
+	case "Edm.Guid":
+		if !isString || !validGUID(s) {
+			return valueError("Edm.Guid needs a GUID")
+		}
+	case "Edm.Binary":
+		if _, err := base64.StdEncoding.DecodeString(s); !isString || err != nil {
+			return valueError("Edm.Binary needs base64")
+		}
+	default:
+		return valueError("unknown type " + typ)
+	}
+	return nil
+}
+
+// numericString reports whether s is a JSON number: a Double the way the
+// JavaScript SDK writes one with a whole value ("2").
+func numericString(s string) bool {
+	return s != "" && json.Valid([]byte(s)) && (s[0] == '-' || (s[0] >= '0' && s[0] <= '9'))
+}
+
+func parseTime(s string) (time.Time, error) { return time.Parse(time.RFC3339Nano, s) }
+
+func validGUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, c := range s {
+		if i == 8 || i == 13 || i == 18 || i == 23 {
+			if c != '-' {
+				return false
+			}
+		} else if !strings.ContainsRune("0123456789abcdefABCDEF", c) {
+			return false
+		}
+	}
+	return true
+}
+
+// fragment serialises properties in stored form: the minimal-metadata
+// JSON members, each type annotation before its value as Azure writes
+// them, and none where the JSON value implies the type (String, Boolean,
+// Int32, and Double written with a fraction or an exponent).
+func fragment(props []prop) []byte {
+	var b []byte
+	for i, p := range props {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendProp(b, p)
+	}
+	return b
+}
+
+// appendProp appends one property, after its type annotation when needed.
+func appendProp(b []byte, p prop) []byte {
+	if annotated(p) {
+		b = appendJSONString(b, p.name+"@odata.type")
+		b = append(b, ':')
+		b = appendJSONString(b, p.typ)
+		b = append(b, ',')
+	}
+	b = appendJSONString(b, p.name)
+	b = append(b, ':')
+	return append(b, p.raw...)
+}
+
+// annotated reports whether a property's type must be written out.
+func annotated(p prop) bool {
+	switch p.typ {
+	case "", "Edm.String", "Edm.Boolean", "Edm.Int32":
+		return false
+	case "Edm.Double":
+		return !bytes.ContainsAny(p.raw, ".eE") // a whole number or NaN/Infinity
+	}
+	return true
+}
+
 // properties returns the entity's properties as parseBody returned the
 // stored fragment's members (types as the fragment keeps them). They are
 // the entity's own copies.
 func (e *entity) properties() []prop { return decodeProps(e.props, e.names) }
 
+// merge overlays props on the entity's properties.
+func merge(old, props []prop) []prop {
+	byName := map[string]prop{}
+	for _, p := range old {
+		byName[p.name] = p
+	}
+	for _, p := range props {
+		byName[p.name] = p
+	}
+	out := make([]prop, 0, len(byName))
+	for _, p := range byName {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
 // etag is the entity's ETag, derived from its timestamp as Azure does.
 func (e *entity) etag() string {
 	return `W/"datetime'` + strings.ReplaceAll(e.time().Format(timeLayout), ":", "%3A") + `'"`
-}
-
-// keys returns an entity of e's keys alone that owns its memory.
-func (e *entity) keys() *entity {
-	k := e.pk + e.rk
-	return &entity{pk: k[:len(e.pk)], rk: k[len(e.pk):]}
 }

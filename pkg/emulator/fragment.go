@@ -108,21 +108,6 @@ func unquote(raw []byte) (string, bool) {
 	return s, err == nil
 }
 
-// fragment serialises properties in stored form: the minimal-metadata
-// JSON members, each type annotation before its value as Azure writes
-// them, and none where the JSON value implies the type (String, Boolean,
-// Int32, and Double written with a fraction or an exponent).
-func fragment(props []prop) []byte {
-	var b []byte
-	for i, p := range props {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendProp(b, p)
-	}
-	return b
-}
-
 // fragmentLen is len(fragment(props)), computed without writing it.
 func fragmentLen(props []prop) int {
 	n := max(len(props)-1, 0) // commas
@@ -162,28 +147,4 @@ func jsonStringLen(s string) int {
 		}
 	}
 	return n
-}
-
-// appendProp appends one property, after its type annotation when needed.
-func appendProp(b []byte, p prop) []byte {
-	if annotated(p) {
-		b = appendJSONString(b, p.name+"@odata.type")
-		b = append(b, ':')
-		b = appendJSONString(b, p.typ)
-		b = append(b, ',')
-	}
-	b = appendJSONString(b, p.name)
-	b = append(b, ':')
-	return append(b, p.raw...)
-}
-
-// annotated reports whether a property's type must be written out.
-func annotated(p prop) bool {
-	switch p.typ {
-	case "", "Edm.String", "Edm.Boolean", "Edm.Int32":
-		return false
-	case "Edm.Double":
-		return !bytes.ContainsAny(p.raw, ".eE") // a whole number or NaN/Infinity
-	}
-	return true
 }
