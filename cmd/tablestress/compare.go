@@ -27,40 +27,22 @@ JSON document. Exit code 99 when a threshold fails for any scheme.
 
 With --find, compare searches each scheme's highest sustainable rate instead
 of running it once (what tablestress find does): "constant sustains 1,970
-entities/s, hash-buckets at least 24,000".`,
+entities/s, hash-buckets at least 24,000".
+
+On the embedded service, --models (or the scenario's embedded.models) runs
+every scheme under each model, so one table answers "which key scheme, on
+which service": --models azure,cosmos(ru=4000),cosmos(ru=40000).`,
 		Example: `  tablestress compare scenarios/hot-partition.yaml
   tablestress compare scenarios/iot-telemetry.yaml --out compare.json --html compare.html
-  tablestress compare scenarios/hot-partition.yaml --find --duration 5s`,
+  tablestress compare scenarios/hot-partition.yaml --find --duration 5s
+  tablestress compare scenarios/hot-partition.yaml --models 'azure,cosmos(ru=10000)'`,
 		Args: oneScenario("compare"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if find {
 				reps, err := findSchemes(cmd, e, args[0], f, sf)
 				return finish(e, f, reps, err)
 			}
-			ss, err := openSession(cmd, e, args[0], f)
-			if err != nil {
-				return err
-			}
-			defer ss.close()
-			if _, err := ss.schemeIndex(); err != nil {
-				return err
-			}
-			var reps []*report.Report
-			var runErr error
-			for i, sch := range ss.spec.Schemes {
-				if ss.f.scheme != "" && sch.Name != ss.f.scheme {
-					continue
-				}
-				if cmd.Context().Err() != nil {
-					break
-				}
-				rep, _, err := ss.runScheme(cmd.Context(), i, false)
-				reps = append(reps, rep)
-				if err != nil {
-					runErr = err
-					break
-				}
-			}
+			reps, runErr := compareAll(cmd, e, args[0], f)
 			if len(reps) == 0 {
 				return runErr
 			}
@@ -97,5 +79,6 @@ entities/s, hash-buckets at least 24,000".`,
 	f.register(cmd.Flags(), true)
 	cmd.Flags().BoolVar(&find, "find", false, "search each scheme's highest sustainable rate (see tablestress find)")
 	sf.register(cmd.Flags())
+	cmd.Flags().StringVar(&f.models, "models", "", "embedded target: run every scheme under each of these models, like 'azure,cosmos(ru=10000)' (default: the scenario's embedded.models)")
 	return cmd
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/emulator"
@@ -43,6 +44,11 @@ func embeddedErrors(s *scenario.Scenario) []error {
 	if s.Embedded.Faults != "" {
 		if _, err := faults.Parse(s.Embedded.Faults); err != nil {
 			errs = append(errs, s.ErrorAt("embedded.faults", err))
+		}
+	}
+	for i, m := range s.Embedded.Models {
+		if _, err := model.Parse(m); err != nil {
+			errs = append(errs, s.ErrorAt(fmt.Sprintf("embedded.models[%d]", i), err))
 		}
 	}
 	return errs

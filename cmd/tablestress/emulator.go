@@ -26,7 +26,11 @@ can use it. Unlike Azurite it models Azure's partition scalability targets:
 2,000 entities/s per partition and 20,000 requests/s per account answered with
 503 ServerBusy or 500 OperationTimedOut, append-only and prepend-only keys
 sharing one range partition, load balancing that takes moved partitions offline
-for a few seconds. --model off turns that off; --faults injects failures.
+for a few seconds; queries are charged for every entity they visit, and each
+answer takes about as long as Azure's (azure,latency=off answers at once).
+--model cosmos,ru=10000 imitates the Cosmos DB Table API instead (429 when a
+table's request units run out). --model off turns all that off; --faults
+injects failures.
 
 Server-side counters per table, partition and status are at
 GET /_tablestress/stats (POST /_tablestress/reset zeroes them).
@@ -61,7 +65,7 @@ Faults: ` + faults.Forms,
 	}
 	f := cmd.Flags()
 	f.StringVar(&listen, "listen", "127.0.0.1:10002", "address to listen on (loopback unless --allow-remote)")
-	f.StringVar(&modelSpec, "model", "azure", "partition model: azure, off, or azure with overrides")
+	f.StringVar(&modelSpec, "model", "azure", "service model: azure, cosmos or off, or with overrides like cosmos,ru=10000")
 	f.StringVar(&faultSpec, "faults", "", "fault injection, like 503=1%,latency=2ms (default: none)")
 	f.BoolVar(&remote, "allow-remote", false, "allow listening on a non-loopback address")
 	return cmd

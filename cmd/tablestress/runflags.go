@@ -41,6 +41,7 @@ type runFlags struct {
 	reconnect  bool
 	downAfter  time.Duration
 	model      string
+	models     string // compare only: the models to run every scheme under
 	faults     string
 	runID      string
 	// seedRate and seedPartRate pace the seed phase (requests/s to the
@@ -61,7 +62,7 @@ func (f *runFlags) register(fs *pflag.FlagSet, withWorkload bool) {
 	fs.BoolVar(&f.reuseTable, "reuse-table", false, "allow writing into a table that already exists (it is then never deleted)")
 	fs.BoolVar(&f.yes, "yes", false, "do not ask before loading a target that is not on this machine")
 	fs.BoolVar(&f.quiet, "quiet", false, "no live status line")
-	fs.StringVar(&f.model, "model", "", "embedded target: partition model, azure or off or with overrides (default: the scenario's embedded.model, or azure)")
+	fs.StringVar(&f.model, "model", "", "embedded target: service model, azure, cosmos or off, or with overrides like azure,latency=off or cosmos,ru=10000 (default: the scenario's embedded.model, or azure)")
 	fs.StringVar(&f.faults, "faults", "", "embedded target: fault injection, like '503=1%,latency=2ms' (default: the scenario's embedded.faults)")
 	fs.Float64Var(&f.seedRate, "seed-rate", 0, "seed phase: at most this many requests/s to the account, 0 for no limit (default: Azure's 20,000 for an Azure Storage account not on this machine, else none)")
 	fs.Float64Var(&f.seedPartRate, "seed-partition-rate", 0, "seed phase: at most this many entities/s per partition, 0 for no limit (default: Azure's 2,000 for an Azure Storage account not on this machine, else none)")

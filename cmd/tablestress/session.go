@@ -36,6 +36,8 @@ type session struct {
 	close     func()
 	// embedded is the in-process service when the target is embedded.
 	embedded *emulator.Instance
+	// model is the embedded service's model spec, for the reports.
+	model string
 	// prom serves live metrics (--metrics-addr), nil otherwise.
 	prom *promexport.Exporter
 }
@@ -73,7 +75,7 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 		if err != nil {
 			return nil, err
 		}
-		ss.close, ss.embedded = stop, in
+		ss.close, ss.embedded, ss.model = stop, in, cfg.Model.String()
 		if tg, err = table.BindEmbedded(in.ConnectionString()); err != nil {
 			stop()
 			return nil, withCode(exitFailure, err)
@@ -177,7 +179,7 @@ func (ss *session) config(i int, seedOnly bool, live *live) workload.Config {
 
 // meta is what the reports say about the target and the run.
 func (ss *session) meta() workload.Meta {
-	return workload.Meta{Target: report.Target{Kind: string(ss.target.Kind), Endpoint: ss.target.Endpoint}, RunID: ss.f.runID, Source: string(ss.source)}
+	return workload.Meta{Target: report.Target{Kind: string(ss.target.Kind), Endpoint: ss.target.Endpoint}, RunID: ss.f.runID, Source: string(ss.source), Model: ss.model}
 }
 
 // runScheme runs one scheme and builds its report.

@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
 
 // Entity group transaction limits.
@@ -77,20 +79,24 @@ func (s *Server) batch(r *http.Request, g *grant) reply {
 		seen[o.rk] = true
 	}
 	t := s.store.table(first.table)
-	f, refused := s.gate(r.Context(), first.table, part, len(ops), true, extendsOf(t, part))
+	props := 0
+	for _, o := range ops {
+		props += len(o.props)
+	}
+	f, refused, d := s.gate(r.Context(), part, model.Request{Table: first.table, Partition: part, Op: model.OpBatch, Entities: len(ops), Bytes: len(body), Props: props}, extendsOf(t, part))
 	if refused != nil {
 		refused.table = first.table
 		return *refused
 	}
 	if t == nil {
-		return fail(0, errTableNotFound)
+		return timedReply(fail(0, errTableNotFound), model.OpBatch, 0, len(body), d)
 	}
 	results, i, aerr := s.applyBatch(t, ops, f.Discard)
 	if aerr != nil {
-		return fail(i, aerr)
+		return timedReply(fail(i, aerr), model.OpBatch, 0, len(body), d)
 	}
-	return reply{status: http.StatusAccepted, part: part, table: first.table, entities: len(ops), discard: f.Discard,
-		body: batchResponse(results, -1, nil, s.now()), ctype: "multipart/mixed; boundary=" + batchBoundary}
+	return timedReply(reply{status: http.StatusAccepted, part: part, table: first.table, entities: len(ops), discard: f.Discard,
+		body: batchResponse(results, -1, nil, s.now()), ctype: "multipart/mixed; boundary=" + batchBoundary}, model.OpBatch, len(ops), len(body), d)
 }
 
 // applyBatch checks every operation against the table as changed by the
@@ -99,6 +105,7 @@ func (s *Server) applyBatch(t *table, ops []batchOp, discard bool) ([]*entity, i
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	staged := make([]*entity, len(ops))
+	delta := 0
 	for i, o := range ops {
 		old := t.get(o.pk, o.rk)
 		e, err := s.check(old, o.op)
@@ -106,9 +113,13 @@ func (s *Server) applyBatch(t *table, ops []batchOp, discard bool) ([]*entity, i
 			return nil, i, err
 		}
 		staged[i] = e
+		delta += e.bytes() - old.bytes()
 	}
 	if discard {
 		return staged, -1, nil
+	}
+	if err := s.grow(t, ops[0].pk, delta); err != nil {
+		return nil, 0, err // the transaction's one partition is full
 	}
 	for i, o := range ops {
 		if o.kind == opDelete {

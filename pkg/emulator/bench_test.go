@@ -262,7 +262,7 @@ func BenchmarkRangeSeek50In1M(b *testing.B) {
 		rg := rangeOf(f)
 		n := 0
 		tb.mu.RLock()
-		next, _ := tb.scan(rg.start(), rg, f, 50, func(*entity) { n++ })
+		next := tb.scan(rg.start(), rg, f, newPage(50), func(*entity) { n++ })
 		tb.mu.RUnlock()
 		if n != 50 || next == nil {
 			b.Fatalf("%d rows", n)

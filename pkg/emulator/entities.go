@@ -4,6 +4,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
 
 // readBody reads a request body of at most 4 MiB; a larger one is 413
@@ -80,7 +82,7 @@ func (s *Server) insert(r *http.Request, name string, g *grant) reply {
 		return errReply(aerr, *pk)
 	}
 	t := s.store.table(name)
-	f, refused := s.gate(r.Context(), name, *pk, 1, true, extendsOf(t, *pk))
+	f, refused, d := s.gate(r.Context(), *pk, model.Request{Table: name, Partition: *pk, Op: model.OpWrite, Entities: 1, Bytes: len(body), Props: len(props)}, extendsOf(t, *pk))
 	if refused != nil {
 		return *refused
 	}
@@ -92,12 +94,16 @@ func (s *Server) insert(r *http.Request, name string, g *grant) reply {
 		t.mu.Lock()
 		if t.get(e.pk, e.rk) != nil {
 			t.mu.Unlock()
-			return errReply(errEntityExists, e.pk)
+			return timedReply(errReply(errEntityExists, e.pk), model.OpWrite, 0, len(body), d)
+		}
+		if aerr := s.grow(t, e.pk, e.bytes()); aerr != nil {
+			t.mu.Unlock()
+			return timedReply(errReply(aerr, e.pk), model.OpWrite, 0, len(body), d)
 		}
 		t.tree.ReplaceOrInsert(e)
 		t.mu.Unlock()
 	}
-	rep := reply{part: e.pk, entities: 1, header: etagHeader(e), discard: f.Discard}
+	rep := timedReply(reply{part: e.pk, entities: 1, header: etagHeader(e), discard: f.Discard}, model.OpWrite, 1, len(body), d)
 	if preference(r) == returnNoContent {
 		rep.status = http.StatusNoContent
 		rep.header["Preference-Applied"] = returnNoContent
@@ -109,24 +115,33 @@ func (s *Server) insert(r *http.Request, name string, g *grant) reply {
 	return rep
 }
 
-// getEntity is a point read.
+// getEntity is a point read. The entity is found before the model judges
+// the read: Cosmos DB charges it by its size.
 func (s *Server) getEntity(r *http.Request, rt route) reply {
-	if _, refused := s.gate(r.Context(), rt.table, rt.pk, 1, false, nil); refused != nil {
+	t := s.store.table(rt.table)
+	var e *entity
+	if t != nil {
+		t.mu.RLock()
+		e = t.get(rt.pk, rt.rk)
+		t.mu.RUnlock()
+	}
+	size := 0
+	if e != nil {
+		size = e.bytes()
+	}
+	_, refused, d := s.gate(r.Context(), rt.pk, model.Request{Table: rt.table, Partition: rt.pk, Op: model.OpRead, Entities: 1, Bytes: size}, nil)
+	if refused != nil {
 		return *refused
 	}
-	t := s.store.table(rt.table)
 	if t == nil {
-		return errReply(errTableNotFound, rt.pk)
+		return timedReply(errReply(errTableNotFound, rt.pk), model.OpRead, 0, 0, d)
 	}
-	t.mu.RLock()
-	e := t.get(rt.pk, rt.rk)
-	t.mu.RUnlock()
 	if e == nil {
-		return errReply(errNotFound, rt.pk)
+		return timedReply(errReply(errNotFound, rt.pk), model.OpRead, 0, 0, d)
 	}
 	sel := selectSet(r.URL.Query().Get("$select"))
-	return reply{status: http.StatusOK, part: rt.pk, entities: 1, header: etagHeader(e),
-		body: s.viewOf(r, rt.table, sel).appendEntity(nil, e, s.baseURL(r)+"/$metadata#"+rt.table+"/@Element")}
+	return timedReply(reply{status: http.StatusOK, part: rt.pk, entities: 1, header: etagHeader(e),
+		body: s.viewOf(r, rt.table, sel).appendEntity(nil, e, s.baseURL(r)+"/$metadata#"+rt.table+"/@Element")}, model.OpRead, 1, 0, d)
 }
 
 // write1 is PUT (replace) or PATCH/MERGE (merge) of one entity: an update
@@ -145,7 +160,7 @@ func (s *Server) write1(r *http.Request, rt route, mergeMode bool) reply {
 	}
 	ifMatch := r.Header.Get("If-Match")
 	t := s.store.table(rt.table)
-	f, refused := s.gate(r.Context(), rt.table, rt.pk, 1, true, extendsOf(t, rt.pk))
+	f, refused, d := s.gate(r.Context(), rt.pk, model.Request{Table: rt.table, Partition: rt.pk, Op: model.OpWrite, Entities: 1, Bytes: len(body), Props: len(props)}, extendsOf(t, rt.pk))
 	if refused != nil {
 		return *refused
 	}
@@ -154,9 +169,9 @@ func (s *Server) write1(r *http.Request, rt route, mergeMode bool) reply {
 	}
 	e, aerr := s.apply(t, op{kind: opWrite, pk: rt.pk, rk: rt.rk, props: props, merge: mergeMode, ifMatch: ifMatch}, f.Discard)
 	if aerr != nil {
-		return errReply(aerr, rt.pk)
+		return timedReply(errReply(aerr, rt.pk), model.OpWrite, 0, len(body), d)
 	}
-	return reply{status: http.StatusNoContent, part: rt.pk, entities: 1, header: etagHeader(e), discard: f.Discard}
+	return timedReply(reply{status: http.StatusNoContent, part: rt.pk, entities: 1, header: etagHeader(e), discard: f.Discard}, model.OpWrite, 1, len(body), d)
 }
 
 func (s *Server) deleteEntity(r *http.Request, rt route) reply {
@@ -164,7 +179,7 @@ func (s *Server) deleteEntity(r *http.Request, rt route) reply {
 	if ifMatch == "" {
 		return errReply(errMissingIfMatch, rt.pk)
 	}
-	f, refused := s.gate(r.Context(), rt.table, rt.pk, 1, true, nil)
+	f, refused, d := s.gate(r.Context(), rt.pk, model.Request{Table: rt.table, Partition: rt.pk, Op: model.OpDelete, Entities: 1}, nil)
 	if refused != nil {
 		return *refused
 	}
@@ -173,9 +188,9 @@ func (s *Server) deleteEntity(r *http.Request, rt route) reply {
 		return errReply(errTableNotFound, rt.pk)
 	}
 	if _, aerr := s.apply(t, op{kind: opDelete, pk: rt.pk, rk: rt.rk, ifMatch: ifMatch}, f.Discard); aerr != nil {
-		return errReply(aerr, rt.pk)
+		return timedReply(errReply(aerr, rt.pk), model.OpDelete, 0, 0, d)
 	}
-	return reply{status: http.StatusNoContent, part: rt.pk, entities: 1, discard: f.Discard}
+	return timedReply(reply{status: http.StatusNoContent, part: rt.pk, entities: 1, discard: f.Discard}, model.OpDelete, 1, 0, d)
 }
 
 // opKind is a single-entity change.
@@ -204,6 +219,9 @@ func (s *Server) apply(t *table, o op, discard bool) (*entity, *apiError) {
 	e, err := s.check(old, o)
 	if err != nil || discard {
 		return e, err
+	}
+	if err := s.grow(t, o.pk, e.bytes()-old.bytes()); err != nil {
+		return nil, err
 	}
 	if o.kind == opDelete {
 		t.tree.Delete(old)

@@ -166,7 +166,7 @@ func seekMatches(t *table, f node, limit int) []string {
 	start := rg.start()
 	var out []string
 	for start != nil {
-		next, _ := t.scan(start, rg, f, limit, func(e *entity) { out = append(out, e.pk+"/"+e.rk) })
+		next := t.scan(start, rg, f, newPage(limit), func(e *entity) { out = append(out, e.pk+"/"+e.rk) })
 		start = next
 	}
 	return out

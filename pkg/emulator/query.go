@@ -5,17 +5,12 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
 
 // maxPage is the most entities one query response holds.
 const maxPage = 1000
-
-// maxScan is the most entities one query page visits. Azure bounds the
-// work of a page too (5 seconds) and then answers a short or empty page
-// with a continuation; here the bound keeps a filter on non-key
-// properties from holding a large table's read lock, and so its writers,
-// for long.
-const maxScan = 100_000
 
 // selectSet parses $select; nil means every property.
 func selectSet(s string) map[string]bool {
@@ -54,7 +49,9 @@ func (n keyRangeNode) eval(r row) bool {
 
 // query answers GET /table() with one page: entities matching $filter in
 // (PartitionKey, RowKey) order from the continuation on, at most $top, and
-// the continuation of the next page when more may match.
+// the continuation of the next page when the query goes on (see page.go
+// for where a page ends). The model judges the page at the partition it
+// starts in and charges it afterwards for every entity it visited.
 func (s *Server) query(r *http.Request, name string, g *grant) reply {
 	q := r.URL.Query()
 	f, err := parseFilter(q.Get("$filter"))
@@ -69,15 +66,7 @@ func (s *Server) query(r *http.Request, name string, g *grant) reply {
 	if err != nil {
 		return errReply(invalidInput("%v", err), part)
 	}
-	if _, refused := s.gate(r.Context(), name, part, 0, false, nil); refused != nil {
-		return *refused
-	}
 	t := s.store.table(name)
-	if t == nil {
-		return errReply(errTableNotFound, part)
-	}
-	top := topOf(q.Get("$top"))
-	v := s.viewOf(r, name, selectSet(q.Get("$select")))
 	start := rg.start()
 	if npk := q.Get("NextPartitionKey"); npk != "" || q.Get("NextRowKey") != "" {
 		cont := &entity{pk: decodeToken(npk), rk: decodeToken(q.Get("NextRowKey"))}
@@ -85,6 +74,27 @@ func (s *Server) query(r *http.Request, name string, g *grant) reply {
 			start = cont
 		}
 	}
+	active := s.model.Active()
+	req := model.Request{Table: name, Op: model.OpQuery}
+	if part != "*" {
+		req.Partition = part
+	}
+	if t != nil && active {
+		t.mu.RLock()
+		if first := t.firstIn(start, rg); first != "" {
+			req.Partition, req.Extends = first, t.endOf(first)
+		}
+		t.mu.RUnlock()
+	}
+	_, refused, d := s.gate(r.Context(), part, req, nil)
+	if refused != nil {
+		return *refused
+	}
+	if t == nil {
+		return errReply(errTableNotFound, part)
+	}
+	top := topOf(q.Get("$top"))
+	v := s.viewOf(r, name, selectSet(q.Get("$select")))
 	buf := getBuf()
 	out := append(*buf, '{')
 	if v.meta >= minimalMetadata {
@@ -93,60 +103,42 @@ func (s *Server) query(r *http.Request, name string, g *grant) reply {
 		out = append(out, ',')
 	}
 	out = append(out, `"value":[`...)
-	n := 0
-	perPart := map[string]int{}
+	p := newPage(top)
+	if active {
+		p.budget = s.model.PageVisits()
+		p.place = func(pk string) int { return s.model.Place(name, pk) }
+		p.end = t.endOf
+	}
 	t.mu.RLock()
-	next, _ := t.scan(start, rg, f, top, func(e *entity) {
-		if n > 0 {
+	next := t.scan(start, rg, f, p, func(e *entity) {
+		if p.n > 0 {
 			out = append(out, ',')
 		}
 		out = v.appendEntity(out, e, "")
-		n++
-		perPart[e.pk]++
 	})
 	t.mu.RUnlock()
 	out = append(out, "]}"...)
-	for pk, c := range perPart {
-		s.model.Charge(name, pk, c)
-	}
+	s.model.ChargePage(name, p.visits)
+	s.stats.visits(name, p.visits)
 	*buf = out
-	rep := reply{status: http.StatusOK, body: out, part: part, entities: n, pooled: buf}
+	rep := timedReply(reply{status: http.StatusOK, body: out, part: part, entities: p.n, pooled: buf}, model.OpQuery, 0, 0, d)
+	rep.work.Visited = p.seen
 	if next != nil {
 		rep.header = map[string]string{"x-ms-continuation-NextPartitionKey": encodeToken(next.pk), "x-ms-continuation-NextRowKey": encodeToken(next.rk)}
 	}
 	return rep
 }
 
-// scan visits the entities from start on, in (PartitionKey, RowKey)
-// order, within the key range, and emits those the filter matches, at most
-// limit. It returns the next match after them (nil when there is none: the
-// range or the table ended; the entity to resume from when maxScan entities
-// were visited first) and how many entities it visited, which is the cost
-// of the query: a filter that bounds the keys visits only the range.
-// Callers hold the table's read lock.
-func (t *table) scan(start *entity, rg keyRange, f node, limit int, emit func(*entity)) (next *entity, visited int) {
-	n := 0
+// firstIn returns the PartitionKey of the first entity from start on
+// within the key range, "" when there is none. Callers hold a read lock.
+func (t *table) firstIn(start *entity, rg keyRange) (pk string) {
 	t.tree.AscendGreaterOrEqual(start, func(e *entity) bool {
-		visited++
-		if rg.pkHi.above(e.pk) || (rg.pkEq && rg.rkHi.above(e.rk)) {
-			return false
+		if !rg.pkHi.above(e.pk) && !(rg.pkEq && rg.rkHi.above(e.rk)) {
+			pk = e.pk
 		}
-		if visited > maxScan {
-			next = e
-			return false
-		}
-		if f != nil && !f.eval(entityRow{e: e}) {
-			return true
-		}
-		if n == limit {
-			next = e
-			return false
-		}
-		emit(e)
-		n++
-		return true
+		return false
 	})
-	return next, visited
+	return pk
 }
 
 // Continuation tokens are opaque to clients, as Azure's are: the key in

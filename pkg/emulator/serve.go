@@ -26,6 +26,14 @@ type reply struct {
 	drop     bool    // close the connection instead of answering
 	discard  bool    // a write acknowledged but not stored
 	pooled   *[]byte // body's buffer, returned to bufPool once written
+	// work is what the request did, for its modelled service time, when
+	// timed (the model judged it); its Bytes the request body's size (the
+	// answer's is added when it is written).
+	work  model.Work
+	timed bool
+	// delay is the latency fault injection added before the request was
+	// judged: the modelled service time comes on top of it.
+	delay time.Duration
 }
 
 // bufPool recycles response buffers: a page of 1,000 entities is large, and
@@ -83,7 +91,28 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			tableName = rep.table
 		}
 	}
+	if rep.timed && !rep.drop {
+		rep.work.Bytes += len(rep.body)
+		s.hold(r.Context(), now.Add(rep.delay+s.model.ServiceTime(rep.work)))
+	}
 	s.write(w, r, tableName, rep, now)
+}
+
+// hold waits, on the request's own goroutine, until the modelled answer
+// time, or until the client gives up. The time the service spent computing
+// counts toward it: the answer leaves at arrival + injected latency +
+// service time, or as soon as it is ready when computing took longer.
+func (s *Server) hold(ctx context.Context, until time.Time) {
+	d := until.Sub(s.now())
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
 }
 
 // dispatch serves a request the grant g allows (nil: the account key).
@@ -186,15 +215,25 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, table string, rep
 	putBuf(rep.pooled)
 }
 
-// gate applies fault injection and the partition model to a request about
-// to be served. It returns a reply when the request must not be served
-// (refused, dropped), and the fault (for Discard).
-func (s *Server) gate(ctx context.Context, table, part string, entities int, write bool, extends func() int) (faults.Fault, *reply) {
+// gated is what gate decided about a request that is served: the model's
+// decision and the latency fault injection added.
+type gated struct {
+	model.Decision
+	delay time.Duration
+}
+
+// gate applies fault injection and the model to a request about to be
+// served. part is the partition it is counted under ("*" when it spans
+// partitions); req is what the model judges (a query page: the partition
+// it starts in, or none), completed with Extends by extends when the model
+// is active. It returns the fault (for Discard), the reply when the
+// request must not be served (refused, dropped), and the decision.
+func (s *Server) gate(ctx context.Context, part string, req model.Request, extends func() int) (faults.Fault, *reply, gated) {
 	fp := part
 	if fp == "*" {
 		fp = "" // spans partitions
 	}
-	f := s.faults.Load().Decide(fp, write)
+	f := s.faults.Load().Decide(fp, req.Op != model.OpRead && req.Op != model.OpQuery)
 	if f.Delay > 0 {
 		t := time.NewTimer(f.Delay)
 		select {
@@ -204,20 +243,34 @@ func (s *Server) gate(ctx context.Context, table, part string, entities int, wri
 		}
 	}
 	if f.Drop {
-		return f, &reply{drop: true, part: part}
+		return f, &reply{drop: true, part: part}, gated{}
 	}
 	if f.Status != 0 {
 		r := errReply(&apiError{f.Status, f.Code, f.Message}, part)
-		return f, &r
+		return f, &r, gated{}
 	}
-	ext := 0
 	if extends != nil && s.model.Active() {
-		ext = extends()
+		req.Extends = extends()
 	}
-	// A request spanning partitions is charged per partition afterwards.
-	if d := s.model.Admit(model.Request{Table: table, Partition: fp, Entities: entities, Write: write, Extends: ext}); !d.Allow {
-		r := errReply(&apiError{d.Status, d.Code, d.Message}, part)
-		return f, &r
+	req.Write = req.Op != model.OpRead && req.Op != model.OpQuery
+	g := gated{Decision: s.model.Admit(req), delay: f.Delay}
+	if !g.Allow {
+		r := errReply(&apiError{g.Status, g.Code, g.Message}, part)
+		r.work, r.timed, r.delay = model.Work{Op: req.Op, Refused: true}, true, g.delay
+		if g.RetryAfter > 0 {
+			// Cosmos DB's hint, in whole milliseconds, rounded up.
+			r.header = map[string]string{"x-ms-retry-after-ms": strconv.FormatInt(int64((g.RetryAfter+time.Millisecond-1)/time.Millisecond), 10)}
+		}
+		return f, &r, g
 	}
-	return f, nil
+	return f, nil, g
+}
+
+// timedReply marks rep to be answered after the service time of op,
+// having moved bodyBytes of request body and done entities at the load g
+// reported, on top of g's injected latency.
+func timedReply(rep reply, op model.Op, entities, bodyBytes int, g gated) reply {
+	rep.work = model.Work{Op: op, Entities: entities, Bytes: bodyBytes, Load: g.Load}
+	rep.timed, rep.delay = true, g.delay
+	return rep
 }

@@ -10,8 +10,8 @@
 //     on every write;
 //   - queries: OData $filter (eq ne gt ge lt le, and or not, typed
 //     literals), $select, $top, pages of at most 1,000 entities with
-//     continuations, in (PartitionKey, RowKey) order; bounds on the keys
-//     become B-tree range seeks;
+//     continuations, in (PartitionKey, RowKey) order, ending where Azure
+//     ends them (page.go); bounds on the keys become B-tree range seeks;
 //   - entity group transactions ($batch), applied atomically, with Azure's
 //     refusals and its multipart answers;
 //   - the nometadata, minimalmetadata and fullmetadata JSON formats, Azure's
@@ -20,9 +20,12 @@
 //     shared access signatures checked per operation (grant.go).
 //
 // Every entity request passes fault injection (package faults) and Azure's
-// partition scalability model (package model) before it is served, and is
-// counted per table, partition and outcome key (package outcome) so tests
-// can prove that a client reported exactly what the server saw.
+// partition scalability model, or Cosmos DB's request units (package
+// model), before it is served; a query page is charged for what it
+// visited; and the answer leaves after the model's service time, waited
+// on the request's own goroutine (Server.hold). Every request is counted
+// per table, partition and outcome key (package outcome) so tests can
+// prove that a client reported exactly what the server saw.
 //
 // Entities live in memory, one google/btree per table ordered by
 // (PartitionKey, RowKey), each stored as its keys, timestamp and the
@@ -58,8 +61,9 @@ type Config struct {
 	// Key is the base64 account key requests are signed with (default
 	// DevKey).
 	Key string
-	// Model is the partition scalability model (the zero Config admits
-	// everything; model.Default() is Azure's targets).
+	// Model is the partition scalability and service-time model (the zero
+	// Config admits everything at once; model.Default() is Azure's targets
+	// and latency, model.CosmosDefault() the Cosmos DB Table API's).
 	Model model.Config
 	// Faults is the fault injection (the zero Config injects nothing).
 	Faults faults.Config
@@ -107,6 +111,7 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{account: cfg.Account, key: key, now: cfg.Now, store: newStore(cfg.Now),
 		model: model.New(cfg.Model, cfg.Now), stats: newStats()}
 	s.measure.on = true
+	s.store.sized = cfg.Model.Enabled && cfg.Model.Kind == model.Cosmos
 	s.SetFaults(cfg.Faults)
 	return s, nil
 }

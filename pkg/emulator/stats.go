@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"encoding/json"
+	"maps"
 	"net"
 	"net/http"
 	"sync"
@@ -29,6 +30,10 @@ type TableStats struct {
 	// Rows is how many entities the table holds now (0 once it is deleted).
 	Rows       int                        `json:"rows"`
 	Partitions map[string]*PartitionStats `json:"partitions"`
+	// Visited counts, per partition, the entities query pages visited
+	// there, matched or not: what the model charged them, where the
+	// client sees only the entities returned (Entities).
+	Visited map[string]int64 `json:"visited,omitempty"`
 }
 
 // PartitionStats are one partition's counters.
@@ -60,8 +65,9 @@ type stats struct {
 
 // tableCounters are one table's counters under their own mutex.
 type tableCounters struct {
-	mu    sync.Mutex
-	parts map[string]*PartitionStats
+	mu      sync.Mutex
+	parts   map[string]*PartitionStats
+	visited map[string]int64
 }
 
 func newStats() *stats { return &stats{tables: map[string]*tableCounters{}} }
@@ -77,7 +83,7 @@ func (s *stats) of(table string) *tableCounters {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if t = s.tables[table]; t == nil {
-		t = &tableCounters{parts: map[string]*PartitionStats{}}
+		t = &tableCounters{parts: map[string]*PartitionStats{}, visited: map[string]int64{}}
 		s.tables[table] = t
 	}
 	return t
@@ -102,13 +108,29 @@ func (s *stats) record(table, part, key string, entities int, discarded bool) {
 	}
 }
 
+// visits counts the entities a query page visited, partition by
+// partition.
+func (s *stats) visits(table string, vs []model.Visit) {
+	if len(vs) == 0 {
+		return
+	}
+	t := s.of(table)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, v := range vs {
+		if v.Visited > 0 {
+			t.visited[v.Partition] += int64(v.Visited)
+		}
+	}
+}
+
 func (s *stats) snapshot() map[string]*TableStats {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := make(map[string]*TableStats, len(s.tables))
 	for name, t := range s.tables {
 		t.mu.Lock()
-		ct := &TableStats{Partitions: make(map[string]*PartitionStats, len(t.parts))}
+		ct := &TableStats{Partitions: make(map[string]*PartitionStats, len(t.parts)), Visited: maps.Clone(t.visited)}
 		for k, p := range t.parts {
 			cp := *p
 			cp.Requests = make(map[string]int64, len(p.Requests))

@@ -209,7 +209,7 @@ func TestFaultAnswers(t *testing.T) {
 }
 
 func TestModelRefusesHotPartition(t *testing.T) {
-	mc, err := model.Parse("azure,partition=10,burst=1s,timeouts=0%")
+	mc, err := model.Parse("azure,partition=10,burst=1s,timeouts=0%,latency=off")
 	if err != nil {
 		t.Fatal(err)
 	}

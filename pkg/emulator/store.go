@@ -26,6 +26,11 @@ type table struct {
 	// acl is the table's stored access policies (Set Table ACL), read
 	// without a lock by every request signed with a SAS that names one.
 	acl atomic.Pointer[[]accessPolicy]
+
+	// sizes is the bytes each partition holds (entity.bytes), kept when
+	// the model limits partition sizes (Cosmos DB; nil otherwise), under
+	// the write lock.
+	sizes map[string]int64
 }
 
 // rangeRows is how many rows the model's first and last range partitions
@@ -56,8 +61,7 @@ func (t *table) get(pk, rk string) *entity {
 // rows, the append-only pattern) or its first (-1: prepend-only); 0 for an
 // existing PartitionKey or one in the middle. Callers hold a read lock.
 func (t *table) extends(pk string) int {
-	n := t.tree.Len()
-	if n == 0 {
+	if t.tree.Len() == 0 {
 		return 0
 	}
 	exists := false
@@ -68,18 +72,18 @@ func (t *table) extends(pk string) int {
 	if exists {
 		return 0
 	}
-	t.bmu.Lock()
-	if n < t.boundsAt-rangeRows/4 || n > t.boundsAt+rangeRows/4 || t.boundsAt == 0 {
-		t.headTo, t.tailFrom = "", ""
-		k := 0
-		t.tree.Ascend(func(e *entity) bool { t.headTo = e.pk; k++; return k < min(rangeRows, n/2+1) })
-		k = 0
-		t.tree.Descend(func(e *entity) bool { t.tailFrom = e.pk; k++; return k < min(rangeRows, n/2+1) })
-		t.boundsAt = n
-	}
-	head, tail := t.headTo, t.tailFrom
-	t.bmu.Unlock()
+	return t.endOf(pk)
+}
+
+// endOf reports whether PartitionKey pk lies in the table's last range
+// partition (+1: above every key but those of its greatest rangeRows rows)
+// or its first (-1), else 0: where the model charges a query's visits to
+// it, and where a new key lands. Callers hold a read lock.
+func (t *table) endOf(pk string) int {
+	head, tail := t.bounds()
 	switch {
+	case head == "" && tail == "":
+		return 0
 	case pk > tail:
 		return +1
 	case pk < head:
@@ -88,12 +92,36 @@ func (t *table) extends(pk string) int {
 	return 0
 }
 
+// bounds returns the PartitionKeys that bound the table's first and last
+// range partitions, refreshed when the table has grown or shrunk by a
+// quarter of rangeRows since they were taken; both "" for an empty table.
+// Callers hold a read lock.
+func (t *table) bounds() (head, tail string) {
+	n := t.tree.Len()
+	if n == 0 {
+		return "", ""
+	}
+	t.bmu.Lock()
+	defer t.bmu.Unlock()
+	if n < t.boundsAt-rangeRows/4 || n > t.boundsAt+rangeRows/4 || t.boundsAt == 0 {
+		t.headTo, t.tailFrom = "", ""
+		k := 0
+		t.tree.Ascend(func(e *entity) bool { t.headTo = e.pk; k++; return k < min(rangeRows, n/2+1) })
+		k = 0
+		t.tree.Descend(func(e *entity) bool { t.tailFrom = e.pk; k++; return k < min(rangeRows, n/2+1) })
+		t.boundsAt = n
+	}
+	return t.headTo, t.tailFrom
+}
+
 // store holds the account's tables. Table names are case-insensitive.
 type store struct {
 	mu     sync.RWMutex
 	tables map[string]*table
 	clock  func() time.Time
 	lastTS atomic.Int64 // last timestamp handed out, in 100 ns units
+	// sized makes new tables keep their partitions' sizes (table.sizes).
+	sized bool
 }
 
 func newStore(clock func() time.Time) *store {
@@ -113,7 +141,11 @@ func (s *store) create(name string) bool {
 	if _, ok := s.tables[k]; ok {
 		return false
 	}
-	s.tables[k] = newTable(name)
+	t := newTable(name)
+	if s.sized {
+		t.sizes = map[string]int64{}
+	}
+	s.tables[k] = t
 	return true
 }
 
@@ -151,4 +183,25 @@ func (s *store) timestamp() time.Time {
 			return time.Unix(0, next*100).UTC()
 		}
 	}
+}
+
+// grow accounts delta bytes to partition pk of table t when the table keeps
+// sizes, refusing a growth beyond the model's partition limit (Cosmos DB's
+// 20 GB logical partition) with its answer. The caller holds t's write
+// lock and applies the change when grow returns nil.
+func (s *Server) grow(t *table, pk string, delta int) *apiError {
+	if t.sizes == nil {
+		return nil
+	}
+	n := t.sizes[pk] + int64(delta)
+	if limit := s.model.PartitionBytes(); limit > 0 && delta > 0 && n > limit {
+		d := s.model.PartitionFull()
+		return &apiError{d.Status, d.Code, d.Message}
+	}
+	if n <= 0 {
+		delete(t.sizes, pk)
+	} else {
+		t.sizes[pk] = n
+	}
+	return nil
 }

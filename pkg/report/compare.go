@@ -42,8 +42,8 @@ func WriteCompareStyle(w io.Writer, reps []*Report, st textfit.Style) error {
 		{Header: "SCHEME", Shrink: true}, {Header: "MODEL", Shrink: true}, {Header: "OPS/S", Right: true}, {Header: "ENTITIES/S", Short: "ENT/S", Right: true},
 		{Header: "P50 MS", Right: true, Drop: 4}, {Header: "P99 MS", Right: true}, {Header: "P99.9 MS", Right: true, Drop: 5},
 		{Header: "THROTTLED", Right: true}, {Header: "ERRORS", Right: true, Drop: 3}, {Header: "DROPPED", Right: true, Drop: 3},
-		{Header: "PARTITIONS", Short: "PARTS", Right: true, Drop: 2}, {Header: "BUSIEST PEAK/S", Short: "PEAK/S", Right: true}, {Header: "PAGES/QUERY", Short: "PAGES/Q", Right: true, Drop: 6},
-		{Header: "VERDICT", Wrap: true},
+		{Header: "PARTITIONS", Short: "PARTS", Right: true, Drop: 2}, {Header: "BUSIEST PEAK/S", Short: "PEAK/S", Right: true}, {Header: "PAGES/QUERY", Short: "PAGES/Q", Right: true, Drop: 1},
+		{Header: "VERDICT", Wrap: true, MinWrap: 20},
 	}}
 	for _, r := range reps {
 		s := r.Totals
@@ -59,7 +59,7 @@ func WriteCompareStyle(w io.Writer, reps []*Report, st textfit.Style) error {
 	p.Blank()
 	p.Line("throttled by code (share of requests):")
 	for _, r := range reps {
-		p.Line("  %s: %s", r.Scheme, throttleCodes(r))
+		p.Line("  %s: %s", runLabel(r, reps), throttleCodes(r))
 	}
 	writeOpLatency(p, reps)
 	for _, r := range reps {
@@ -119,7 +119,7 @@ func writeOpLatency(p *textfit.Printer, reps []*Report) {
 	build := func(full bool) *textfit.Table {
 		t := &textfit.Table{Cols: []textfit.Column{{Header: "OPERATION"}}}
 		for _, r := range reps {
-			t.Cols = append(t.Cols, textfit.Column{Header: r.Scheme, Right: true})
+			t.Cols = append(t.Cols, textfit.Column{Header: runLabel(r, reps), Right: true})
 		}
 		for _, op := range order {
 			row := []string{op}

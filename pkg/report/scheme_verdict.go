@@ -29,12 +29,18 @@ func SchemeVerdict(r *Report) string {
 	case over > 1:
 		v = append(v, fmt.Sprintf("%d hot partitions", over))
 	}
-	if throttledShare > 0.01 && over == 0 {
+	switch {
+	case throttledShare > 0.01 && 2*r.Totals.Status["429 TooManyRequests"] > r.Totals.Throttled:
+		// Cosmos DB refuses by request units, not entities: a table's or a
+		// physical partition's RU/s, or a logical partition's.
+		v = append(v, fmt.Sprintf("%.0f%% throttled by request units (429)", 100*throttledShare))
+	case throttledShare > 0.01 && over == 0:
 		// Throttled without any partition over its target: the shared
-		// limit of a range partition or server (append-only keys), or the
-		// account.
-		v = append(v, "throttled below the partition target (range partition or server limit)")
-	} else if throttledShare > 0.01 {
+		// limit of a range partition or server (append-only keys), the
+		// account, or the rows queries iterated, which the client does
+		// not count.
+		v = append(v, "throttled below the partition target (range partition, server limit or rows iterated by queries)")
+	case throttledShare > 0.01:
 		v = append(v, fmt.Sprintf("%.0f%% throttled", 100*throttledShare))
 	}
 	if b, ok := r.Operations[metrics.Batch.String()]; ok && b.Ops > 0 && b.Requests > 0 {

@@ -147,6 +147,7 @@ workload:
 	}{
 		{"unknown op", "    - op: scan\n", `"scan" is not an operation`},
 		{"field of another op", "    - op: insert\n      rows: 5\n", "rows does not apply to insert (only to range_query)"},
+		{"filter on a point read", "    - op: point_read\n      filter: \"x eq 1\"\n", "filter does not apply to point_read (only to range_query, partition_scan, table_scan)"},
 		{"zero weight", "    - op: insert\n      weight: 0\n", "the weight must be > 0"},
 		{"batch too big", "    - op: batch\n      size: 101\n", "1 to 100 operations"},
 		{"bad batch kind", "    - op: batch\n      kind: delete\n", `"delete": use insert`},

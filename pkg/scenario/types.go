@@ -114,7 +114,7 @@ type Operation struct {
 	From         string       `yaml:"from" doc:"range_query: start at the picked entity's RowKey (entity, default) or at the start of its partition (start: the newest N with inverted keys)." enum:"entity,start"`
 	Across       bool         `yaml:"across_partitions" doc:"range_query: a PartitionKey range from the picked entity's PartitionKey to that of the entity rows later, instead of a RowKey range."`
 	Index        string       `yaml:"index" doc:"range_query, partition_scan: query this index table of the scheme instead of the main table."`
-	Filter       string       `yaml:"filter" doc:"table_scan: an OData filter on non-key properties, like \"department eq 'Sales'\"."`
+	Filter       string       `yaml:"filter" doc:"table_scan, partition_scan, range_query: an OData filter on non-key properties, like \"department eq 'Sales'\" (with the keys' bounds for a scan or range: the rows it iterates to find the matches are what the query costs)."`
 	MaxPages     int          `yaml:"max_pages" doc:"partition_scan, table_scan, range_query: stop after this many pages (default 10; 0 = all)."`
 	Size         int          `yaml:"size" doc:"batch: entities per entity group transaction (1-100, default 50)."`
 	Kind         string       `yaml:"kind" doc:"batch: insert, upsert_merge, upsert_replace or mixed (all three in turn)." enum:"insert,upsert_merge,upsert_replace,mixed"`
@@ -123,6 +123,9 @@ type Operation struct {
 
 // Embedded configures the embedded Table service when it is the target.
 type Embedded struct {
-	Model  string `yaml:"model" doc:"Partition model: azure (default), off, or azure with overrides like 'azure,balance=20s'."`
+	Model  string `yaml:"model" doc:"Service model: azure (default), cosmos, off, or with overrides like 'azure,balance=20s' or 'cosmos,ru=10000'."`
 	Faults string `yaml:"faults" doc:"Fault injection, like '503=1%,latency=2ms'."`
+	// Models are the models compare runs every scheme under, side by side
+	// (--models overrides them); run uses Model.
+	Models []string `yaml:"models" doc:"compare: run every scheme under each of these models, side by side, like [azure, 'cosmos,ru=10000'] (--models overrides)."`
 }

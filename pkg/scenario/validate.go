@@ -29,7 +29,7 @@ var opFields = map[string][]string{
 	"from":              {"range_query"},
 	"across_partitions": {"range_query"},
 	"index":             {"range_query", "partition_scan"},
-	"filter":            {"table_scan"},
+	"filter":            {"range_query", "partition_scan", "table_scan"},
 	"max_pages":         {"range_query", "partition_scan", "table_scan"},
 	"size":              {"batch"},
 	"kind":              {"batch"},

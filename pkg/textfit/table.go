@@ -24,6 +24,9 @@ type Column struct {
 	// further lines (a verdict). At most one column wraps; it should be
 	// the last.
 	Wrap bool
+	// MinWrap is the narrowest the wrapping column is made (0: 24
+	// characters, or its header's width when wider).
+	MinWrap int
 	// Shrink lets the column's cells be cut short (ending in "…") to fit,
 	// down to minShrink characters, once every droppable column gave way.
 	Shrink bool
@@ -60,6 +63,15 @@ const (
 	softShrink = 32
 	minShrink  = 16
 )
+
+// narrowest is the width a wrapping column is made at least.
+func (c Column) narrowest() int {
+	m := c.MinWrap
+	if m == 0 {
+		m = minWrap
+	}
+	return max(m, Len(c.Header))
+}
 
 // Row adds a row of plain cells.
 func (t *Table) Row(texts ...string) {
@@ -165,7 +177,7 @@ func (t *Table) need(nat []int, shown []bool) int {
 		}
 		w := nat[i]
 		if c.Wrap {
-			w = min(w, max(minWrap, Len(c.Header)))
+			w = min(w, c.narrowest())
 		}
 		n += w
 		cols++
@@ -240,7 +252,7 @@ func (t *Table) lines(p *Printer, nat []int, shown []bool, width int) {
 		}
 	}
 	if wrapCol >= 0 && width > 0 {
-		others := t.need(nat, shown) - min(nat[wrapCol], max(minWrap, Len(t.Cols[wrapCol].Header)))
+		others := t.need(nat, shown) - min(nat[wrapCol], t.Cols[wrapCol].narrowest())
 		widths[wrapCol] = max(min(nat[wrapCol], width-others), 1)
 	}
 	header := make([]Cell, len(t.Cols))

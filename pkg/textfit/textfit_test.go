@@ -166,3 +166,30 @@ func TestClosest(t *testing.T) {
 		}
 	}
 }
+
+// A wrapping column with a MinWrap narrower than the default keeps the
+// table a table at a width where the default would make it blocks.
+func TestTableMinWrap(t *testing.T) {
+	render := func(minWrap int) string {
+		tb := &Table{Cols: []Column{{Header: "NAME"}, {Header: "VALUE"}, {Header: "VERDICT", Wrap: true, MinWrap: minWrap}}}
+		tb.Row("constant", "cosmos,ru=40000", "hot partition Orders; 66% throttled by request units (429)")
+		var b bytes.Buffer
+		if _, err := tb.Render(&b, Style{Width: 48}); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	// NAME 8 + VALUE 15 + two gaps = 27: 21 left for the verdict.
+	if out := render(0); !strings.HasPrefix(out, "constant\n") {
+		t.Errorf("default minimum 24 at width 48: want blocks, got\n%s", out)
+	}
+	out := render(20)
+	if !strings.HasPrefix(out, "NAME") {
+		t.Fatalf("MinWrap 20 at width 48: want a table, got\n%s", out)
+	}
+	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+		if Len(l) > 48 {
+			t.Errorf("line of %d: %q", Len(l), l)
+		}
+	}
+}

@@ -129,6 +129,11 @@ func (x *executor) query(ctx context.Context, s Step) (string, bool) {
 			q.Top = int32(min(spec.Rows, 1000))
 		}
 	}
+	if spec.Filter != "" && s.Op.Kind != metrics.TableScan {
+		// A filter on non-key properties within the keys' bounds: the
+		// service iterates every row in them to find the matches.
+		q.Filter = "(" + q.Filter + ") and (" + spec.Filter + ")"
+	}
 	pager := store.Query(ctx, q)
 	got, pages := 0, 0
 	for {

@@ -44,6 +44,10 @@ type Meta struct {
 	RunID string
 	// Source is the scenario file as run, for the HTML report.
 	Source string
+	// Model names the service model the target answered with (the
+	// embedded service's spec, like "azure" or "cosmos,ru=10000"); "" when
+	// the target is a real service.
+	Model string
 }
 
 // Report builds the report of a run of c and judges the scenario's
@@ -61,6 +65,7 @@ func (c *Config) Report(res *Result, err error, m Meta) *report.Report {
 		Interrupted: res.Interrupted, Aborted: res.Aborted, Failure: failure, ScenarioSource: m.Source,
 		Verify: verifyReport(res.Verify), Outages: outages(res.Outages),
 	}, res.Summary)
+	rep.Model = m.Model
 	if res.Summary != nil {
 		// The expressions were validated with the scenario.
 		_, _ = rep.EvaluateThresholds(c.Scenario.Exprs())

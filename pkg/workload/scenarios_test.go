@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"cmp"
 	"context"
 	"strings"
 	"testing"
@@ -20,33 +21,53 @@ import (
 const scale = 0.25
 
 // compareScenario runs every scheme of a ready scenario on one embedded
-// service with Azure's model (or the scenario's own), rates and targets
-// scaled together, and returns the reports by scheme. Inside a synctest
-// bubble (the outcome tests but query-types) the client and the service
-// share the bubble's fake clock, so the outcome is exact whatever the
-// machine's load; outside it runs on the wall clock over loopback.
+// service with its own model (or Azure's), rates and targets scaled
+// together, and returns the reports by scheme. Inside a synctest bubble
+// (fake) the client and the service share the bubble's fake clock, so the
+// outcome is exact whatever the machine's load; outside it runs on the
+// wall clock over loopback.
 func compareScenario(t *testing.T, file string, duration time.Duration, fake bool) map[string]*report.Report {
 	t.Helper()
-	src := readScenario(t, file)
-	sc, errs := scenario.Parse(file, []byte(src))
+	return runScenario(t, scenarioRun{file: file, duration: duration, scale: scale, fake: fake})
+}
+
+// scenarioRun is how a test runs a ready scenario.
+type scenarioRun struct {
+	file     string
+	duration time.Duration // 0: the scenario's
+	model    string        // "": the scenario's embedded.model, or azure
+	scale    float64       // rates and targets multiplied by this
+	fake     bool          // inside a synctest bubble
+}
+
+// runScenario runs every scheme of a ready scenario as r says and returns
+// the reports by scheme.
+func runScenario(t *testing.T, r scenarioRun) map[string]*report.Report {
+	t.Helper()
+	src := readScenario(t, r.file)
+	sc, errs := scenario.Parse(r.file, []byte(src))
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
+	ms := cmp.Or(r.model, sc.Embedded.Model)
 	mc := model.Default()
-	if sc.Embedded.Model != "" {
+	if ms != "" {
 		var err error
-		if mc, err = model.Parse(sc.Embedded.Model); err != nil {
+		if mc, err = model.Parse(ms); err != nil {
 			t.Fatal(err)
 		}
 	}
-	mc.PartitionTarget *= scale
-	mc.RangeTarget *= scale
-	mc.AccountTarget *= scale
-	mc.ServerTarget *= scale
+	mc.PartitionTarget *= r.scale
+	mc.RangeTarget *= r.scale
+	mc.AccountTarget *= r.scale
+	mc.ServerTarget *= r.scale
+	mc.Cosmos.RU *= r.scale
+	mc.Cosmos.PartitionRU *= r.scale
+	mc.Cosmos.LogicalRU *= r.scale
 	fc, _ := faults.Parse(sc.Embedded.Faults)
 	cfg := emulator.Config{Model: mc, Faults: fc}
 	var svc TableService
-	if fake {
+	if r.fake {
 		srv := newServer(t, mc, fc)
 		svc = TableService{Service: bubbled(t, srv, sc.Workload.Workers), Measured: srv}
 	} else {
@@ -57,11 +78,11 @@ func compareScenario(t *testing.T, file string, duration time.Duration, fake boo
 		defer in.Close(context.Background())
 		svc = embedded(t, in, sc.Workload.Workers)
 	}
-	sp := spec(t, src, Overrides{Duration: duration, Warmup: durationOf(time.Second)}) // duration 0: the scenario's
-	sp.Load.Rate *= scale
-	sp.Load.WarmupRate *= scale
+	sp := spec(t, src, Overrides{Duration: r.duration, Warmup: durationOf(time.Second)}) // duration 0: the scenario's
+	sp.Load.Rate *= r.scale
+	sp.Load.WarmupRate *= r.scale
 	for k := range sp.Load.Stages {
-		sp.Load.Stages[k].Target *= scale
+		sp.Load.Stages[k].Target *= r.scale
 	}
 	out := map[string]*report.Report{}
 	for i, sch := range sp.Schemes {
@@ -70,9 +91,9 @@ func compareScenario(t *testing.T, file string, duration time.Duration, fake boo
 		if err != nil {
 			t.Fatalf("%s: %v", sch.Name, err)
 		}
-		rep := c.Report(res, nil, Meta{})
+		rep := c.Report(res, nil, Meta{Model: mc.String()})
 		out[sch.Name] = rep
-		t.Logf("%s: %s", sch.Name, report.SchemeVerdict(rep))
+		t.Logf("%s on %s: %s", sch.Name, rep.Model, report.SchemeVerdict(rep))
 	}
 	return out
 }
@@ -210,11 +231,90 @@ func TestReadyScenarioOutcomes(t *testing.T) {
 		})
 	})
 	t.Run("query-types", func(t *testing.T) {
-		// Latency is this machine's (the wall clock): outside the bubble.
-		r := compareScenario(t, "query-types.yaml", 4*time.Second, false)["device-date"]
-		pr, rq, ts := r.Operations["point_read"], r.Operations["partition_scan"], r.Operations["table_scan"]
-		if !(pr.Latency.P50 < rq.Latency.P50 && rq.Latency.P50 < ts.Latency.P50) {
-			t.Errorf("p50: point read %.2f, partition scan %.2f, table scan %.2f ms: want increasing", pr.Latency.P50, rq.Latency.P50, ts.Latency.P50)
+		synctest.Test(t, func(t *testing.T) {
+			r := runScenario(t, scenarioRun{file: "query-types.yaml", scale: 1, fake: true})["device"] // its own 20 s
+			// From best to worst (seed 002): point, row range (a whole
+			// partition), partition range, table scan.
+			order := []string{"point_read", "partition_scan", "range_query", "table_scan"}
+			for _, op := range order {
+				o := r.Operations[op]
+				t.Logf("%-14s p50 %8.2f ms  %5.2f requests/op  (%d ops, %d throttled requests)", op, o.Latency.P50, float64(o.Requests)/float64(max(o.Ops, 1)), o.Ops, o.Throttled)
+			}
+			for i := 1; i < len(order); i++ {
+				a, b := r.Operations[order[i-1]], r.Operations[order[i]]
+				ra, rb := float64(a.Requests)/float64(max(a.Ops, 1)), float64(b.Requests)/float64(max(b.Ops, 1))
+				if a.Ops == 0 || b.Ops == 0 || !(a.Latency.P50 < b.Latency.P50) || !(ra < rb) {
+					t.Errorf("%s (p50 %.2f ms, %.2f requests/op, %d ops) should beat %s (p50 %.2f ms, %.2f requests/op, %d ops)",
+						order[i-1], a.Latency.P50, ra, a.Ops, order[i], b.Latency.P50, rb, b.Ops)
+				}
+			}
+			// A point read takes the milliseconds Azure's take: 5 ms and the
+			// queueing of its partition.
+			if p50 := r.Operations["point_read"].Latency.P50; p50 < 5 || p50 > 10 {
+				t.Errorf("point read p50 %.2f ms, want 5 to 10", p50)
+			}
+			if r.Model != "azure" {
+				t.Errorf("the report says model %q, want azure", r.Model)
+			}
+		})
+	})
+	t.Run("selectivity", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			rs := runScenario(t, scenarioRun{file: "selectivity.yaml", scale: 1, fake: true})
+			wide, narrow := rs["device"].Operations["partition_scan"], rs["device-hour"].Operations["partition_scan"]
+			// The client receives a few entities per query either way; the
+			// partition pays for every row iterated.
+			if 10*wide.Throttled < 3*wide.Requests || wide.Latency.P99 < 100 {
+				t.Errorf("device: %d of %d scans throttled, p99 %.1f ms; want a third or more throttled and the served ones over 100 ms (2,000 rows each)",
+					wide.Throttled, wide.Requests, wide.Latency.P99)
+			}
+			if narrow.Throttled != 0 || narrow.Ops == 0 || narrow.Latency.P99 > 20 {
+				t.Errorf("device-hour: %d of %d scans throttled, p99 %.1f ms; want none throttled and each under 20 ms", narrow.Throttled, narrow.Requests, narrow.Latency.P99)
+			}
+		})
+	})
+	t.Run("range-scans", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			rs := runScenario(t, scenarioRun{file: "range-scans.yaml", scale: 1, fake: true})
+			seq, guid := rs["append-only"].Operations["range_query"], rs["guid"].Operations["range_query"]
+			ps, pg := float64(seq.Pages)/float64(max(seq.Ops, 1)), float64(guid.Pages)/float64(max(guid.Ops, 1))
+			if seq.Ops == 0 || ps > 2 || pg < 19 || seq.Throttled+guid.Throttled != 0 {
+				t.Errorf("pages per query: append-only %.2f, guid %.2f (throttled %d, %d); want at most 2 against the 20-page limit, none throttled",
+					ps, pg, seq.Throttled, guid.Throttled)
+			}
+		})
+	})
+	t.Run("azure-vs-cosmos", func(t *testing.T) {
+		// Entities served per second by scheme, for each model of the
+		// scenario's list (its comment explains each).
+		want := map[string][2]float64{
+			"azure":           {2000, 6000},
+			"cosmos,ru=4000":  {808, 808},
+			"cosmos,ru=40000": {2020, 5020},
+		}
+		sc, errs := scenario.Parse("azure-vs-cosmos.yaml", []byte(readScenario(t, "azure-vs-cosmos.yaml")))
+		if len(errs) > 0 || len(sc.Embedded.Models) != len(want) {
+			t.Fatalf("%v; models %v, want %d", errs, sc.Embedded.Models, len(want))
+		}
+		for _, m := range sc.Embedded.Models {
+			synctest.Test(t, func(t *testing.T) {
+				rs := runScenario(t, scenarioRun{file: "azure-vs-cosmos.yaml", model: m, duration: 3 * time.Second, scale: 1, fake: true})
+				for i, s := range []string{"constant", "hash-buckets"} {
+					tot := rs[s].Totals
+					t.Logf("%-12s on %-15s %6.0f entities/s served, %5.1f%% of requests throttled, p50 %.2f ms", s, m, tot.EntitiesPerSec, 100*float64(tot.Throttled)/float64(max(tot.Requests, 1)), tot.Latency.P50)
+					got, w := rs[s].Totals.EntitiesPerSec, want[m][i]
+					if got < w-60 || got > w+60 {
+						t.Errorf("%s on %s: %.0f entities/s served, want %.0f (± one transaction a second)", s, m, got, w)
+					}
+					refused := "503 ServerBusy"
+					if strings.HasPrefix(m, "cosmos") {
+						refused = "429 TooManyRequests"
+					}
+					if n := rs[s].Totals.Status[refused]; (n > 0) != (got < 5900) {
+						t.Errorf("%s on %s: %d answered %s, want refusals exactly when the stream is not served in full", s, m, n, refused)
+					}
+				}
+			})
 		}
 	})
 	t.Run("partition-stress-test", func(t *testing.T) {

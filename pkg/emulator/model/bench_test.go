@@ -42,6 +42,11 @@ func BenchmarkAdmit(b *testing.B) {
 		{"partitions=100000", unlimited(), 100_000},
 		{"partitions=1/partition-throttled", partitionLimited(), 1},
 		{"partitions=100000/account-throttled", Default(), 100_000},
+		{"cosmos/partitions=100000", func() Config {
+			c := CosmosDefault()
+			c.Cosmos.RU, c.Cosmos.PartitionRU, c.Cosmos.LogicalRU = 1e12, 1e12, 1e12
+			return c
+		}(), 100_000},
 	}
 	for _, tt := range tests {
 		b.Run(tt.name, func(b *testing.B) {
@@ -51,7 +56,7 @@ func BenchmarkAdmit(b *testing.B) {
 			b.RunParallel(func(pb *testing.PB) {
 				i := int(worker.Add(1)) * 7919
 				for pb.Next() {
-					m.Admit(Request{Table: "bench", Partition: keys[i%tt.parts], Entities: 1, Write: true})
+					m.Admit(Request{Table: "bench", Partition: keys[i%tt.parts], Op: OpWrite, Entities: 1, Bytes: 1000, Write: true})
 					i++
 				}
 			})
@@ -66,7 +71,7 @@ func BenchmarkCharge(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		i := 0
 		for pb.Next() {
-			m.Charge("bench", "partition", 10)
+			m.ChargePage("bench", []Visit{{Partition: "partition", Visited: 10, Returned: 10}})
 			i++
 		}
 	})

@@ -76,7 +76,7 @@ func TestConcurrentEverything(t *testing.T) {
 		case g == 1 && i%1000 == 0:
 			m.State()
 		case g == 2 && i%10 == 0:
-			m.Charge("t", fmt.Sprint(i%7), 1)
+			m.ChargePage("t", []Visit{{Partition: fmt.Sprint(i % 7), Visited: 1, Returned: 1}})
 		case g == 3:
 			m.Admit(Request{Table: "t", Partition: fmt.Sprintf("%08d", i), Entities: 1, Extends: +1})
 		case g == 4:
@@ -96,5 +96,30 @@ func TestConcurrentEverything(t *testing.T) {
 	}
 	if st := m.State(); st.Moves == 0 {
 		t.Errorf("no load balancing under sustained overload: %+v", st.RefusedBy)
+	}
+}
+
+// Under Cosmos DB, with the clock stopped, concurrent 1 KB inserts over
+// many keys get exactly the physical partition's bucket (400 RU at 4,000
+// RU/s: 80 of 4.95 RU), while pages are charged, and State and Peaks are
+// read, from other goroutines (run with -race).
+func TestConcurrentCosmos(t *testing.T) {
+	m := New(cosmosConfig(4000), newClock().now)
+	got := hammer(8, 1000, func(g, i int) bool {
+		switch g {
+		case 6:
+			if i%100 == 0 {
+				m.State()
+				m.Peaks("t")
+			}
+			return false
+		case 7:
+			m.ChargePage("u", []Visit{{Partition: fmt.Sprint(i % 5), Visited: 1}})
+			return false
+		}
+		return m.Admit(Request{Table: "t", Partition: fmt.Sprint(g, "-", i), Op: OpWrite, Entities: 1, Bytes: 1000}).Allow
+	})
+	if got != 80 {
+		t.Errorf("%d admitted, want exactly 80", got)
 	}
 }

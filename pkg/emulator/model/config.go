@@ -5,12 +5,46 @@ import (
 	"time"
 )
 
+// Kind is the service a model imitates.
+type Kind uint8
+
+// The services the model knows.
+const (
+	// Azure is Azure Table Storage: entities per second per partition,
+	// partition servers, range partitions, load balancing.
+	Azure Kind = iota
+	// Cosmos is the Azure Cosmos DB for Table API: request units per
+	// second, provisioned per table and split over physical partitions
+	// (cosmos.go).
+	Cosmos
+)
+
+// String returns the spec's name of the kind: "azure" or "cosmos".
+func (k Kind) String() string {
+	if k == Cosmos {
+		return "cosmos"
+	}
+	return "azure"
+}
+
 // Config holds the model's parameters. Default gives Azure's documented
 // targets; Parse reads them from a spec. Every target is per second.
 type Config struct {
-	// Enabled turns the model on. When off, Admit allows every request and
-	// Charge does nothing.
+	// Enabled turns the model on. When off, Admit allows every request,
+	// Charge does nothing and requests take no modelled time.
 	Enabled bool
+
+	// Kind is the service imitated: Azure Table Storage (the targets
+	// below) or the Cosmos DB Table API (the Cosmos field).
+	Kind Kind
+
+	// Latency is the service-time model: how long each request takes
+	// (latency.go). Its defaults depend on Kind.
+	Latency Latency
+
+	// Cosmos holds the Cosmos DB Table API's parameters, used when Kind is
+	// Cosmos (cosmos_config.go).
+	Cosmos CosmosConfig
 
 	// PartitionTarget is the entities per second one partition (one
 	// PartitionKey of one table) serves: 2,000. Source: Azure Storage
@@ -92,10 +126,14 @@ const (
 )
 
 // Default returns Azure's documented targets (and the model's documented
-// assumptions where Azure publishes none), with the model on.
+// assumptions where Azure publishes none), with the model on, service time
+// included.
 func Default() Config {
 	return Config{
 		Enabled:         true,
+		Kind:            Azure,
+		Latency:         AzureLatency(),
+		Cosmos:          DefaultCosmos(),
 		PartitionTarget: defaultPartitionTarget,
 		AccountTarget:   defaultAccountTarget,
 		RangeTarget:     defaultPartitionTarget,
@@ -108,8 +146,16 @@ func Default() Config {
 	}
 }
 
-// Off returns Default with the model disabled: Admit allows everything and
-// Charge does nothing.
+// CosmosDefault returns the Cosmos DB Table API model with its documented
+// figures (see CosmosConfig), the model on, service time included.
+func CosmosDefault() Config {
+	c := Default()
+	c.Kind, c.Latency = Cosmos, CosmosLatency()
+	return c
+}
+
+// Off returns Default with the model disabled: Admit allows everything,
+// Charge does nothing and no request takes modelled time.
 func Off() Config {
 	c := Default()
 	c.Enabled = false
@@ -121,16 +167,10 @@ func Off() Config {
 // so that New never fails and never divides by zero.
 func (c Config) normalized() Config {
 	d := Default()
-	rate := func(v *float64, def float64) {
-		if !(*v > 0) || math.IsInf(*v, 0) {
-			*v = def
-		}
-		*v = min(*v, maxTarget)
-	}
-	rate(&c.PartitionTarget, d.PartitionTarget)
-	rate(&c.AccountTarget, d.AccountTarget)
-	rate(&c.RangeTarget, d.RangeTarget)
-	rate(&c.ServerTarget, d.ServerTarget)
+	clampRate(&c.PartitionTarget, d.PartitionTarget)
+	clampRate(&c.AccountTarget, d.AccountTarget)
+	clampRate(&c.RangeTarget, d.RangeTarget)
+	clampRate(&c.ServerTarget, d.ServerTarget)
 	if c.Servers < 1 || c.Servers > maxServers {
 		c.Servers = d.Servers
 	}
@@ -141,5 +181,19 @@ func (c Config) normalized() Config {
 		c.TimeoutShare = 0
 	}
 	c.TimeoutShare = min(c.TimeoutShare, 1)
+	if c.Kind > Cosmos {
+		c.Kind = Azure
+	}
+	c.Latency = c.Latency.normalized()
+	c.Cosmos = c.Cosmos.normalized()
 	return c
+}
+
+// clampRate replaces a per-second rate that is not positive and finite by
+// def, and bounds it by maxTarget.
+func clampRate(v *float64, def float64) {
+	if !(*v > 0) || math.IsInf(*v, 0) {
+		*v = def
+	}
+	*v = min(*v, maxTarget)
 }

@@ -9,13 +9,23 @@ import (
 // Request is one Table request as the partition model sees it.
 type Request struct {
 	Table string
+	// Op is the kind of request (for its cost under Cosmos DB and its
+	// service time).
+	Op Op
 	// Partition is the PartitionKey the request addresses; "" when it spans
 	// partitions (table scan, PartitionKey range), which only the account
 	// target limits up front (its entities are charged with Charge).
 	Partition string
 	// Entities is the entities written, or read by a point read (1); 0 for
-	// queries, which are charged afterwards with Charge. Negative counts as 0.
+	// queries, which are charged afterwards with ChargePage. Negative counts
+	// as 0.
 	Entities int
+	// Bytes is the size of the entities written or read (a transaction's
+	// all together), for Cosmos DB's request units; 0 when not known.
+	Bytes int
+	// Props is the properties written (a transaction's all together), for
+	// Cosmos DB's indexing charge.
+	Props int
 	// Write is true for inserts, updates, deletes and transactions. The
 	// model charges reads and writes alike; Write is informational.
 	Write bool
@@ -30,9 +40,26 @@ type Request struct {
 // Decision is the model's verdict on a request.
 type Decision struct {
 	Allow   bool
-	Status  int    // 503 or 500 when !Allow
-	Code    string // "ServerBusy" or "OperationTimedOut"
-	Message string // Azure's message text
+	Status  int    // 503 or 500 when !Allow (429 under Cosmos DB)
+	Code    string // "ServerBusy" or "OperationTimedOut" ("TooManyRequests")
+	Message string // the service's message text
+	// RetryAfter is Cosmos DB's hint on a 429 (x-ms-retry-after-ms): when
+	// the partition that refused will have the request's units.
+	RetryAfter time.Duration
+	// Load is the utilisation (0 idle, 1 at its target) of the busiest of
+	// what judged an admitted request, for its queueing time (Latency).
+	Load float64
+}
+
+// Visit is what one page of a query did in one partition: the entities it
+// visited there (matching its filter or not), those it returned and their
+// size. End says whether the partition lies in the table's last (+1) or
+// first (-1) range partition (Request.Extends).
+type Visit struct {
+	Partition         string
+	Visited, Returned int
+	Bytes             int
+	End               int
 }
 
 // Azure's throttling answers (AZURE.md, "Throttling").
@@ -45,6 +72,14 @@ const (
 	MsgAccount = "Operations per second is over the account limit."
 	// MsgTimeout goes with 500 OperationTimedOut.
 	MsgTimeout = "Operation could not be completed within the specified time."
+
+	// Cosmos DB's answers (issues of its SDKs quote them; the error
+	// reference: "Diagnose and troubleshoot Azure Cosmos DB request rate
+	// too large (429) exceptions", and 403 substatus 1014 for a full
+	// logical partition).
+	CodeTooMany = "TooManyRequests"
+	MsgTooMany  = "Message: {\"Errors\":[\"Request rate is large. More Request Units may be needed, so no changes were made. Please retry this request later.\"]}"
+	CodeFull    = "Forbidden"
 )
 
 var allow = Decision{Allow: true}
@@ -58,10 +93,12 @@ const (
 	byServer
 	byRange
 	byOffline
+	byLogical  // Cosmos DB: a logical partition's RU/s
+	byPhysical // Cosmos DB: a physical partition's share of the RU/s
 	numReasons
 )
 
-var reasonNames = [numReasons]string{"account", "partition", "server", "range", "offline"}
+var reasonNames = [numReasons]string{"account", "partition", "server", "range", "offline", "logical", "physical"}
 
 // refusals decides the answer of each refusal and counts them; safe for
 // concurrent use.
@@ -94,6 +131,15 @@ func (r *refusals) throttle(why reason) Decision {
 		msg = MsgAccount
 	}
 	return Decision{Status: 503, Code: CodeBusy, Message: msg}
+}
+
+// tooMany answers a request Cosmos DB refuses for being over the RU/s of
+// its logical or physical partition: 429 with the wait before its units
+// are there.
+func (r *refusals) tooMany(why reason, wait time.Duration) Decision {
+	r.by[why].Add(1)
+	r.throttled.Add(1)
+	return Decision{Status: 429, Code: CodeTooMany, Message: MsgTooMany, RetryAfter: wait}
 }
 
 // offline answers a request to something load balancing is moving: always

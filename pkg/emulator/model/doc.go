@@ -1,9 +1,11 @@
 // Package model is the embedded Table service's model of Azure Table
-// Storage's documented partition scalability behaviour. The HTTP layer asks
-// it about every request (Admit) and tells it afterwards how many entities a
-// query returned (Charge). It has no HTTP, reads no clock of its own (the
-// caller injects one) and makes every decision deterministically from the
-// sequence of calls and clock readings.
+// Storage's documented partition scalability behaviour, and of the Cosmos
+// DB Table API's request units (cosmos.go). The HTTP layer asks it about
+// every request (Admit), tells it afterwards what each query page visited
+// (ChargePage), asks where each partition is served (Place, for page
+// boundaries) and how long the request takes (ServiceTime). It has no HTTP,
+// reads no clock of its own (the caller injects one) and makes every
+// decision deterministically from the sequence of calls and clock readings.
 //
 // # What it models
 //
@@ -11,8 +13,15 @@
 //     scalability targets): every (table, PartitionKey) has a token bucket
 //     refilled at 2,000 entities/s. A write costs the entities it writes (an
 //     entity group transaction its operation count), a point read 1. A query
-//     costs nothing up front and is admitted unless the bucket is in debt;
-//     Charge bills it afterwards for what it returned, possibly into debt.
+//     page costs nothing up front and is admitted unless the buckets of the
+//     partition it starts in owe more than a second (queryAhead);
+//     ChargePage bills it afterwards for
+//     every entity it visited, matched or not (selectivity), possibly into
+//     debt, in each partition it visited and that partition's server or end
+//     range.
+//   - Service time (latency.go): each request takes a base per operation,
+//     a time per entity and per KiB, and a queueing term growing as what
+//     judged it nears its target, so latency rises before refusals.
 //   - Account target: 20,000 requests/s, a transaction counting once,
 //     refused with "Operations per second is over the account limit."
 //   - Range partitions (seed 002, "Range partitions"): an insert creating a
@@ -22,7 +31,9 @@
 //     schemes are capped near 2,000 entities/s however many keys they create.
 //   - Partition servers (seed 002, "Load balancing"): partitions are placed on
 //     a fixed number of servers by hash, each with its own entities/s target
-//     (a model assumption: Azure publishes none).
+//     (a model assumption: Azure publishes none); sequential PartitionKeys
+//     share a range partition, and its server, per hundred values (rangeKey).
+//     A query page ends where the next entity lives on another server.
 //   - Load balancing: a partition, server or range end over its target
 //     continuously for BalanceDelay is balanced. A partition or a server's
 //     hottest partitions move to the least-loaded server; an end range splits.

@@ -82,7 +82,7 @@ func TestBusyStateNotEvicted(t *testing.T) {
 	cfg := testConfig()
 	cfg.AccountTarget = 1e9
 	m := New(cfg, c.now)
-	m.Charge("t", "debtor", 30_000) // 15 s of debt
+	m.ChargePage("t", []Visit{{Partition: "debtor", Visited: 30_000, Returned: 30_000}}) // 15 s of debt
 	c.add(8 * time.Second)
 	for i := 0; i < 20*numShards; i++ {
 		m.Admit(Request{Table: "t", Partition: fmt.Sprintf("other-%d", i), Entities: 1})

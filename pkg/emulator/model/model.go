@@ -15,6 +15,8 @@ type Model struct {
 	// seeded: setup is not what a run measures.
 	paused atomic.Bool
 
+	// The buckets' shapes. Under Cosmos DB partLimit is a logical
+	// partition's RU/s and serverLimit a physical partition's.
 	partLimit, accountLimit, rangeLimit, serverLimit limit
 
 	account  atomicBucket
@@ -45,6 +47,14 @@ func New(cfg Config, now func() time.Time) *Model {
 		servers:      make([]server, cfg.Servers),
 		refusals:     newRefusals(cfg.TimeoutShare),
 	}
+	if cfg.Kind == Cosmos {
+		// The partition bucket holds a logical partition's RU, the server
+		// bucket a physical partition's share of its table's RU.
+		m.partLimit = newLimit(cfg.Cosmos.LogicalRU, cfg.Burst)
+		m.serverLimit = newLimit(m.physicalRU(), cfg.Burst)
+		m.tables.phys = cfg.Cosmos.physical()
+		m.refusals = newRefusals(0)
+	}
 	m.account.tat.Store(never)
 	for i := range m.shards {
 		m.shards[i].parts = map[partKey]*part{}
@@ -71,17 +81,23 @@ func (m *Model) clock() int64 { return int64(m.now().Sub(m.epoch)) }
 // at converts model time back to a time.Time.
 func (m *Model) at(ns int64) time.Time { return m.epoch.Add(time.Duration(ns)) }
 
-// Admit decides whether a request is served, and charges it if so. Checks
-// run in order: the account target (every request), then for a request
-// addressing one partition: offline after a move, the partition target,
-// and either the table's end range (Extends ≠ 0) or the partition's
-// server. A refused request takes no partition, range or server tokens;
-// it does count toward the account target (it reached the service).
+// Admit decides whether a request is served, and charges it if so. Under
+// Cosmos DB it is admitCosmos. Under Azure, checks run in order: the
+// account target (every request), then for a request addressing one
+// partition: offline after a move, the partition target, and either the
+// table's end range (Extends ≠ 0) or the partition's server. A refused
+// request takes no partition, range or server tokens; it does count toward
+// the account target (it reached the service). An admitted decision's Load
+// is the utilisation of the busiest of partition and server (or range)
+// before the request.
 func (m *Model) Admit(r Request) Decision {
 	if !m.Active() {
 		return allow
 	}
 	now := m.clock()
+	if m.cfg.Kind == Cosmos {
+		return m.admitCosmos(r, now)
+	}
 	if !m.account.take(m.accountLimit, now, 1) {
 		return m.refusals.throttle(byAccount)
 	}
@@ -97,7 +113,8 @@ func (m *Model) Admit(r Request) Decision {
 		sh.mu.Unlock()
 		return m.refusals.offline()
 	}
-	if !p.b.allows(m.partLimit, now, n) {
+	ahead := aheadOf(r)
+	if !p.b.allows(m.partLimit, now, n, ahead) {
 		if p.hot.refused(now, m.cfg.BalanceDelay) {
 			// A partition cannot be split: it moves to the least-loaded
 			// server, offline meanwhile, and keeps its target there.
@@ -109,15 +126,12 @@ func (m *Model) Admit(r Request) Decision {
 	var d Decision
 	balance := int32(-1)
 	if r.Extends != 0 {
-		end := lastEnd
-		if r.Extends < 0 {
-			end = firstEnd
-		}
-		d = m.admitEnd(r.Table, end, n, now)
+		d = m.admitEnd(r.Table, endOf(r.Extends), n, ahead, now)
 	} else {
-		d, balance = m.admitServer(p, key, h, n, now)
+		d, balance = m.admitServer(p, key, h, n, ahead, now)
 	}
 	if d.Allow {
+		d.Load = max(d.Load, p.m.rate(now)/m.cfg.PartitionTarget)
 		p.b.take(m.partLimit, now, n)
 		p.m.add(now, n)
 	}
@@ -128,44 +142,80 @@ func (m *Model) Admit(r Request) Decision {
 	return d
 }
 
+// endOf maps Extends (or Visit.End) to the end range it names.
+func endOf(extends int) int {
+	if extends < 0 {
+		return firstEnd
+	}
+	return lastEnd
+}
+
 // admitServer decides the request at the partition's server and takes the
 // tokens if it passes. It returns the server to rebalance (after the
 // caller releases its lock) when the server has been over its target for
 // BalanceDelay, else -1. The caller holds the partition's shard lock.
-func (m *Model) admitServer(p *part, key partKey, h uint64, n float64, now int64) (Decision, int32) {
+func (m *Model) admitServer(p *part, key partKey, h uint64, n float64, ahead, now int64) (Decision, int32) {
 	s := &m.servers[p.server]
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.offered.add(now, n)
-	if !s.b.allows(m.serverLimit, now, n) {
+	if !s.b.allows(m.serverLimit, now, n, ahead) {
 		if s.hot.refused(now, m.cfg.BalanceDelay) && !s.balancing {
 			s.balancing = true
 			return m.refusals.throttle(byServer), p.server
 		}
 		return m.refusals.throttle(byServer), -1
 	}
+	load := s.served.rate(now) / m.cfg.ServerTarget
 	s.b.take(m.serverLimit, now, n)
 	s.served.add(now, n)
 	s.note(key, h, p.m.rate(now)+n, now)
-	return allow, -1
+	return Decision{Allow: true, Load: load}, -1
 }
 
-// Charge bills a partition and its server for entities a query returned
-// from it, after the fact: their buckets may go into debt, refusing later
-// requests until they refill. Call it once per partition the result
-// touched. It does nothing when the model is off or paused, or for
-// entities ≤ 0.
-func (m *Model) Charge(table, partition string, entities int) {
-	if entities <= 0 || !m.Active() {
+// ChargePage bills what one page of a query visited, after the fact, to
+// each partition it visited and to that partition's server, or its end
+// range when it lies in one (Visit.End); under Cosmos DB, the page's
+// request units to each logical and physical partition (chargeCosmos).
+// Their buckets may go into debt, refusing later requests until they
+// refill: a query is charged for every entity it iterated, whether its
+// filter matched it or not (seed 002: selectivity "dictates how many rows
+// must be iterated"). It does nothing when the model is off or paused.
+func (m *Model) ChargePage(table string, visits []Visit) {
+	if !m.Active() || len(visits) == 0 {
 		return
 	}
-	now, n := m.clock(), float64(entities)
-	key, h := partKey{table, partition}, partHash(table, partition)
+	now := m.clock()
+	if m.cfg.Kind == Cosmos {
+		m.chargeCosmos(table, visits, now)
+		return
+	}
+	for _, v := range visits {
+		if v.Visited > 0 {
+			m.charge(table, v, now)
+		}
+	}
+}
+
+// charge bills one visit of an Azure partition.
+func (m *Model) charge(table string, v Visit, now int64) {
+	n := float64(v.Visited)
+	key, h := partKey{table, v.Partition}, partHash(table, v.Partition)
 	sh := m.shardOf(h)
 	sh.mu.Lock()
+	defer sh.mu.Unlock()
 	p := m.get(sh, key, h, now)
 	p.b.take(m.partLimit, now, n)
 	p.m.add(now, n)
+	if v.End != 0 {
+		t := m.tables.get(table)
+		t.mu.Lock()
+		e := &t.ends[endOf(v.End)]
+		e.b.take(m.rangeLimit, now, n)
+		e.served.add(now, n)
+		t.mu.Unlock()
+		return
+	}
 	s := &m.servers[p.server]
 	s.mu.Lock()
 	s.b.take(m.serverLimit, now, n)
@@ -173,5 +223,4 @@ func (m *Model) Charge(table, partition string, entities int) {
 	s.offered.add(now, n)
 	s.note(key, h, p.m.rate(now), now)
 	s.mu.Unlock()
-	sh.mu.Unlock()
 }

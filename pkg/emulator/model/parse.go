@@ -2,7 +2,7 @@ package model
 
 import (
 	"errors"
-	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,45 +27,58 @@ func (e *SpecError) Error() string { return "model: " + strconv.Quote(e.Item) + 
 func (e *SpecError) Unwrap() error { return ErrConfig }
 
 // Forms describes the accepted spec, for usage texts.
-const Forms = "azure (Azure's targets, the default), off, or azure followed by overrides: " +
-	"partition=2000 (entities/s per PartitionKey), account=20000 (requests/s), " +
+const Forms = "azure (Azure Table Storage's targets, the default), cosmos (the Cosmos DB Table API), off, " +
+	"or azure or cosmos followed by overrides. Azure: partition=2000 (entities/s per PartitionKey), account=20000 (requests/s), " +
 	"range=2000 (entities/s of each end range partition), servers=16, server=10000 (entities/s per server), " +
 	"balance=2m (time over target before load balancing), offline=3s (time a moved partition is offline), " +
-	"timeouts=10% (refusals answered 500 OperationTimedOut), burst=100ms (bucket size)"
+	"timeouts=10% (refusals answered 500 OperationTimedOut). Cosmos DB: ru=400 (RU/s of each table), " +
+	"physical=N (physical partitions; default RU/10,000 rounded up), physical_ru=10000 and logical_ru=10000 (most RU/s of a physical " +
+	"and a logical partition), logical_size=20GB (most a PartitionKey may hold). Both: burst=100ms (bucket size), " +
+	"latency=on|off (service time), read=5ms and write=10ms (base time; Cosmos DB 3ms and 6ms), entity=50us " +
+	"(per entity read, written or visited), kib=20us (per KiB moved), queue=50% (utilisation at the target, for the queueing time; Cosmos DB 0)"
 
-// keys lists the override keys in the order String writes them.
-var keys = []string{"partition", "account", "range", "servers", "server", "balance", "offline", "timeouts", "burst"}
+// The override keys, in the order String writes them.
+var (
+	azureKeys   = []string{"partition", "account", "range", "servers", "server", "balance", "offline", "timeouts"}
+	cosmosKeys  = []string{"ru", "physical", "physical_ru", "logical_ru", "logical_size"}
+	commonKeys  = []string{"burst", "latency", "read", "write", "entity", "kib", "queue"}
+	keysOfKinds = [...][]string{Azure: slices.Concat(azureKeys, commonKeys), Cosmos: slices.Concat(cosmosKeys, commonKeys)}
+)
 
 // maxDuration bounds every duration Parse accepts.
 const maxDuration = 24 * time.Hour
 
-// Parse reads a model spec: "azure", "off", or either followed by
-// comma-separated key=value overrides (see Forms), e.g.
-// "azure,partition=500,balance=10s". An empty spec means "azure". Each key
-// may appear once. Errors are *SpecError values naming the offending item.
+// Parse reads a model spec: "azure", "cosmos", "off", or one of them
+// followed by comma-separated key=value overrides (see Forms), e.g.
+// "azure,partition=500,balance=10s" or "cosmos,ru=10000". An empty spec
+// means "azure"; "off" takes Azure's keys. Each key may appear once.
+// Errors are *SpecError values naming the offending item.
 func Parse(spec string) (Config, error) {
 	items := strings.Split(spec, ",")
 	var c Config
 	switch base := strings.TrimSpace(items[0]); base {
 	case "azure", "":
 		if base == "" && len(items) > 1 {
-			return Config{}, &SpecError{spec, "start with azure or off, like azure,partition=500"}
+			return Config{}, &SpecError{spec, "start with azure, cosmos or off, like azure,partition=500"}
 		}
 		c = Default()
+	case "cosmos":
+		c = CosmosDefault()
 	case "off":
 		c = Off()
 	default:
-		return Config{}, &SpecError{items[0], "start with azure or off, optionally followed by overrides like azure,partition=500; " + Forms}
+		return Config{}, &SpecError{items[0], "start with azure, cosmos or off, optionally followed by overrides like azure,partition=500 or cosmos,ru=10000; " + Forms}
 	}
 	seen := map[string]bool{}
 	for _, item := range items[1:] {
 		k, v, ok := strings.Cut(item, "=")
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		keys := strings.Join(keysOfKinds[c.Kind], ", ")
 		switch {
 		case strings.TrimSpace(item) == "":
 			return Config{}, &SpecError{spec, "empty item between commas"}
 		case !ok:
-			return Config{}, &SpecError{item, "not key=value; keys are " + strings.Join(keys, ", ")}
+			return Config{}, &SpecError{item, "not key=value; keys are " + keys}
 		case seen[k]:
 			return Config{}, &SpecError{item, k + " is given twice"}
 		}
@@ -74,11 +87,71 @@ func Parse(spec string) (Config, error) {
 			return Config{}, &SpecError{strings.TrimSpace(item), reason}
 		}
 	}
+	if c.Kind == Cosmos && c.Cosmos.Partitions > 0 && float64(c.Cosmos.Partitions)*c.Cosmos.PartitionRU < c.Cosmos.RU {
+		return Config{}, &SpecError{spec, "physical partitions cannot serve ru: each serves at most physical_ru, so physical must be at least ru/physical_ru"}
+	}
 	return c, nil
 }
 
 // set applies one override and returns "" or what was wrong.
 func (c *Config) set(k, v string) string {
+	if !known(keysOfKinds[c.Kind], k) {
+		if known(keysOfKinds[1-c.Kind], k) {
+			return k + " belongs to " + (1 - c.Kind).String() + ", not " + c.Kind.String() + "; " + c.Kind.String() + " takes " + strings.Join(keysOfKinds[c.Kind], ", ")
+		}
+		return "unknown key " + strconv.Quote(k) + "; keys are " + strings.Join(keysOfKinds[c.Kind], ", ")
+	}
+	if reason, done := c.setCommon(k, v); done {
+		return reason
+	}
+	if c.Kind == Cosmos {
+		return c.Cosmos.set(k, v)
+	}
+	return c.setAzure(k, v)
+}
+
+func known(keys []string, k string) bool { return slices.Contains(keys, k) }
+
+// setCommon applies a key both kinds take; done is false for other keys.
+func (c *Config) setCommon(k, v string) (reason string, done bool) {
+	l := &c.Latency
+	var ok bool
+	switch k {
+	case "burst":
+		c.Burst, ok = parseDuration(v)
+	case "read":
+		l.Read, ok = parseDuration(v)
+	case "write":
+		l.Write, ok = parseDuration(v)
+	case "entity":
+		l.Entity, ok = parseDuration(v)
+	case "kib":
+		l.KiB, ok = parseDuration(v)
+	case "latency":
+		switch v {
+		case "on", "off":
+			l.On = v == "on"
+			return "", true
+		}
+		return "latency must be on or off", true
+	case "queue":
+		f, ok := share.Parse(v)
+		if !ok {
+			return "queue must be the utilisation of a partition at its target, a percentage like 50% or a fraction like 0.5 (0 for no queueing)", true
+		}
+		l.Queue = f
+		return "", true
+	default:
+		return "", false
+	}
+	if !ok {
+		return k + " must be a duration from 0s to 24h, like " + k + "=5ms", true
+	}
+	return "", true
+}
+
+// setAzure applies one of Azure's keys.
+func (c *Config) setAzure(k, v string) string {
 	var ok bool
 	switch k {
 	case "partition":
@@ -99,24 +172,51 @@ func (c *Config) set(k, v string) string {
 		c.BalanceDelay, ok = parseDuration(v)
 	case "offline":
 		c.MoveOffline, ok = parseDuration(v)
-	case "burst":
-		c.Burst, ok = parseDuration(v)
 	case "timeouts":
-		c.TimeoutShare, ok = share.Parse(v)
-		if !ok {
+		var s float64
+		if s, ok = share.Parse(v); !ok {
 			return "timeouts must be a percentage like 10% or a fraction like 0.1, from 0 to 100%"
 		}
-	default:
-		return "unknown key " + strconv.Quote(k) + "; keys are " + strings.Join(keys, ", ")
+		c.TimeoutShare = s
 	}
 	if ok {
 		return ""
 	}
-	switch k {
-	case "balance", "offline", "burst":
+	if k == "balance" || k == "offline" {
 		return k + " must be a duration from 0s to 24h, like 30s or 2m"
 	}
 	return k + " must be a positive number per second up to 1e12, like " + k + "=2000"
+}
+
+// set applies one of Cosmos DB's keys.
+func (c *CosmosConfig) set(k, v string) string {
+	var ok bool
+	switch k {
+	case "ru":
+		c.RU, ok = parseRate(v)
+	case "physical_ru":
+		c.PartitionRU, ok = parseRate(v)
+	case "logical_ru":
+		c.LogicalRU, ok = parseRate(v)
+	case "physical":
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxPartitions {
+			return "physical must be a whole number from 1 to 1024, like physical=4"
+		}
+		c.Partitions = n
+		return ""
+	case "logical_size":
+		n, ok := parseBytes(v)
+		if !ok {
+			return "logical_size must be a size from 1KB to 1TB, like 20GB or 512MB"
+		}
+		c.LogicalBytes = n
+		return ""
+	}
+	if ok {
+		return ""
+	}
+	return k + " must be a positive number of RU per second up to 1e12, like " + k + "=10000"
 }
 
 func parseRate(v string) (float64, bool) {
@@ -127,41 +227,4 @@ func parseRate(v string) (float64, bool) {
 func parseDuration(v string) (time.Duration, bool) {
 	d, err := time.ParseDuration(v)
 	return d, err == nil && d >= 0 && d <= maxDuration
-}
-
-// String returns the spec of c: "azure" or "off" followed by the values
-// that differ from Default, in a fixed order. For any Config that Parse
-// returned, Parse(c.String()) returns c again.
-func (c Config) String() string {
-	var b strings.Builder
-	b.WriteString("off")
-	if c.Enabled {
-		b.Reset()
-		b.WriteString("azure")
-	}
-	d := Default()
-	num := func(k string, v, def float64) {
-		if v != def && !math.IsNaN(v) {
-			b.WriteString("," + k + "=" + strconv.FormatFloat(v, 'g', -1, 64))
-		}
-	}
-	dur := func(k string, v, def time.Duration) {
-		if v != def {
-			b.WriteString("," + k + "=" + v.String())
-		}
-	}
-	num("partition", c.PartitionTarget, d.PartitionTarget)
-	num("account", c.AccountTarget, d.AccountTarget)
-	num("range", c.RangeTarget, d.RangeTarget)
-	if c.Servers != d.Servers {
-		b.WriteString(",servers=" + strconv.Itoa(c.Servers))
-	}
-	num("server", c.ServerTarget, d.ServerTarget)
-	dur("balance", c.BalanceDelay, d.BalanceDelay)
-	dur("offline", c.MoveOffline, d.MoveOffline)
-	if c.TimeoutShare != d.TimeoutShare {
-		b.WriteString(",timeouts=" + share.Format(c.TimeoutShare))
-	}
-	dur("burst", c.Burst, d.Burst)
-	return b.String()
 }

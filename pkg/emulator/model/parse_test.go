@@ -27,6 +27,20 @@ func TestParse(t *testing.T) {
 		{"azure,timeouts=0.05", func(c *Config) { c.TimeoutShare = 0.05 }}, // fraction
 		{"azure,timeouts=0%", func(c *Config) { c.TimeoutShare = 0 }},      // all 503
 		{"off,partition=10", func(c *Config) { c.Enabled, c.PartitionTarget = false, 10 }},
+		{"azure,latency=off", func(c *Config) { c.Latency.On = false }}, // today's behaviour: no service time
+		{"azure,read=2ms,write=4ms,entity=10us,kib=1us,queue=0", func(c *Config) {
+			c.Latency.Read, c.Latency.Write, c.Latency.Entity, c.Latency.KiB, c.Latency.Queue = 2*time.Millisecond, 4*time.Millisecond, 10*time.Microsecond, time.Microsecond, 0
+		}},
+		{"cosmos", func(c *Config) { *c = CosmosDefault() }},
+		{"cosmos,ru=10000", func(c *Config) { *c = CosmosDefault(); c.Cosmos.RU = 10000 }},
+		{"cosmos,ru=40000,physical=8,logical_ru=5000,logical_size=512MB,queue=50%", func(c *Config) {
+			*c = CosmosDefault()
+			c.Cosmos.RU, c.Cosmos.Partitions, c.Cosmos.LogicalRU, c.Cosmos.LogicalBytes, c.Latency.Queue = 40000, 8, 5000, 512<<20, 0.5
+		}},
+		{"cosmos,physical_ru=5000,ru=10000,latency=off", func(c *Config) {
+			*c = CosmosDefault()
+			c.Cosmos.PartitionRU, c.Cosmos.RU, c.Latency.On = 5000, 10000, false
+		}},
 	}
 	for _, tt := range tests {
 		want := Default()
@@ -44,9 +58,9 @@ func TestParse(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	tests := []struct{ spec, want string }{
-		{"fast", `model: "fast": start with azure or off`},
-		{"partition=500", `"partition=500": start with azure or off`},
-		{",partition=500", "start with azure or off"},
+		{"fast", `model: "fast": start with azure, cosmos or off`},
+		{"partition=500", `"partition=500": start with azure, cosmos or off`},
+		{",partition=500", "start with azure, cosmos or off"},
 		{"azure,partition", `"partition": not key=value; keys are partition, account`},
 		{"azure,partition=-1", `"partition=-1": partition must be a positive number per second up to 1e12, like partition=2000`},
 		{"azure,partition=abc", "partition must be a positive number"},
@@ -63,7 +77,18 @@ func TestParseErrors(t *testing.T) {
 		{"azure,color=red", `unknown key "color"; keys are partition, account, range, servers, server, balance, offline, timeouts, burst`},
 		{"azure,partition=5,partition=6", "partition is given twice"},
 		{"azure,,partition=5", "empty item between commas"},
-		{"Azure", "start with azure or off"},
+		{"Azure", "start with azure, cosmos or off"},
+		{"azure,latency=maybe", "latency must be on or off"},
+		{"azure,read=fast", "read must be a duration from 0s to 24h, like read=5ms"},
+		{"azure,queue=-1", "queue must be the utilisation of a partition at its target"},
+		{"azure,queue=120%", "queue must be the utilisation"},
+		{"azure,ru=1000", `ru belongs to cosmos, not azure; azure takes partition, account`},
+		{"cosmos,partition=500", `partition belongs to azure, not cosmos; cosmos takes ru, physical`},
+		{"cosmos,ru=0", "ru must be a positive number of RU per second"},
+		{"cosmos,physical=0", "physical must be a whole number from 1 to 1024"},
+		{"cosmos,ru=40000,physical=2", "physical must be at least ru/physical_ru"},
+		{"cosmos,logical_size=20", "logical_size must be a size from 1KB to 1TB, like 20GB"},
+		{"cosmos,logical_size=2TB", "logical_size must be a size from 1KB to 1TB"},
 	}
 	for _, tt := range tests {
 		_, err := Parse(tt.spec)
@@ -84,6 +109,9 @@ func TestString(t *testing.T) {
 		{func() Config { c := Default(); c.PartitionTarget, c.BalanceDelay = 500, 5*time.Second; return c }(), "azure,partition=500,balance=5s"},
 		{func() Config { c := Default(); c.TimeoutShare = 0.07; return c }(), "azure,timeouts=7%"}, // not 7.000000000000001%
 		{func() Config { c := Default(); c.TimeoutShare = 0.5; return c }(), "azure,timeouts=50%"},
+		{func() Config { c := Default(); c.Latency.On = false; return c }(), "azure,latency=off"},
+		{CosmosDefault(), "cosmos"},
+		{func() Config { c := CosmosDefault(); c.Cosmos.RU, c.Cosmos.LogicalBytes = 4000, 1<<20; return c }(), "cosmos,ru=4000,logical_size=1MB"},
 	}
 	for _, tt := range tests {
 		if got := tt.c.String(); got != tt.want {
@@ -97,7 +125,8 @@ func TestString(t *testing.T) {
 
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"azure", "off", "azure,partition=2000,balance=1s", "azure,timeouts=7%,servers=3",
-		"off,burst=1.5ms,offline=0s", "azure,range=0x1p4", "azure,account=1e12"} {
+		"off,burst=1.5ms,offline=0s", "azure,range=0x1p4", "azure,account=1e12", "cosmos,ru=10000,physical=3",
+		"azure,latency=off,read=1ms,queue=0.25", "cosmos,logical_size=1.5KB"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, spec string) {

@@ -85,7 +85,7 @@ func TestChargePutsBucketInDebt(t *testing.T) {
 	if !m.Admit(query).Allow {
 		t.Fatal("a query on an idle partition must be admitted")
 	}
-	m.Charge("t", "p", 3000) // the full bucket held 200: 2,800 of debt
+	m.ChargePage("t", []Visit{{Partition: "p", Visited: 3000, Returned: 3000}}) // the full bucket held 200: 2,800 of debt
 	if m.Admit(read).Allow || m.Admit(query).Allow {
 		t.Fatal("a partition in debt must refuse reads and queries")
 	}
@@ -115,7 +115,7 @@ func TestOffAndPaused(t *testing.T) {
 	c := newClock()
 	off := New(Off(), c.now)
 	for range 100_000 {
-		off.Charge("t", "p", 1000)
+		off.ChargePage("t", []Visit{{Partition: "p", Visited: 1000, Returned: 1000}})
 		if !off.Admit(Request{Table: "t", Partition: "p", Entities: 100, Extends: 1}).Allow {
 			t.Fatal("the model is off")
 		}

@@ -65,6 +65,41 @@ func homeServer(h uint64, servers int) int32 {
 	return int32((h >> 32) % uint64(servers))
 }
 
+// Range partitions of sequential keys (seed 002, "Range partitions": Azure
+// "might group" entities with "sequential, unique PartitionKey values" into
+// a range partition served from one partition server). The model groups
+// the PartitionKeys that end in a number of at least sequentialDigits
+// digits (a sequence, a Unix time, a compact date: {i:010}, {desc_seq},
+// {unix}) and differ only in its last rangeDigits digits: a hundred
+// consecutive values share a range partition, placed on one server by the
+// hash of what they share. Every other PartitionKey is placed by its own
+// hash, so scattered keys spread over the servers. Both figures are model
+// assumptions: Azure does not say how large range partitions are.
+const (
+	sequentialDigits = 6
+	rangeDigits      = 2
+)
+
+// rangeKey returns what places pk on a server: pk without its last
+// rangeDigits digits when it ends in a number of sequentialDigits or more,
+// else pk.
+func rangeKey(pk string) string {
+	n := 0
+	for n < len(pk) && pk[len(pk)-1-n] >= '0' && pk[len(pk)-1-n] <= '9' {
+		n++
+	}
+	if n < sequentialDigits {
+		return pk
+	}
+	return pk[:len(pk)-rangeDigits]
+}
+
+// homeOf is the home server of table's partition pk: by the hash of its
+// range partition (rangeKey).
+func (m *Model) homeOf(table, pk string) int32 {
+	return homeServer(partHash(table, rangeKey(pk)), len(m.servers))
+}
+
 func (m *Model) shardOf(h uint64) *shard { return &m.shards[h&(numShards-1)] }
 
 // get returns the partition's state, creating it (a full bucket, on its
@@ -79,7 +114,7 @@ func (m *Model) get(sh *shard, key partKey, h uint64, now int64) *part {
 	}
 	srv, moved := sh.placed[key]
 	if !moved {
-		srv = homeServer(h, len(m.servers))
+		srv = m.homeOf(key.table, key.pk)
 	}
 	// Own the keys: the caller's strings may point into a request buffer.
 	// Partitions of a table share one copy of its name.
@@ -112,8 +147,8 @@ func (sh *shard) place(key partKey, p *part, server int32, until int64) {
 }
 
 // ServerOf returns the partition server a partition is placed on now: its
-// home server (by hash) unless load balancing moved it. Safe for
-// concurrent use.
+// home server (by the hash of its range partition, rangeKey) unless load
+// balancing moved it. Safe for concurrent use.
 func (m *Model) ServerOf(table, partition string) int {
 	key, h := partKey{table, partition}, partHash(table, partition)
 	sh := m.shardOf(h)
@@ -125,5 +160,17 @@ func (m *Model) ServerOf(table, partition string) int {
 	if s, ok := sh.placed[key]; ok {
 		return int(s)
 	}
-	return int(homeServer(h, len(m.servers)))
+	return int(m.homeOf(table, partition))
+}
+
+// Place returns where a partition is served: its partition server under
+// Azure (ServerOf), its physical partition under Cosmos DB. A query page
+// ends where the next entity is served elsewhere (seed 002: "If a query
+// crosses a server boundary, continuation tokens must be returned").
+// Safe for concurrent use.
+func (m *Model) Place(table, partition string) int {
+	if m.cfg.Kind == Cosmos {
+		return physicalOf(partition, m.tables.phys)
+	}
+	return m.ServerOf(table, partition)
 }

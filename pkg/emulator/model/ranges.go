@@ -27,18 +27,23 @@ type rangeEnd struct {
 }
 
 // tableRanges holds a table's two end ranges, guarded by mu (taken after a
-// shard's mutex, never together with a server's), and its name, which
-// every partition of the table shares.
+// shard's mutex, never together with a server's), its name, which every
+// partition of the table shares, and under Cosmos DB its physical
+// partitions (each under its own mutex, taken after a shard's).
 type tableRanges struct {
 	name string // read-only
 	mu   sync.Mutex
 	ends [2]rangeEnd
+	phys []physical
 }
 
-func newTableRanges(name string) *tableRanges {
-	t := &tableRanges{name: name}
+func newTableRanges(name string, phys int) *tableRanges {
+	t := &tableRanges{name: name, phys: make([]physical, phys)}
 	for i := range t.ends {
 		t.ends[i] = rangeEnd{b: fullBucket(), hot: noStreak(), offline: never}
+	}
+	for i := range t.phys {
+		t.phys[i].b = fullBucket()
 	}
 	return t
 }
@@ -49,6 +54,9 @@ func newTableRanges(name string) *tableRanges {
 type tableSet struct {
 	mu sync.Mutex
 	m  atomic.Pointer[map[string]*tableRanges]
+	// phys is how many physical partitions a new table gets (Cosmos DB;
+	// 0 under Azure). Read-only after New.
+	phys int
 }
 
 func (s *tableSet) get(table string) *tableRanges {
@@ -67,7 +75,7 @@ func (s *tableSet) get(table string) *tableRanges {
 		old = *m
 	}
 	next := maps.Clone(old)
-	t := newTableRanges(strings.Clone(table))
+	t := newTableRanges(strings.Clone(table), s.phys)
 	next[t.name] = t
 	s.m.Store(&next)
 	return t
@@ -83,11 +91,12 @@ func (s *tableSet) each(f func(table string, t *tableRanges)) {
 }
 
 // admitEnd decides an insert of n entities that creates a new PartitionKey
-// at one end of the table, and takes the tokens if it passes. An end range
+// at one end of the table (or a query page starting in that end range, n =
+// 0), and takes the tokens if it passes. An end range
 // over its target for BalanceDelay splits: it is offline for MoveOffline,
 // and since new keys keep landing at the end, it is as hot afterwards.
 // The caller holds the partition's shard lock.
-func (m *Model) admitEnd(table string, end int, n float64, now int64) Decision {
+func (m *Model) admitEnd(table string, end int, n float64, ahead, now int64) Decision {
 	t := m.tables.get(table)
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -95,7 +104,7 @@ func (m *Model) admitEnd(table string, end int, n float64, now int64) Decision {
 	if now < e.offline {
 		return m.refusals.offline()
 	}
-	if !e.b.allows(m.rangeLimit, now, n) {
+	if !e.b.allows(m.rangeLimit, now, n, ahead) {
 		if e.hot.refused(now, m.cfg.BalanceDelay) {
 			until := now + int64(m.cfg.MoveOffline)
 			e.offline, e.hot = until, noStreak()
@@ -105,7 +114,8 @@ func (m *Model) admitEnd(table string, end int, n float64, now int64) Decision {
 		}
 		return m.refusals.throttle(byRange)
 	}
+	load := e.served.rate(now) / m.cfg.RangeTarget
 	e.b.take(m.rangeLimit, now, n)
 	e.served.add(now, n)
-	return allow
+	return Decision{Allow: true, Load: load}
 }

@@ -13,6 +13,9 @@ type State struct {
 	Enabled bool   `json:"enabled"`
 	Paused  bool   `json:"paused"`
 	Config  string `json:"config"`
+	// Unit is what the rates below count: "entities" under Azure, "RU"
+	// (request units) under Cosmos DB.
+	Unit string `json:"unit"`
 	// Refusals counts refused requests, and RefusedBy by cause: "account",
 	// "partition", "server", "range" (over a target) and "offline" (moved).
 	Refusals  int64            `json:"refusals"`
@@ -28,6 +31,16 @@ type State struct {
 	Offline       []PartitionState `json:"offline"`        // moved and still offline, at most maxListed
 	Ranges        []RangeState     `json:"ranges"`         // end ranges in use
 	RecentMoves   []Move           `json:"recent_moves"`   // the last moveLogSize moves, oldest first
+	// Physical lists each table's physical partitions (Cosmos DB).
+	Physical []PhysicalState `json:"physical,omitempty"`
+}
+
+// PhysicalState is one physical partition of a table under Cosmos DB.
+type PhysicalState struct {
+	Table     string  `json:"table"`
+	Partition int     `json:"partition"`
+	RUPerSec  float64 `json:"ru_per_sec"` // served over the last second
+	Target    float64 `json:"target"`     // its share of the table's RU/s
 }
 
 // ServerState is one partition server.
@@ -105,12 +118,20 @@ func (l *moveLog) list() []Move {
 	return out
 }
 
+// unit is what the model's rates count.
+func (m *Model) unit() string {
+	if m.cfg.Kind == Cosmos {
+		return "RU"
+	}
+	return "entities"
+}
+
 // State returns a snapshot. It locks one shard, server or table at a time,
 // so it never stalls requests for long, and the snapshot is not atomic
 // across them.
 func (m *Model) State() State {
 	now := m.clock()
-	st := State{Enabled: m.cfg.Enabled, Paused: m.paused.Load(), Config: m.cfg.String(),
+	st := State{Enabled: m.cfg.Enabled, Paused: m.paused.Load(), Config: m.cfg.String(), Unit: m.unit(),
 		RefusedBy: map[string]int64{}, Timeouts: m.refusals.timeouts.Load(), Moves: m.moves.Load(),
 		Servers: []ServerState{}, HotPartitions: []PartitionState{}, Offline: []PartitionState{},
 		Ranges: []RangeState{}, RecentMoves: m.log.list()}
@@ -131,6 +152,12 @@ func (m *Model) State() State {
 	}
 	sort.Slice(st.Offline, func(i, j int) bool { return st.Offline[i].OfflineUntil.Before(st.Offline[j].OfflineUntil) })
 	m.tables.each(func(table string, t *tableRanges) {
+		for i := range t.phys {
+			ph := &t.phys[i]
+			ph.mu.Lock()
+			st.Physical = append(st.Physical, PhysicalState{Table: table, Partition: i, RUPerSec: ph.served.rate(now), Target: m.physicalRU()})
+			ph.mu.Unlock()
+		}
 		t.mu.Lock()
 		defer t.mu.Unlock()
 		for end, e := range t.ends {
@@ -142,6 +169,10 @@ func (m *Model) State() State {
 				st.Ranges = append(st.Ranges, rs)
 			}
 		}
+	})
+	sort.Slice(st.Physical, func(i, j int) bool {
+		a, b := st.Physical[i], st.Physical[j]
+		return a.Table < b.Table || a.Table == b.Table && a.Partition < b.Partition
 	})
 	sort.Slice(st.Ranges, func(i, j int) bool {
 		a, b := st.Ranges[i], st.Ranges[j]

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tablestress/tablestress/pkg/emulator/model"
+	"github.com/tablestress/tablestress/pkg/report"
+	"github.com/tablestress/tablestress/pkg/table"
+)
+
+// compareAll runs compare's runs: every scheme of the scenario (or
+// --scheme), under each model of --models or of the scenario's
+// embedded.models when the target is the embedded service, else once. The
+// reports come by model, then by scheme; each says its model. It stops at
+// the first run that fails, returning the reports so far and the error.
+func compareAll(cmd *cobra.Command, e *env, path string, f *runFlags) ([]*report.Report, error) {
+	models, err := compareModels(e, path, f)
+	if err != nil {
+		return nil, err
+	}
+	var reps []*report.Report
+	for _, m := range models {
+		fm := *f
+		if m != "" {
+			fm.model = m
+		}
+		ss, err := openSession(cmd, e, path, &fm)
+		if err != nil {
+			return reps, err
+		}
+		got, err := ss.runSchemes(cmd.Context())
+		ss.close()
+		reps = append(reps, got...)
+		if err != nil {
+			return reps, err
+		}
+	}
+	return reps, nil
+}
+
+// runSchemes runs every scheme of the session (or --scheme), one after
+// another, until the context ends or a run fails.
+func (ss *session) runSchemes(ctx context.Context) ([]*report.Report, error) {
+	if _, err := ss.schemeIndex(); err != nil {
+		return nil, err
+	}
+	var reps []*report.Report
+	for i, sch := range ss.spec.Schemes {
+		if ss.f.scheme != "" && sch.Name != ss.f.scheme {
+			continue
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		rep, _, err := ss.runScheme(ctx, i, false)
+		reps = append(reps, rep)
+		if err != nil {
+			return reps, err
+		}
+	}
+	return reps, nil
+}
+
+// compareModels returns the model specs compare runs under: --models, else
+// the scenario's embedded.models when the target is embedded, else one ""
+// (the run's own model, --model or the scenario's embedded.model).
+func compareModels(e *env, path string, f *runFlags) ([]string, error) {
+	tspec := f.target
+	if tspec == "" {
+		tspec = e.getenv("TABLESTRESS_TARGET")
+	}
+	tg, err := table.ParseTarget(tspec)
+	embedded := err == nil && tg.Kind == table.KindEmbedded
+	if f.models != "" {
+		if f.model != "" {
+			return nil, usageError("--models and --model: give one of them")
+		}
+		if !embedded {
+			return nil, usageError("--models compares models of the embedded service: use it with the embedded target (the default), not %s", tspec)
+		}
+		return parseModels(f.models)
+	}
+	if s, _, errs := checkScenario(path); embedded && f.model == "" && len(errs) == 0 && len(s.Embedded.Models) > 0 {
+		return s.Embedded.Models, nil
+	}
+	return []string{""}, nil
+}
+
+// parseModels reads --models: model specs separated by commas, each a
+// model's name with its overrides in parentheses, like
+// "azure,cosmos(ru=10000),azure(latency=off)". It returns the specs as
+// model.Parse reads them ("cosmos,ru=10000"), each checked.
+func parseModels(v string) ([]string, error) {
+	var specs []string
+	depth, start := 0, 0
+	for i := 0; i <= len(v); i++ {
+		switch {
+		case i < len(v) && v[i] == '(':
+			depth++
+		case i < len(v) && v[i] == ')':
+			if depth--; depth < 0 {
+				return nil, usageError("--models: a ')' without its '(' at %q; write models like azure,cosmos(ru=10000)", v[:i+1])
+			}
+		case i == len(v) || v[i] == ',' && depth == 0:
+			item := strings.TrimSpace(v[start:i])
+			start = i + 1
+			name, args, paren := strings.Cut(item, "(")
+			spec := strings.TrimSpace(name)
+			if paren {
+				inner, ok := strings.CutSuffix(args, ")")
+				if !ok || strings.ContainsAny(inner, "()") {
+					return nil, usageError("--models: %q: write a model's overrides in one pair of parentheses after its name, like cosmos(ru=10000,physical=4)", item)
+				}
+				spec += "," + inner
+			}
+			if _, err := model.Parse(spec); err != nil || item == "" {
+				if item == "" {
+					return nil, usageError("--models: an empty model in %q; write models like azure,cosmos(ru=10000)", v)
+				}
+				return nil, usageError("--models: %q: %v", item, err)
+			}
+			specs = append(specs, spec)
+		}
+	}
+	if depth != 0 {
+		return nil, usageError("--models: a '(' without its ')' in %q", v)
+	}
+	return specs, nil
+}

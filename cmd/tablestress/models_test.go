@@ -1,0 +1,96 @@
+package main
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tablestress/tablestress/pkg/report"
+)
+
+func TestParseModels(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"azure", []string{"azure"}},
+		{"azure,cosmos(ru=10000)", []string{"azure", "cosmos,ru=10000"}},
+		{" azure(latency=off) , cosmos(ru=40000,physical=8) ,off", []string{"azure,latency=off", "cosmos,ru=40000,physical=8", "off"}},
+	}
+	for _, tt := range tests {
+		if got, err := parseModels(tt.in); err != nil || !slices.Equal(got, tt.want) {
+			t.Errorf("parseModels(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+	bad := []struct{ in, want string }{
+		{"azure,,cosmos", "an empty model"},
+		{"cosmos(ru=10000", "one pair of parentheses"},
+		{"cosmos)ru=1(", "a ')' without its '('"},
+		{"cosmos(ru=(1))", "one pair of parentheses"},
+		{"dynamo", `"dynamo": model: "dynamo": start with azure, cosmos or off`},
+		{"cosmos(partition=5)", `partition belongs to azure, not cosmos`},
+	}
+	for _, tt := range bad {
+		if _, err := parseModels(tt.in); err == nil || codeOf(err) != exitUsage || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("parseModels(%q) = %v, want a usage error saying %q", tt.in, err, tt.want)
+		}
+	}
+}
+
+// compare --models runs every scheme under each model, and each report and
+// row says which model produced it.
+func TestCompareAcrossModels(t *testing.T) {
+	code, out, errs := runCLI(t, "compare", "../../scenarios/azure-vs-cosmos.yaml", "--duration", "1s", "--warmup", "0s", "--quiet",
+		"--models", "azure(latency=off),cosmos(ru=4000,latency=off)", "--format", "json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var cmp report.Compare
+	if err := json.Unmarshal([]byte(out), &cmp); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range cmp.Runs {
+		got = append(got, r.Scheme+" @ "+r.Model)
+	}
+	want := []string{"constant @ azure,latency=off", "hash-buckets @ azure,latency=off", "constant @ cosmos,ru=4000,latency=off", "hash-buckets @ cosmos,ru=4000,latency=off"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("runs %q, want %q", got, want)
+	}
+	var text strings.Builder
+	if err := report.WriteCompare(&text, cmp.Runs); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range want {
+		if !strings.Contains(text.String(), w) {
+			t.Errorf("the comparison does not name %q:\n%s", w, text.String())
+		}
+	}
+	if st := cmp.Runs[2].Totals.Status["429 TooManyRequests"]; st == 0 {
+		t.Errorf("constant on Cosmos DB at 4,000 RU/s: no 429 among %v", cmp.Runs[2].Totals.Status)
+	}
+}
+
+func TestCompareModelsUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"--models", "azure,cosmos(", "--duration", "1s"},
+		{"--models", "azure", "--model", "off"},
+		{"--models", "azure", "--target", "azurite"},
+	} {
+		if code, _, errs := runCLI(t, append([]string{"compare", "../../scenarios/hot-partition.yaml"}, args...)...); code != exitUsage || !strings.Contains(errs, "--model") {
+			t.Errorf("%v: exit %d (%s), want 2 naming the flag", args, code, errs)
+		}
+	}
+}
+
+// A run's report says which model produced it, in its header too.
+func TestRunReportNamesModel(t *testing.T) {
+	code, out, errs := runCLI(t, "run", "../../scenarios/hot-partition.yaml", "--duration", "1s", "--warmup", "0s", "--quiet", "--model", "azure,latency=off")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "\nmodel: azure,latency=off\n") {
+		t.Errorf("the report's header does not name the model:\n%s", out)
+	}
+}

@@ -1,0 +1,84 @@
+package model
+
+import "math"
+
+// CosmosConfig is the Cosmos DB Table API model's parameters. Each table is
+// a container with its own provisioned throughput, in request units (RU)
+// per second, split evenly over its physical partitions; each PartitionKey
+// is a logical partition, placed on a physical partition by hash. A request
+// costs RU (rucost.go) and is refused with 429 "Request rate is large" and
+// x-ms-retry-after-ms when its logical or physical partition has spent its
+// share of the second.
+type CosmosConfig struct {
+	// RU is the throughput provisioned for each table, in RU/s. Default
+	// 400: the smallest manual throughput a container may have (Cosmos DB
+	// "Service quotas": "minimum throughput of 400 RU/s"); set it to the
+	// table's, like cosmos,ru=10000.
+	RU float64
+
+	// Partitions is the number of physical partitions a table's RU/s is
+	// divided among, evenly (Cosmos DB "Partitioning": throughput "is
+	// divided evenly among physical partitions"). 0 means as many as the
+	// throughput needs, ceil(RU / PartitionRU); more may be given (a table
+	// scaled up once keeps its physical partitions when scaled down).
+	Partitions int
+
+	// PartitionRU is the most RU/s one physical partition serves: 10,000
+	// (Cosmos DB "Service quotas": "Maximum RUs per partition (logical &
+	// physical): 10,000").
+	PartitionRU float64
+
+	// LogicalRU is the most RU/s one logical partition (one PartitionKey)
+	// serves: 10,000, the same quota.
+	LogicalRU float64
+
+	// LogicalBytes is the most a logical partition may hold: 20 GB (Cosmos
+	// DB "Service quotas": "Maximum storage across all items per (logical)
+	// partition: 20 GB"). A write that would grow a partition beyond it is
+	// refused with 403 Forbidden, "Partition key reached maximum size".
+	LogicalBytes int64
+}
+
+// The Cosmos DB defaults, each documented on its CosmosConfig field.
+const (
+	defaultCosmosRU     = 400
+	defaultPartitionRU  = 10_000
+	defaultLogicalBytes = 20 << 30
+	// maxPartitions bounds the physical partitions of a table.
+	maxPartitions = 1024
+)
+
+// DefaultCosmos returns the Cosmos DB figures: 400 RU/s per table,
+// 10,000 RU/s per physical and per logical partition, 20 GB per logical
+// partition.
+func DefaultCosmos() CosmosConfig {
+	return CosmosConfig{RU: defaultCosmosRU, PartitionRU: defaultPartitionRU, LogicalRU: defaultPartitionRU, LogicalBytes: defaultLogicalBytes}
+}
+
+// physical returns how many physical partitions a table has: Partitions,
+// or as many as RU needs at PartitionRU each.
+func (c CosmosConfig) physical() int {
+	if c.Partitions > 0 {
+		return c.Partitions
+	}
+	return min(max(int(math.Ceil(c.RU/c.PartitionRU)), 1), maxPartitions)
+}
+
+// normalized replaces unusable values by the defaults and keeps the
+// physical partitions within what the throughput needs and maxPartitions.
+func (c CosmosConfig) normalized() CosmosConfig {
+	d := DefaultCosmos()
+	clampRate(&c.RU, d.RU)
+	clampRate(&c.PartitionRU, d.PartitionRU)
+	clampRate(&c.LogicalRU, d.LogicalRU)
+	if c.LogicalBytes <= 0 {
+		c.LogicalBytes = d.LogicalBytes
+	}
+	if c.Partitions < 0 || c.Partitions > maxPartitions {
+		c.Partitions = 0
+	}
+	if c.Partitions > 0 && float64(c.Partitions)*c.PartitionRU < c.RU {
+		c.Partitions = 0 // too few to serve RU: as many as needed
+	}
+	return c
+}
