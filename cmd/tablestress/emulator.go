@@ -41,6 +41,7 @@ Faults: ` + faults.Forms,
   tablestress emulator --model azure,balance=30s --faults 503=1%,latency=2ms`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			applyGC(e.getenv, true)
 			mc, err := model.Parse(modelSpec)
 			if err != nil {
 				return usageError("--model: %v", err)
