@@ -13,7 +13,7 @@ import (
 //
 // A load generator's live heap is small (histograms, per-second series,
 // the key space: tens of MiB) while its garbage per operation is fixed by
-// the SDK (about 9 KiB a point read). With the default GOGC of 100 the
+// the SDK (kilobytes for every point read). With the default GOGC of 100 the
 // collector then runs every few milliseconds and its marking costs a
 // tenth of the client's CPU; at 400 it runs a quarter as often, for a
 // heap of a few hundred MiB. A process that hosts the embedded Table
