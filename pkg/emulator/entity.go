@@ -50,17 +50,17 @@ type prop struct {
 // properties (Timestamp, odata.*) are dropped. The entity's size is for
 // checkEntity, which knows the keys of every request form.
 func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
-	var m map[string]json.RawMessage
-	if e := json.Unmarshal(body, &m); e != nil {
+	m, ok := scanObject(body) // as json.Unmarshal into a map[string]json.RawMessage
+	if !ok {
 		return nil, nil, nil, invalidInput("The request body is not a JSON object.")
 	}
 	key := func(name string) (*string, *apiError) {
-		raw, ok := m[name]
+		raw, ok := m.get(name, "")
 		if !ok {
 			return nil, nil
 		}
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
+		s, ok := stringValue(raw)
+		if !ok {
 			return nil, invalidInput("%s must be a string.", name)
 		}
 		return &s, nil
@@ -72,7 +72,8 @@ func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 		return
 	}
 	names := make([]string, 0, len(m))
-	for name := range m {
+	for _, mb := range m {
+		name := mb.name
 		if name == "PartitionKey" || name == "RowKey" || name == "Timestamp" || strings.HasPrefix(name, "odata.") || strings.Contains(name, "@") {
 			continue
 		}
@@ -81,9 +82,8 @@ func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 	if len(names) > maxProperties {
 		return nil, nil, nil, errTooManyProperties
 	}
-	sort.Strings(names)
-	for _, name := range names {
-		raw := m[name]
+	for _, name := range names { // in name order, as m is
+		raw, _ := m.get(name, "")
 		if e := checkPropertyName(name); e != nil {
 			return nil, nil, nil, e
 		}
@@ -91,8 +91,8 @@ func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 			continue
 		}
 		typ := ""
-		if t, ok := m[name+"@odata.type"]; ok {
-			if json.Unmarshal(t, &typ) != nil {
+		if t, ok := m.get(name, "@odata.type"); ok {
+			if typ, ok = stringValue(t); !ok {
 				return nil, nil, nil, invalidInput("The type annotation of %q is not a string.", name)
 			}
 		}

@@ -1,0 +1,340 @@
+package emulator
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+)
+
+// member is one name and value of a JSON object, the value as its raw
+// JSON: a slice of the scanned input.
+type member struct {
+	name string
+	raw  []byte
+}
+
+// jsonObject is what encoding/json makes of a JSON object decoded into a
+// map[string]json.RawMessage, without the map and the reflection: the
+// members sorted by name, each name once (the last of duplicates, as the
+// map keeps), the values slices of the input.
+type jsonObject []member
+
+// maxNesting is how deep encoding/json lets arrays and objects nest.
+const maxNesting = 10000
+
+// scanObject reads an entity body as json.Unmarshal into a
+// map[string]json.RawMessage would: false where that fails (not JSON, or
+// JSON that is not an object), an empty object for null (which leaves the
+// map nil). Names are decoded as encoding/json decodes strings.
+func scanObject(b []byte) (jsonObject, bool) {
+	sc := objScanner{b: b}
+	sc.space()
+	if sc.i < len(b) && b[sc.i] == 'n' {
+		if !sc.literal("null") {
+			return nil, false
+		}
+		sc.space()
+		return nil, sc.i == len(b)
+	}
+	if sc.i >= len(b) || b[sc.i] != '{' {
+		return nil, false // not JSON, or JSON that is not an object
+	}
+	var members jsonObject
+	if !sc.object(1, &members) {
+		return nil, false
+	}
+	sc.space()
+	if sc.i != len(b) {
+		return nil, false
+	}
+	slices.SortStableFunc(members, func(a, b member) int { return strings.Compare(a.name, b.name) })
+	out := members[:0]
+	for k, m := range members {
+		if k+1 < len(members) && members[k+1].name == m.name {
+			continue // a later duplicate replaces it
+		}
+		out = append(out, m)
+	}
+	return out, true
+}
+
+// get returns the value of the member named a+b.
+func (o jsonObject) get(a, b string) ([]byte, bool) {
+	k, found := slices.BinarySearchFunc(o, a, func(m member, _ string) int { return compareConcat(m.name, a, b) })
+	if !found {
+		return nil, false
+	}
+	return o[k].raw, true
+}
+
+// compareConcat compares s with a+b without building a+b.
+func compareConcat(s, a, b string) int {
+	n := min(len(s), len(a))
+	if c := strings.Compare(s[:n], a[:n]); c != 0 || len(s) < len(a) {
+		if c == 0 {
+			return -1
+		}
+		return c
+	}
+	return strings.Compare(s[len(a):], b)
+}
+
+// objScanner validates JSON as encoding/json's scanner does (RFC 8259;
+// bytes of 0x80 and up are allowed in strings, valid UTF-8 or not) and
+// splits the top-level object into members.
+type objScanner struct {
+	b []byte
+	i int
+}
+
+func (sc *objScanner) space() {
+	for sc.i < len(sc.b) {
+		switch sc.b[sc.i] {
+		case ' ', '\t', '\n', '\r':
+			sc.i++
+		default:
+			return
+		}
+	}
+}
+
+// object reads the object at sc.i, nested depth deep (the top level is 1),
+// appending its members to into when it is not nil.
+func (sc *objScanner) object(depth int, into *jsonObject) bool {
+	if depth > maxNesting {
+		return false
+	}
+	sc.i++ // '{'
+	sc.space()
+	if sc.i < len(sc.b) && sc.b[sc.i] == '}' {
+		sc.i++
+		return true
+	}
+	for {
+		start := sc.i
+		escaped, ok := sc.str()
+		if !ok {
+			return false
+		}
+		nameRaw := sc.b[start:sc.i]
+		sc.space()
+		if sc.i >= len(sc.b) || sc.b[sc.i] != ':' {
+			return false
+		}
+		sc.i++
+		sc.space()
+		vstart := sc.i
+		if !sc.value(depth) {
+			return false
+		}
+		if into != nil {
+			name, ok := decodeName(nameRaw, escaped)
+			if !ok {
+				return false
+			}
+			*into = append(*into, member{name: name, raw: sc.b[vstart:sc.i]})
+		}
+		if more, ok := sc.next('}'); !more {
+			return ok
+		}
+	}
+}
+
+// next reads what follows an element of a container: a comma, when more
+// follow, or the container's closing byte.
+func (sc *objScanner) next(closing byte) (more, ok bool) {
+	sc.space()
+	if sc.i >= len(sc.b) {
+		return false, false
+	}
+	switch sc.b[sc.i] {
+	case ',':
+		sc.i++
+		sc.space()
+		return true, true
+	case closing:
+		sc.i++
+		return false, true
+	}
+	return false, false
+}
+
+// decodeName is a member name's value: the bytes between the quotes when
+// they are plain ASCII, else what encoding/json makes of the string
+// (escapes decoded, invalid UTF-8 replaced).
+func decodeName(raw []byte, escaped bool) (string, bool) {
+	inner := raw[1 : len(raw)-1]
+	if !escaped && !hasHighBit(inner) {
+		return string(inner), true
+	}
+	var s string
+	return s, json.Unmarshal(raw, &s) == nil
+}
+
+func hasHighBit(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
+// value reads the value at sc.i, inside containers depth deep.
+func (sc *objScanner) value(depth int) bool {
+	if sc.i >= len(sc.b) {
+		return false
+	}
+	switch c := sc.b[sc.i]; {
+	case c == '"':
+		_, ok := sc.str()
+		return ok
+	case c == '{':
+		return sc.object(depth+1, nil)
+	case c == '[':
+		return sc.array(depth + 1)
+	case c == 't':
+		return sc.literal("true")
+	case c == 'f':
+		return sc.literal("false")
+	case c == 'n':
+		return sc.literal("null")
+	case c == '-' || c >= '0' && c <= '9':
+		return sc.number()
+	}
+	return false
+}
+
+func (sc *objScanner) array(depth int) bool {
+	if depth > maxNesting {
+		return false
+	}
+	sc.i++ // '['
+	sc.space()
+	if sc.i < len(sc.b) && sc.b[sc.i] == ']' {
+		sc.i++
+		return true
+	}
+	for {
+		if !sc.value(depth) {
+			return false
+		}
+		if more, ok := sc.next(']'); !more {
+			return ok
+		}
+	}
+}
+
+func (sc *objScanner) literal(word string) bool {
+	if string(sc.b[sc.i:min(len(sc.b), sc.i+len(word))]) != word {
+		return false
+	}
+	sc.i += len(word)
+	return true
+}
+
+// str reads the string at sc.i and reports whether it holds escapes.
+func (sc *objScanner) str() (escaped, ok bool) {
+	if sc.i >= len(sc.b) || sc.b[sc.i] != '"' {
+		return false, false
+	}
+	i := sc.i + 1
+	for i < len(sc.b) {
+		c := sc.b[i]
+		switch {
+		case c == '"':
+			sc.i = i + 1
+			return escaped, true
+		case c < 0x20:
+			return false, false
+		case c != '\\':
+			i++
+			continue
+		}
+		escaped = true
+		if i+1 >= len(sc.b) {
+			return false, false
+		}
+		switch sc.b[i+1] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			i += 2
+		case 'u':
+			if i+6 > len(sc.b) {
+				return false, false
+			}
+			for _, h := range sc.b[i+2 : i+6] {
+				if !isHex(h) {
+					return false, false
+				}
+			}
+			i += 6
+		default:
+			return false, false
+		}
+	}
+	return false, false
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// number reads -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (sc *objScanner) number() bool {
+	b, i := sc.b, sc.i
+	if b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		i = digits(b, i)
+	default:
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		if i+1 >= len(b) || !isDigit(b[i+1]) {
+			return false
+		}
+		i = digits(b, i+1)
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i >= len(b) || !isDigit(b[i]) {
+			return false
+		}
+		i = digits(b, i)
+	}
+	sc.i = i
+	return true
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// digits returns the index after the run of digits at b[i].
+func digits(b []byte, i int) int {
+	for i < len(b) && isDigit(b[i]) {
+		i++
+	}
+	return i
+}
+
+// stringValue is what json.Unmarshal makes of a valid JSON value decoded
+// into a string: the string's value, "" for null (which leaves it as it
+// was), false for any other kind of value.
+func stringValue(raw []byte) (string, bool) {
+	if string(raw) == "null" {
+		return "", true
+	}
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 && !hasHighBit(inner) {
+		return string(inner), true
+	}
+	var s string
+	return s, json.Unmarshal(raw, &s) == nil
+}
