@@ -57,8 +57,6 @@ func extendsOf(t *table, pk string) func() int {
 	}
 }
 
-func etagHeader(e *entity) map[string]string { return map[string]string{"ETag": e.etag()} }
-
 // insert adds an entity (POST /table).
 func (s *Server) insert(r *http.Request, name string, g *grant) reply {
 	body, aerr := readBody(r)
@@ -103,15 +101,14 @@ func (s *Server) insert(r *http.Request, name string, g *grant) reply {
 		t.tree.ReplaceOrInsert(e)
 		t.mu.Unlock()
 	}
-	rep := timedReply(reply{part: e.pk, entities: 1, header: etagHeader(e), discard: f.Discard}, model.OpWrite, 1, len(body), d)
+	rep := timedReply(reply{part: e.pk, entities: 1, etag: etagOf(e), discard: f.Discard}, model.OpWrite, 1, len(body), d)
 	if preference(r) == returnNoContent {
-		rep.status = http.StatusNoContent
-		rep.header["Preference-Applied"] = returnNoContent
+		rep.status, rep.prefer = http.StatusNoContent, returnNoContent
 		return rep
 	}
-	rep.status = http.StatusCreated
-	rep.header["Preference-Applied"] = returnContent
-	rep.body = s.viewOf(r, name, nil).appendEntity(nil, e, s.baseURL(r)+"/$metadata#"+name+"/@Element")
+	rep.status, rep.prefer = http.StatusCreated, returnContent
+	v := s.viewOf(r, name, nil)
+	rep.body, rep.pooled = renderPooled(&v, e)
 	return rep
 }
 
@@ -139,9 +136,10 @@ func (s *Server) getEntity(r *http.Request, rt route) reply {
 	if e == nil {
 		return timedReply(errReply(errNotFound, rt.pk), model.OpRead, 0, 0, d)
 	}
-	sel := selectSet(r.URL.Query().Get("$select"))
-	return timedReply(reply{status: http.StatusOK, part: rt.pk, entities: 1, header: etagHeader(e),
-		body: s.viewOf(r, rt.table, sel).appendEntity(nil, e, s.baseURL(r)+"/$metadata#"+rt.table+"/@Element")}, model.OpRead, 1, 0, d)
+	v := s.viewOf(r, rt.table, selectSet(queryValue(r, "$select")))
+	rep := reply{status: http.StatusOK, part: rt.pk, entities: 1, etag: etagOf(e)}
+	rep.body, rep.pooled = renderPooled(&v, e)
+	return timedReply(rep, model.OpRead, 1, 0, d)
 }
 
 // write1 is PUT (replace) or PATCH/MERGE (merge) of one entity: an update
@@ -171,7 +169,7 @@ func (s *Server) write1(r *http.Request, rt route, mergeMode bool) reply {
 	if aerr != nil {
 		return timedReply(errReply(aerr, rt.pk), model.OpWrite, 0, len(body), d)
 	}
-	return timedReply(reply{status: http.StatusNoContent, part: rt.pk, entities: 1, header: etagHeader(e), discard: f.Discard}, model.OpWrite, 1, len(body), d)
+	return timedReply(reply{status: http.StatusNoContent, part: rt.pk, entities: 1, etag: etagOf(e), discard: f.Discard}, model.OpWrite, 1, len(body), d)
 }
 
 func (s *Server) deleteEntity(r *http.Request, rt route) reply {
