@@ -8,12 +8,24 @@ import (
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
 
-// readBody reads a request body of at most 4 MiB; a larger one is 413
-// RequestBodyTooLarge. The entity's own limits are checked on its parsed
-// form (parseBody, checkEntity).
-func readBody(r *http.Request) ([]byte, *apiError) {
-	b, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBytes+1))
-	if err != nil {
+// readBody reads a request body of at most 4 MiB into buf, a buffer of
+// bufPool that the caller returns once nothing refers to the body; a
+// larger body is 413 RequestBodyTooLarge. The entity's own limits are
+// checked on its parsed form (parseBody, checkEntity).
+func readBody(r *http.Request, buf *[]byte) ([]byte, *apiError) {
+	b := (*buf)[:0]
+	lr := io.LimitReader(r.Body, maxRequestBytes+1)
+	var err error
+	for err == nil {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		var n int
+		n, err = lr.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+	}
+	*buf = b
+	if err != io.EOF {
 		return nil, invalidInput("The request body could not be read.")
 	}
 	if len(b) > maxRequestBytes {
@@ -59,7 +71,9 @@ func extendsOf(t *table, pk string) func() int {
 
 // insert adds an entity (POST /table).
 func (s *Server) insert(r *http.Request, name string, g *grant) reply {
-	body, aerr := readBody(r)
+	buf := getBuf()
+	defer putBuf(buf) // the reply refers to no part of the body
+	body, aerr := readBody(r, buf)
 	if aerr != nil {
 		return errReply(aerr, "")
 	}
@@ -145,7 +159,9 @@ func (s *Server) getEntity(r *http.Request, rt route) reply {
 // write1 is PUT (replace) or PATCH/MERGE (merge) of one entity: an update
 // with If-Match, an insert-or-replace/merge without.
 func (s *Server) write1(r *http.Request, rt route, mergeMode bool) reply {
-	body, aerr := readBody(r)
+	buf := getBuf()
+	defer putBuf(buf) // the reply refers to no part of the body
+	body, aerr := readBody(r, buf)
 	if aerr != nil {
 		return errReply(aerr, rt.pk)
 	}

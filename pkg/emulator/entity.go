@@ -99,8 +99,10 @@ func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 		if e := checkValue(raw, typ); e != nil {
 			return nil, nil, nil, invalidInput("The value of property %q is invalid: %s.", name, e.Error())
 		}
-		if s, isString := unquote(raw); typ == "Edm.Double" && isString && numericString(s) {
-			raw = json.RawMessage(s) // "2" as the JavaScript SDK sends a whole Double: the number
+		if typ == "Edm.Double" {
+			if s, isString := unquote(raw); isString && numericString(s) {
+				raw = json.RawMessage(s) // "2" as the JavaScript SDK sends a whole Double: the number
+			}
 		}
 		p := prop{name: name, raw: raw, typ: typ} // a scalar: compact already
 		if e := checkValueSize(p); e != nil {
@@ -134,7 +136,10 @@ func (e valueError) Error() string { return string(e) }
 // one valid JSON value (the body was decoded already), so its first byte
 // tells its kind.
 func checkValue(raw json.RawMessage, typ string) error {
-	s, isString := unquote(raw)
+	isString, s := len(raw) >= 2 && raw[0] == '"', ""
+	if isString && typ != "" && typ != "Edm.String" { // decoded only where the type needs it
+		s, isString = unquote(raw)
+	}
 	number := !isString && len(raw) > 0 && (raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9'))
 	boolean := string(raw) == "true" || string(raw) == "false"
 	switch typ {

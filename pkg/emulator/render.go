@@ -50,6 +50,8 @@ func (v *view) want(name string) bool { return v.sel == nil || v.sel[name] }
 // answer about one entity (a point read, an insert), which names its
 // odata.metadata.
 func (v *view) appendEntity(dst []byte, e *entity, single bool) []byte {
+	var tb [40]byte
+	ts := e.time().AppendFormat(tb[:0], timeLayout) // for the ETag and the Timestamp
 	dst = append(dst, '{')
 	if v.meta >= minimalMetadata && single {
 		dst = append(dst, `"odata.metadata":`...)
@@ -65,9 +67,9 @@ func (v *view) appendEntity(dst []byte, e *entity, single bool) []byte {
 		dst = append(dst, ',')
 	}
 	if v.meta >= minimalMetadata {
-		dst = append(dst, `"odata.etag":"`...)
-		dst = appendETagJSON(dst, e)
-		dst = append(dst, '"', ',')
+		dst = append(dst, `"odata.etag":"W/\"datetime'`...)
+		dst = appendETagTime(dst, ts)
+		dst = append(dst, `'\"",`...)
 	}
 	if v.meta == fullMetadata {
 		dst = append(dst, `"odata.editLink":`...)
@@ -95,7 +97,7 @@ func (v *view) appendEntity(dst []byte, e *entity, single bool) []byte {
 			dst = append(dst, `"Timestamp@odata.type":"Edm.DateTime",`...)
 		}
 		dst = append(dst, `"Timestamp":"`...)
-		dst = e.time().AppendFormat(dst, timeLayout) // digits, '-', ':', '.', 'T', 'Z': nothing to escape
+		dst = append(dst, ts...) // digits, '-', ':', '.', 'T', 'Z': nothing to escape
 		dst = append(dst, '"')
 	}
 	if v.sel == nil && (v.meta == minimalMetadata || !bytes.Contains(e.props, []byte("@odata.type"))) {
@@ -143,23 +145,16 @@ const (
 
 // appendETag appends e's ETag, derived from its timestamp as Azure does.
 func appendETag(dst []byte, e *entity) []byte {
+	var tb [40]byte
 	dst = append(dst, etagPrefix...)
-	dst = appendETagTime(dst, e)
+	dst = appendETagTime(dst, e.time().AppendFormat(tb[:0], timeLayout))
 	return append(dst, etagSuffix...)
 }
 
-// appendETagJSON appends e's ETag escaped for a JSON string (its quote
-// as \").
-func appendETagJSON(dst []byte, e *entity) []byte {
-	dst = append(dst, `W/\"datetime'`...)
-	dst = appendETagTime(dst, e)
-	return append(dst, `'\"`...)
-}
-
-// appendETagTime appends e's timestamp as its ETag writes it.
-func appendETagTime(dst []byte, e *entity) []byte {
-	var b [40]byte
-	for _, c := range e.time().AppendFormat(b[:0], timeLayout) {
+// appendETagTime appends a timestamp formatted with timeLayout as an ETag
+// writes it, its colons %3A.
+func appendETagTime(dst, ts []byte) []byte {
+	for _, c := range ts {
 		if c == ':' {
 			dst = append(dst, "%3A"...)
 		} else {
