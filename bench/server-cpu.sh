@@ -23,7 +23,7 @@
 #   RUNS=7 DURATION=8s bench/server-cpu.sh
 #   OPS=read bench/server-cpu.sh          # point reads only (or OPS=insert)
 #   AZURITE=0 bench/server-cpu.sh         # floor and embedded only
-#   EMULATOR_FLAGS='--cpuprofile /tmp/emulator.pprof' bench/server-cpu.sh
+#   EMULATOR_FLAGS='--cpuprofile /tmp/e.pprof' FLOOR_FLAGS='-cpuprofile /tmp/f.pprof' bench/server-cpu.sh
 # Requires Go and Node (npm too for Azurite).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,7 +52,8 @@ fi
 out=$(mktemp -d)
 declare -A pid conn
 fport=$(free_port)
-bin/floor -listen "127.0.0.1:$fport" >"$out/floor.log" 2>&1 &
+# shellcheck disable=SC2086 # FLOOR_FLAGS is a list of flags
+bin/floor -listen "127.0.0.1:$fport" ${FLOOR_FLAGS:-} >"$out/floor.log" 2>&1 &
 pid[floor]=$!
 eport=$(free_port)
 # shellcheck disable=SC2086 # EMULATOR_FLAGS is a list of flags
@@ -61,7 +62,7 @@ pid[embedded]=$!
 cleanup() {
   # The emulator's INT handler closes it cleanly (and writes a CPU profile).
   kill -INT "${pid[embedded]}" 2>/dev/null || true
-  kill "${pid[floor]}" 2>/dev/null || true
+  kill -INT "${pid[floor]}" 2>/dev/null || true
   wait "${pid[embedded]}" "${pid[floor]}" 2>/dev/null || true
   if [ "$with_azurite" = 1 ]; then azurite_stop; fi
 }

@@ -20,6 +20,7 @@
 // x-ms-version, Date from net/http, Content-Type, DataServiceVersion).
 //
 //	floor -listen 127.0.0.1:10010
+//	floor -listen 127.0.0.1:10010 -cpuprofile /tmp/floor.pprof   # written on SIGINT or SIGTERM
 package main
 
 import (
@@ -29,26 +30,48 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
 func main() {
 	listen := flag.String("listen", "127.0.0.1:10010", "address to listen on")
+	profile := flag.String("cpuprofile", "", "write a CPU profile to this file when stopped by SIGINT or SIGTERM")
 	flag.Parse()
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "floor:", err)
-		os.Exit(1)
+		fail(err)
+	}
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err != nil {
+			fail(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fail(err)
+		}
+		stop := make(chan os.Signal, 1)
+		signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
+		go func() {
+			<-stop
+			pprof.StopCPUProfile()
+			f.Close()
+			os.Exit(0)
+		}()
 	}
 	fmt.Printf("floor listening on %s\n", ln.Addr())
 	srv := &http.Server{Handler: newFloor(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
-	if err := srv.Serve(ln); err != nil {
-		fmt.Fprintln(os.Stderr, "floor:", err)
-		os.Exit(1)
-	}
+	fail(srv.Serve(ln))
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "floor:", err)
+	os.Exit(1)
 }
 
 // floor is the handler; its answers are built once, in newFloor.

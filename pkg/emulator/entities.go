@@ -46,7 +46,9 @@ const (
 
 // preference is the return preference the request states, or "".
 func preference(r *http.Request) string {
-	for _, v := range strings.Split(r.Header.Get("Prefer"), ",") {
+	for rest := r.Header.Get("Prefer"); rest != ""; {
+		var v string
+		v, rest, _ = strings.Cut(rest, ",")
 		switch v = strings.TrimSpace(v); v {
 		case returnContent, returnNoContent:
 			return v
@@ -115,7 +117,7 @@ func (s *Server) insert(r *http.Request, name string, g *grant) reply {
 		t.tree.ReplaceOrInsert(e)
 		t.mu.Unlock()
 	}
-	rep := timedReply(reply{part: e.pk, entities: 1, etag: etagOf(e), discard: f.Discard}, model.OpWrite, 1, len(body), d)
+	rep := timedReply(reply{part: e.pk, entities: 1, tagged: e, discard: f.Discard}, model.OpWrite, 1, len(body), d)
 	if preference(r) == returnNoContent {
 		rep.status, rep.prefer = http.StatusNoContent, returnNoContent
 		return rep
@@ -151,7 +153,7 @@ func (s *Server) getEntity(r *http.Request, rt route) reply {
 		return timedReply(errReply(errNotFound, rt.pk), model.OpRead, 0, 0, d)
 	}
 	v := s.viewOf(r, rt.table, selectSet(queryValue(r, "$select")))
-	rep := reply{status: http.StatusOK, part: rt.pk, entities: 1, etag: etagOf(e)}
+	rep := reply{status: http.StatusOK, part: rt.pk, entities: 1, tagged: e}
 	rep.body, rep.pooled = renderPooled(&v, e)
 	return timedReply(rep, model.OpRead, 1, 0, d)
 }
@@ -185,7 +187,7 @@ func (s *Server) write1(r *http.Request, rt route, mergeMode bool) reply {
 	if aerr != nil {
 		return timedReply(errReply(aerr, rt.pk), model.OpWrite, 0, len(body), d)
 	}
-	return timedReply(reply{status: http.StatusNoContent, part: rt.pk, entities: 1, etag: etagOf(e), discard: f.Discard}, model.OpWrite, 1, len(body), d)
+	return timedReply(reply{status: http.StatusNoContent, part: rt.pk, entities: 1, tagged: e, discard: f.Discard}, model.OpWrite, 1, len(body), d)
 }
 
 func (s *Server) deleteEntity(r *http.Request, rt route) reply {

@@ -82,6 +82,7 @@ func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 	if len(names) > maxProperties {
 		return nil, nil, nil, errTooManyProperties
 	}
+	props = make([]prop, 0, len(names))
 	for _, name := range names { // in name order, as m is
 		raw, _ := m.get(name, "")
 		if e := checkPropertyName(name); e != nil {

@@ -85,8 +85,8 @@ func requestID(now time.Time) string {
 	return string(appendRequestID(b[:0], now))
 }
 
-// setHeaders sets the headers every answer at now carries, the reply's
-// ETag, applied preference and other headers, and with bodyLen ≥ 0 the
+// setHeaders sets the headers every answer at now carries, the ETag of
+// the reply's entity, its applied preference and other headers, and with bodyLen ≥ 0 the
 // Content-Length of a body of that many bytes. The varying values
 // (request id, length, ETag) are one string and share one slice array:
 // two allocations in all.
@@ -98,7 +98,9 @@ func (s *Server) setHeaders(h http.Header, rep *reply, bodyLen int, now time.Tim
 		line = strconv.AppendInt(line, int64(bodyLen), 10)
 	}
 	lenEnd := len(line)
-	line = append(line, rep.etag...)
+	if rep.tagged != nil {
+		line = appendETag(line, rep.tagged)
+	}
 	all := string(line)
 	vals := make([]string, 3)
 	vals[0], vals[1], vals[2] = all[:idEnd], all[idEnd:lenEnd], all[lenEnd:]
@@ -106,7 +108,7 @@ func (s *Server) setHeaders(h http.Header, rep *reply, bodyLen int, now time.Tim
 	h["X-Ms-Request-Id"] = vals[0:1:1]
 	h["Date"] = s.dates.of(now)
 	h["X-Content-Type-Options"] = hdrNosniff
-	if rep.etag != "" {
+	if rep.tagged != nil {
 		h["Etag"] = vals[2:3:3]
 	}
 	if p := preferenceHeader(rep.prefer); p != nil {

@@ -33,13 +33,13 @@ func TestRequestIDFormat(t *testing.T) {
 // TestETagRendering writes ETags as entity.etag does, in headers and in
 // JSON.
 func TestETagRendering(t *testing.T) {
-	if got, want := etagOf(newEntity("p", "r", nil, instants[1])), `W/"datetime'2026-01-02T03%3A04%3A05.1234567Z'"`; got != want {
+	if got, want := string(appendETag(nil, newEntity("p", "r", nil, instants[1]))), `W/"datetime'2026-01-02T03%3A04%3A05.1234567Z'"`; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
 	for _, now := range instants {
 		e := newEntity("p", "r", nil, now)
 		want := e.etag()
-		if got := etagOf(e); got != want {
+		if got := string(appendETag(nil, e)); got != want {
 			t.Errorf("%v: %q, want %q", now, got, want)
 		}
 		v := view{meta: minimalMetadata}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // member is one name and value of a JSON object, the value as its raw
@@ -40,7 +42,7 @@ func scanObject(b []byte) (jsonObject, bool) {
 	if sc.i >= len(b) || b[sc.i] != '{' {
 		return nil, false // not JSON, or JSON that is not an object
 	}
-	var members jsonObject
+	members := make(jsonObject, 0, 16) // an entity's properties, annotations and keys, mostly
 	if !sc.object(1, &members) {
 		return nil, false
 	}
@@ -166,7 +168,7 @@ func (sc *objScanner) next(closing byte) (more, ok bool) {
 func decodeName(raw []byte, escaped bool) (string, bool) {
 	inner := raw[1 : len(raw)-1]
 	if !escaped && !hasHighBit(inner) {
-		return string(inner), true
+		return memberNames.get(inner), true
 	}
 	var s string
 	return s, json.Unmarshal(raw, &s) == nil
@@ -337,4 +339,51 @@ func stringValue(raw []byte) (string, bool) {
 	}
 	var s string
 	return s, json.Unmarshal(raw, &s) == nil
+}
+
+// memberNames interns the names of body members: the bodies of a workload
+// carry the same few names over and over, read without allocating once
+// seen.
+var memberNames internTable
+
+// maxInterned bounds an internTable: past it, names are allocated each
+// time (bodies whose names never repeat fill it once and for all).
+const maxInterned = 1024
+
+// internTable is a set of strings read without a lock: a map replaced,
+// copied, whenever a string is added. Safe for concurrent use.
+type internTable struct {
+	m  atomic.Pointer[map[string]string]
+	mu sync.Mutex // serialises additions
+}
+
+// get returns b as a string, the same one every time once interned.
+func (t *internTable) get(b []byte) string {
+	if m := t.m.Load(); m != nil {
+		if s, ok := (*m)[string(b)]; ok {
+			return s
+		}
+	}
+	s := string(b)
+	if t.mu.TryLock() { // when another is adding, this one is not kept
+		old := t.m.Load()
+		if old == nil || len(*old) < maxInterned {
+			m := make(map[string]string, 1+len(ptrMap(old)))
+			for k, v := range ptrMap(old) {
+				m[k] = v
+			}
+			m[s] = s
+			t.m.Store(&m)
+		}
+		t.mu.Unlock()
+	}
+	return s
+}
+
+// ptrMap is *m, or nil.
+func ptrMap(m *map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	return *m
 }

@@ -3,8 +3,11 @@ package emulator
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
+	"unsafe"
 )
 
 // objectCases are bodies scanObject must read as json.Unmarshal into a
@@ -105,5 +108,33 @@ func TestJSONObjectGet(t *testing.T) {
 		if string(raw) != tt.want || found != (tt.want != "") {
 			t.Errorf("get(%q, %q) = %q, %v; want %q", tt.a, tt.b, raw, found, tt.want)
 		}
+	}
+}
+
+// TestInternTable interns from many goroutines at once (run it with
+// -race): every string read back is the one asked for, and the table
+// stops growing at maxInterned.
+func TestInternTable(t *testing.T) {
+	var it internTable
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Go(func() {
+			for i := range 3 * maxInterned {
+				name := fmt.Sprintf("Name%d", (i*7+w)%(2*maxInterned))
+				if got := it.get([]byte(name)); got != name {
+					t.Errorf("get(%q) = %q", name, got)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if n := len(*it.m.Load()); n > maxInterned || n < maxInterned/2 {
+		t.Errorf("%d names interned, want at most %d (and many)", n, maxInterned)
+	}
+	var fresh internTable
+	a, b := fresh.get([]byte("Name1")), fresh.get([]byte("Name1"))
+	if unsafe.StringData(a) != unsafe.StringData(b) {
+		t.Error("an interned name is allocated again")
 	}
 }

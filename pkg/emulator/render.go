@@ -164,12 +164,6 @@ func appendETagTime(dst, ts []byte) []byte {
 	return dst
 }
 
-// etagOf is e's ETag as a header value.
-func etagOf(e *entity) string {
-	var b [64]byte
-	return string(appendETag(b[:0], e))
-}
-
 // renderPooled renders one entity's answer into a buffer of bufPool,
 // returned with it for reply.pooled.
 func renderPooled(v *view, e *entity) ([]byte, *[]byte) {

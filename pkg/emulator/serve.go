@@ -16,8 +16,8 @@ import (
 type reply struct {
 	status int
 	err    *apiError
-	etag   string // the ETag header, "" for none
-	prefer string // the Preference-Applied header, "" for none
+	tagged *entity // the entity whose ETag the answer carries, nil for none
+	prefer string  // the Preference-Applied header, "" for none
 	// header holds the other headers, by any case of their names.
 	header   map[string]string
 	body     []byte
