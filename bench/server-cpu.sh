@@ -60,9 +60,9 @@ eport=$(free_port)
 bin/tablestress emulator --listen "127.0.0.1:$eport" --model off ${EMULATOR_FLAGS:-} >"$out/emulator.log" 2>&1 &
 pid[embedded]=$!
 cleanup() {
-  # The emulator's INT handler closes it cleanly (and writes a CPU profile).
-  kill -INT "${pid[embedded]}" 2>/dev/null || true
-  kill -INT "${pid[floor]}" 2>/dev/null || true
+  # Both stop cleanly on TERM (and write their CPU profiles).
+  kill "${pid[embedded]}" 2>/dev/null || true
+  kill "${pid[floor]}" 2>/dev/null || true
   wait "${pid[embedded]}" "${pid[floor]}" 2>/dev/null || true
   if [ "$with_azurite" = 1 ]; then azurite_stop; fi
 }
@@ -91,6 +91,7 @@ measure() {
   res=$(bin/bareclient -conn "${conn[$s]}" -table "$table" -scenario "$scen" -op "$op" \
     -duration "$duration" -server-pid "${pid[$s]}") ||
     { echo "$me: $op against $s failed" >&2; exit 1; }
+  echo "{\"server\":\"$s\",\"result\":$res}" >>"$out/runs.jsonl"
   node -e '
     const r = JSON.parse(process.argv[1]);
     if (r.errors > 0) { console.error(`${process.argv[2]}: ${r.errors} of ${r.ops} operations failed`); process.exit(1); }
@@ -148,4 +149,4 @@ for op in $ops; do
   fi
   printf '%s\t%s embedded/floor\n' "$line" "$(median "${all[$op,ratio]}")"
 done
-echo "$me: logs in $out"
+echo "$me: logs and each run's figures (runs.jsonl) in $out"

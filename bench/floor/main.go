@@ -20,7 +20,7 @@
 // x-ms-version, Date from net/http, Content-Type, DataServiceVersion).
 //
 //	floor -listen 127.0.0.1:10010
-//	floor -listen 127.0.0.1:10010 -cpuprofile /tmp/floor.pprof   # written on SIGINT or SIGTERM
+//	floor -listen 127.0.0.1:10010 -cpuprofile /tmp/floor.pprof   # written on SIGTERM or SIGINT
 package main
 
 import (

@@ -105,16 +105,19 @@ func (s *Server) insert(r *http.Request, name string, g *grant) reply {
 	}
 	e := newEntity(*pk, *rk, fragment(props), s.store.timestamp())
 	if !f.Discard {
+		// One walk down the tree in the common case: the entity goes in,
+		// and comes out again when it was there already or is too many.
 		t.mu.Lock()
-		if t.get(e.pk, e.rk) != nil {
+		if old, found := t.tree.ReplaceOrInsert(e); found {
+			t.tree.ReplaceOrInsert(old) // an insert replaces nothing
 			t.mu.Unlock()
 			return timedReply(errReply(errEntityExists, e.pk), model.OpWrite, 0, len(body), d)
 		}
 		if aerr := s.grow(t, e.pk, e.bytes()); aerr != nil {
+			t.tree.Delete(e)
 			t.mu.Unlock()
 			return timedReply(errReply(aerr, e.pk), model.OpWrite, 0, len(body), d)
 		}
-		t.tree.ReplaceOrInsert(e)
 		t.mu.Unlock()
 	}
 	rep := timedReply(reply{part: e.pk, entities: 1, tagged: e, discard: f.Discard}, model.OpWrite, 1, len(body), d)

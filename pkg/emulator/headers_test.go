@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/outcome"
 )
 
@@ -97,6 +98,26 @@ func TestParseRouteKeys(t *testing.T) {
 		rt, err := parseRoute(tt.path)
 		if ok := err == nil && rt.kind == "entity"; ok != tt.ok || ok && (rt.pk != tt.pk || rt.rk != tt.rk || rt.table != "t") {
 			t.Errorf("%s: %+v %v, want %q %q %v", tt.path, rt, err, tt.pk, tt.rk, tt.ok)
+		}
+	}
+}
+
+// TestDateHeader: every answer carries a Date, net/http's from the system
+// clock, or the service's own clock's when it has one.
+func TestDateHeader(t *testing.T) {
+	for _, clock := range []func() time.Time{nil, fixedNow} {
+		in := startServer(t, Config{Model: model.Off(), Now: clock})
+		wc := wireClient{in, &http.Client{}}
+		before := time.Now().Truncate(time.Second)
+		code, h, _ := wc.do(t, http.MethodPost, "/Tables", []byte(`{"TableName":"dated"}`), "")
+		date, err := http.ParseTime(h.Get("Date"))
+		switch {
+		case code != http.StatusCreated || err != nil:
+			t.Errorf("%d, Date %q: %v", code, h.Get("Date"), err)
+		case clock != nil && !date.Equal(fixedNow()):
+			t.Errorf("Date %v on a clock at %v", date, fixedNow())
+		case clock == nil && (date.Before(before) || date.After(time.Now())):
+			t.Errorf("Date %v, not between %v and now", date, before)
 		}
 	}
 }

@@ -243,16 +243,18 @@ func (sc *objScanner) str() (escaped, ok bool) {
 	}
 	i := sc.i + 1
 	for i < len(sc.b) {
-		c := sc.b[i]
-		switch {
+		for i < len(sc.b) && plainByte[sc.b[i]] {
+			i++
+		}
+		if i >= len(sc.b) {
+			break
+		}
+		switch c := sc.b[i]; {
 		case c == '"':
 			sc.i = i + 1
 			return escaped, true
 		case c < 0x20:
 			return false, false
-		case c != '\\':
-			i++
-			continue
 		}
 		escaped = true
 		if i+1 >= len(sc.b) {
@@ -277,6 +279,15 @@ func (sc *objScanner) str() (escaped, ok bool) {
 	}
 	return false, false
 }
+
+// plainByte tells the bytes a JSON string holds as they are: all but the
+// quote, the backslash and the control characters.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
 

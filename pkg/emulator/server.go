@@ -89,7 +89,9 @@ type Server struct {
 	stats   *stats
 	measure measuring
 	prefix  string // "/" + account: the path of the service
-	dates   dateCache
+	// dates formats the Date header from now when the service has a clock
+	// of its own (Config.Now); on time.Now, net/http writes it.
+	dates   *dateCache
 	signers sync.Pool // of *signer
 }
 
@@ -109,10 +111,13 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: the account key is not base64", ErrConfig)
 	}
+	var dates *dateCache
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	} else {
+		dates = &dateCache{}
 	}
-	s := &Server{account: cfg.Account, key: key, prefix: "/" + cfg.Account, now: cfg.Now, store: newStore(cfg.Now),
+	s := &Server{account: cfg.Account, key: key, prefix: "/" + cfg.Account, dates: dates, now: cfg.Now, store: newStore(cfg.Now),
 		model: model.New(cfg.Model, cfg.Now), stats: newStats()}
 	s.measure.on = true
 	s.store.sized = cfg.Model.Enabled && cfg.Model.Kind == model.Cosmos
