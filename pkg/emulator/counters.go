@@ -9,21 +9,20 @@ import (
 )
 
 // stats are the counters behind Stats, built for many requests counting
-// at once: a request finds its table's and its partition's counters under
-// read locks (shared, so requests never wait for each other there; only
-// the first request of a table or partition takes a write lock to add it)
-// and counts with atomic additions. A snapshot taken while requests are
+// at once: a request finds its table's and its partition's counters
+// without a lock (only the first request of a table or partition takes
+// one, to add it) and counts with atomic additions. A snapshot taken while requests are
 // counted may see one request's outcome without its entities; once they
 // are answered, the counts are exact.
 type stats struct {
-	mu     sync.RWMutex
-	tables map[string]*tableCounters
+	// tables is replaced, copied, when a table is added (under mu).
+	tables atomic.Pointer[map[string]*tableCounters]
+	mu     sync.Mutex
 }
 
 // tableCounters are one table's counters.
 type tableCounters struct {
-	mu    sync.RWMutex
-	parts map[string]*partCounters
+	parts sync.Map // partition name → *partCounters
 
 	vmu     sync.Mutex // for visited, counted per query page
 	visited map[string]int64
@@ -44,40 +43,40 @@ type keyCount struct {
 	n   atomic.Int64
 }
 
-func newStats() *stats { return &stats{tables: map[string]*tableCounters{}} }
+func newStats() *stats {
+	s := &stats{}
+	s.tables.Store(&map[string]*tableCounters{})
+	return s
+}
 
 // of returns a table's counters, creating them.
 func (s *stats) of(table string) *tableCounters {
-	s.mu.RLock()
-	t := s.tables[table]
-	s.mu.RUnlock()
-	if t != nil {
+	if t := (*s.tables.Load())[table]; t != nil {
 		return t
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if t = s.tables[table]; t == nil {
-		t = &tableCounters{parts: map[string]*partCounters{}, visited: map[string]int64{}}
-		s.tables[table] = t
+	old := *s.tables.Load()
+	if t := old[table]; t != nil {
+		return t
 	}
+	t := &tableCounters{visited: map[string]int64{}}
+	m := make(map[string]*tableCounters, len(old)+1)
+	for k, v := range old {
+		m[k] = v
+	}
+	m[table] = t
+	s.tables.Store(&m)
 	return t
 }
 
 // part returns a partition's counters, creating them.
 func (t *tableCounters) part(name string) *partCounters {
-	t.mu.RLock()
-	p := t.parts[name]
-	t.mu.RUnlock()
-	if p != nil {
-		return p
+	if p, ok := t.parts.Load(name); ok {
+		return p.(*partCounters)
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if p = t.parts[name]; p == nil {
-		p = &partCounters{}
-		t.parts[name] = p
-	}
-	return p
+	p, _ := t.parts.LoadOrStore(name, &partCounters{})
+	return p.(*partCounters)
 }
 
 // count returns the counter of an outcome key, adding it.
@@ -138,16 +137,14 @@ func (s *stats) visits(table string, vs []model.Visit) {
 
 // snapshot copies the counters.
 func (s *stats) snapshot() map[string]*TableStats {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	out := make(map[string]*TableStats, len(s.tables))
-	for name, t := range s.tables {
-		t.mu.RLock()
-		ct := &TableStats{Partitions: make(map[string]*PartitionStats, len(t.parts))}
-		for k, p := range t.parts {
-			ct.Partitions[k] = p.snapshot()
-		}
-		t.mu.RUnlock()
+	tables := *s.tables.Load()
+	out := make(map[string]*TableStats, len(tables))
+	for name, t := range tables {
+		ct := &TableStats{Partitions: map[string]*PartitionStats{}}
+		t.parts.Range(func(k, p any) bool {
+			ct.Partitions[k.(string)] = p.(*partCounters).snapshot()
+			return true
+		})
 		t.vmu.Lock()
 		ct.Visited = maps.Clone(t.visited)
 		t.vmu.Unlock()
@@ -170,6 +167,6 @@ func (p *partCounters) snapshot() *PartitionStats {
 
 func (s *stats) reset() {
 	s.mu.Lock()
-	s.tables = map[string]*tableCounters{}
+	s.tables.Store(&map[string]*tableCounters{})
 	s.mu.Unlock()
 }
