@@ -126,7 +126,7 @@ func entityJSON() string {
 
 func (f *floor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	h["X-Ms-Request-Id"] = []string{f.idPrefix + strconv.FormatUint(f.ids.Add(1), 16)}
+	h["X-Ms-Request-Id"] = []string{f.requestID()}
 	h["X-Ms-Version"] = version
 	h["X-Content-Type-Options"] = nosniff
 	_, rest, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
@@ -143,6 +143,19 @@ func (f *floor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h["X-Ms-Error-Code"] = notFoundErr
 		f.answer(w, http.StatusNotFound, f.notFound, f.notFoundLen, false)
 	}
+}
+
+// requestID is a GUID as Azure's: the prefix, then a count in 12 hex
+// digits.
+func (f *floor) requestID() string {
+	b := make([]byte, 0, 36)
+	b = append(b, f.idPrefix...)
+	var nb [16]byte
+	n := strconv.AppendUint(nb[:0], f.ids.Add(1)&0xffffffffffff, 16)
+	for range 12 - len(n) {
+		b = append(b, '0')
+	}
+	return string(append(b, n...))
 }
 
 // created answers a creation: 204 when the request prefers no content,
