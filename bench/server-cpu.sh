@@ -16,8 +16,11 @@
 # round every operation against every server, the servers' order turning)
 # and the medians printed, with embedded/floor per round (the two measured
 # a few seconds apart) and its median and spread. The last lines are in
-# `go test -bench` form for bench/readme-figures.sh, one per operation:
-#   BenchmarkServerCPU/point-read  OPS  EMBEDDED ns/op  FLOOR ns/floor-op  AZURITE ns/azurite-op  RATIO embedded/floor
+# `go test -bench` form for bench/readme-figures.sh, one per operation (a
+# README row's command measures one, OPS=read or OPS=insert):
+#   BenchmarkServerCPU/point-read  OPS  EMBEDDED ns/op  FLOOR ns/floor-op  AZURITE ns/azurite-op  RATIO ×/floor
+# which a README row's figure cell writes "52 µs, 45 µs per floor-op,
+# 1.15× per floor" (OPS is the embedded service's median operations per run).
 #
 #   bench/server-cpu.sh
 #   RUNS=7 DURATION=8s bench/server-cpu.sh
@@ -147,6 +150,6 @@ for op in $ops; do
   if [ "$with_azurite" = 1 ]; then
     line+=$(printf '\t%.0f ns/azurite-op' "$(awk -v v="$(median "${all[$op,azurite]}")" 'BEGIN {print v * 1000}')")
   fi
-  printf '%s\t%s embedded/floor\n' "$line" "$(median "${all[$op,ratio]}")"
+  printf '%s\t%s ×/floor\n' "$line" "$(median "${all[$op,ratio]}")"
 done
 echo "$me: logs and each run's figures (runs.jsonl) in $out"
