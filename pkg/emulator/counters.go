@@ -9,20 +9,18 @@ import (
 )
 
 // stats are the counters behind Stats, built for many requests counting
-// at once: a request finds its table's and its partition's counters
-// without a lock (only the first request of a table or partition takes
-// one, to add it) and counts with atomic additions. A snapshot taken while requests are
-// counted may see one request's outcome without its entities; once they
-// are answered, the counts are exact.
+// at once: a request finds its table's and its partition's counters in
+// readMaps, without a lock (only the first requests of a table or
+// partition take one), and counts with atomic additions. A snapshot taken
+// while requests are counted may see one request's outcome without its
+// entities; once they are answered, the counts are exact.
 type stats struct {
-	// tables is replaced, copied, when a table is added (under mu).
-	tables atomic.Pointer[map[string]*tableCounters]
-	mu     sync.Mutex
+	tables atomic.Pointer[readMap[tableCounters]] // replaced by reset
 }
 
 // tableCounters are one table's counters.
 type tableCounters struct {
-	parts sync.Map // partition name → *partCounters
+	parts readMap[partCounters]
 
 	vmu     sync.Mutex // for visited, counted per query page
 	visited map[string]int64
@@ -45,39 +43,19 @@ type keyCount struct {
 
 func newStats() *stats {
 	s := &stats{}
-	s.tables.Store(&map[string]*tableCounters{})
+	s.tables.Store(&readMap[tableCounters]{})
 	return s
 }
 
+func newTableCounters() *tableCounters { return &tableCounters{visited: map[string]int64{}} }
+
+func newPartCounters() *partCounters { return &partCounters{} }
+
 // of returns a table's counters, creating them.
-func (s *stats) of(table string) *tableCounters {
-	if t := (*s.tables.Load())[table]; t != nil {
-		return t
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	old := *s.tables.Load()
-	if t := old[table]; t != nil {
-		return t
-	}
-	t := &tableCounters{visited: map[string]int64{}}
-	m := make(map[string]*tableCounters, len(old)+1)
-	for k, v := range old {
-		m[k] = v
-	}
-	m[table] = t
-	s.tables.Store(&m)
-	return t
-}
+func (s *stats) of(table string) *tableCounters { return s.tables.Load().get(table, newTableCounters) }
 
 // part returns a partition's counters, creating them.
-func (t *tableCounters) part(name string) *partCounters {
-	if p, ok := t.parts.Load(name); ok {
-		return p.(*partCounters)
-	}
-	p, _ := t.parts.LoadOrStore(name, &partCounters{})
-	return p.(*partCounters)
-}
+func (t *tableCounters) part(name string) *partCounters { return t.parts.get(name, newPartCounters) }
 
 // count returns the counter of an outcome key, adding it.
 func (p *partCounters) count(key string) *atomic.Int64 {
@@ -137,19 +115,15 @@ func (s *stats) visits(table string, vs []model.Visit) {
 
 // snapshot copies the counters.
 func (s *stats) snapshot() map[string]*TableStats {
-	tables := *s.tables.Load()
-	out := make(map[string]*TableStats, len(tables))
-	for name, t := range tables {
+	out := map[string]*TableStats{}
+	s.tables.Load().each(func(name string, t *tableCounters) {
 		ct := &TableStats{Partitions: map[string]*PartitionStats{}}
-		t.parts.Range(func(k, p any) bool {
-			ct.Partitions[k.(string)] = p.(*partCounters).snapshot()
-			return true
-		})
+		t.parts.each(func(k string, p *partCounters) { ct.Partitions[k] = p.snapshot() })
 		t.vmu.Lock()
 		ct.Visited = maps.Clone(t.visited)
 		t.vmu.Unlock()
 		out[name] = ct
-	}
+	})
 	return out
 }
 
@@ -165,8 +139,4 @@ func (p *partCounters) snapshot() *PartitionStats {
 	return ps
 }
 
-func (s *stats) reset() {
-	s.mu.Lock()
-	s.tables.Store(&map[string]*tableCounters{})
-	s.mu.Unlock()
-}
+func (s *stats) reset() { s.tables.Store(&readMap[tableCounters]{}) }
