@@ -51,6 +51,7 @@ type prop struct {
 // checkEntity, which knows the keys of every request form.
 func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 	m, ok := scanObject(body) // as json.Unmarshal into a map[string]json.RawMessage
+	defer m.release()
 	if !ok {
 		return nil, nil, nil, invalidInput("The request body is not a JSON object.")
 	}
@@ -71,20 +72,24 @@ func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 	if rk, err = key("RowKey"); err != nil {
 		return
 	}
-	names := make([]string, 0, len(m))
-	for _, mb := range m {
-		name := mb.name
-		if name == "PartitionKey" || name == "RowKey" || name == "Timestamp" || strings.HasPrefix(name, "odata.") || strings.Contains(name, "@") {
-			continue
-		}
-		names = append(names, name)
+	system := func(name string) bool {
+		return name == "PartitionKey" || name == "RowKey" || name == "Timestamp" || strings.HasPrefix(name, "odata.") || strings.Contains(name, "@")
 	}
-	if len(names) > maxProperties {
+	n := 0
+	for _, mb := range m.members {
+		if !system(mb.name) {
+			n++
+		}
+	}
+	if n > maxProperties {
 		return nil, nil, nil, errTooManyProperties
 	}
-	props = make([]prop, 0, len(names))
-	for _, name := range names { // in name order, as m is
-		raw, _ := m.get(name, "")
+	props = make([]prop, 0, n)
+	for _, mb := range m.members { // in name order
+		name, raw := mb.name, mb.raw
+		if system(name) {
+			continue
+		}
 		if e := checkPropertyName(name); e != nil {
 			return nil, nil, nil, e
 		}

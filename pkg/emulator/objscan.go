@@ -20,7 +20,10 @@ type member struct {
 // map[string]json.RawMessage, without the map and the reflection: the
 // members sorted by name, each name once (the last of duplicates, as the
 // map keeps), the values slices of the input.
-type jsonObject []member
+type jsonObject struct {
+	members []member
+	list    *[]member // members' array, from objPool
+}
 
 // maxNesting is how deep encoding/json lets arrays and objects nest.
 const maxNesting = 10000
@@ -29,26 +32,30 @@ const maxNesting = 10000
 // map[string]json.RawMessage would: false where that fails (not JSON, or
 // JSON that is not an object), an empty object for null (which leaves the
 // map nil). Names are decoded as encoding/json decodes strings.
+//
+// The object's list comes from a pool: release it once its members are
+// no longer used.
 func scanObject(b []byte) (jsonObject, bool) {
 	sc := objScanner{b: b}
 	sc.space()
 	if sc.i < len(b) && b[sc.i] == 'n' {
 		if !sc.literal("null") {
-			return nil, false
+			return jsonObject{}, false
 		}
 		sc.space()
-		return nil, sc.i == len(b)
+		return jsonObject{}, sc.i == len(b)
 	}
 	if sc.i >= len(b) || b[sc.i] != '{' {
-		return nil, false // not JSON, or JSON that is not an object
+		return jsonObject{}, false // not JSON, or JSON that is not an object
 	}
-	members := make(jsonObject, 0, 16) // an entity's properties, annotations and keys, mostly
-	if !sc.object(1, &members) {
-		return nil, false
-	}
+	o := jsonObject{list: objPool.Get().(*[]member)}
+	members := (*o.list)[:0]
+	ok := sc.object(1, &members)
+	*o.list = members
 	sc.space()
-	if sc.i != len(b) {
-		return nil, false
+	if !ok || sc.i != len(b) {
+		o.release()
+		return jsonObject{}, false
 	}
 	slices.SortStableFunc(members, func(a, b member) int { return strings.Compare(a.name, b.name) })
 	out := members[:0]
@@ -58,16 +65,32 @@ func scanObject(b []byte) (jsonObject, bool) {
 		}
 		out = append(out, m)
 	}
-	return out, true
+	o.members = out
+	return o, true
+}
+
+// objPool recycles the member lists of scanObject, 16 members to begin
+// with: an entity's properties, annotations and keys, mostly.
+var objPool = sync.Pool{New: func() any { l := make([]member, 0, 16); return &l }}
+
+// release returns o's list to the pool; o is not used after. The values
+// read from it stay valid: they are slices of the body, not of the list.
+func (o jsonObject) release() {
+	if o.list == nil || cap(*o.list) > 1024 {
+		return
+	}
+	clear((*o.list)[:cap(*o.list)]) // no reference to a body outlives its request
+	*o.list = (*o.list)[:0]
+	objPool.Put(o.list)
 }
 
 // get returns the value of the member named a+b.
 func (o jsonObject) get(a, b string) ([]byte, bool) {
-	k, found := slices.BinarySearchFunc(o, a, func(m member, _ string) int { return compareConcat(m.name, a, b) })
+	k, found := slices.BinarySearchFunc(o.members, a, func(m member, _ string) int { return compareConcat(m.name, a, b) })
 	if !found {
 		return nil, false
 	}
-	return o[k].raw, true
+	return o.members[k].raw, true
 }
 
 // compareConcat compares s with a+b without building a+b.
@@ -103,7 +126,7 @@ func (sc *objScanner) space() {
 
 // object reads the object at sc.i, nested depth deep (the top level is 1),
 // appending its members to into when it is not nil.
-func (sc *objScanner) object(depth int, into *jsonObject) bool {
+func (sc *objScanner) object(depth int, into *[]member) bool {
 	if depth > maxNesting {
 		return false
 	}

@@ -37,7 +37,9 @@ func checkScanObject(t *testing.T, b []byte) {
 	t.Helper()
 	var want map[string]json.RawMessage
 	err := json.Unmarshal(b, &want)
-	got, ok := scanObject(b)
+	o, ok := scanObject(b)
+	defer o.release()
+	got := o.members
 	if ok != (err == nil) {
 		t.Fatalf("%q: scanObject ok %v, json.Unmarshal error %v", b, ok, err)
 	}
@@ -54,7 +56,7 @@ func checkScanObject(t *testing.T, b []byte) {
 		if w, found := want[m.name]; !found || !bytes.Equal(w, m.raw) {
 			t.Fatalf("%q: member %q is %q, json.Unmarshal %q (found %v)", b, m.name, m.raw, w, found)
 		}
-		if raw, found := got.get(m.name, ""); !found || !bytes.Equal(raw, m.raw) {
+		if raw, found := o.get(m.name, ""); !found || !bytes.Equal(raw, m.raw) {
 			t.Fatalf("%q: get(%q) = %q, %v", b, m.name, raw, found)
 		}
 		var ws string
