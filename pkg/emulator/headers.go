@@ -89,8 +89,8 @@ func requestID(now time.Time) string {
 }
 
 // setHeaders sets the headers every answer at now carries, the ETag of
-// the reply's entity, its applied preference and other headers, and with bodyLen ≥ 0 the
-// Content-Length of a body of that many bytes. The varying values
+// the reply's entity, its applied preference and other headers, and with
+// bodyLen ≥ 0 the Content-Length of a body of that many bytes. The varying values
 // (request id, length, ETag) are one string and share one slice array:
 // two allocations in all.
 func (s *Server) setHeaders(h http.Header, rep *reply, bodyLen int, now time.Time) {
@@ -109,10 +109,9 @@ func (s *Server) setHeaders(h http.Header, rep *reply, bodyLen int, now time.Tim
 	vals[0], vals[1], vals[2] = all[:idEnd], all[idEnd:lenEnd], all[lenEnd:]
 	h["X-Ms-Version"] = hdrVersion
 	h["X-Ms-Request-Id"] = vals[0:1:1]
-	if s.dates != nil {
+	if s.dates != nil { // else net/http writes it, from the same clock, without a map entry
 		h["Date"] = s.dates.of(now)
-	} // else net/http writes it, from the same clock, without a map entry
-
+	}
 	h["X-Content-Type-Options"] = hdrNosniff
 	if rep.tagged != nil {
 		h["Etag"] = vals[2:3:3]

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -45,7 +46,7 @@ func (m *readMap[V]) get(k string, create func() *V) *V {
 		if m.dirty == nil {
 			m.dirty = map[string]*V{}
 		}
-		m.dirty[k] = v
+		m.dirty[strings.Clone(k)] = v // k may be part of a request's URL
 	}
 	if m.misses++; m.misses >= len(r)/8+8 {
 		merged := make(map[string]*V, len(r)+len(m.dirty))
