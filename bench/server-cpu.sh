@@ -26,6 +26,7 @@
 #   RUNS=7 DURATION=8s bench/server-cpu.sh
 #   OPS=read bench/server-cpu.sh          # point reads only (or OPS=insert)
 #   AZURITE=0 bench/server-cpu.sh         # floor and embedded only
+#   EMULATOR=/tmp/old/tablestress bench/server-cpu.sh   # another build of the service
 #   EMULATOR_FLAGS='--cpuprofile /tmp/e.pprof' FLOOR_FLAGS='-cpuprofile /tmp/f.pprof' bench/server-cpu.sh
 # Requires Go and Node (npm too for Azurite).
 set -euo pipefail
@@ -60,7 +61,7 @@ bin/floor -listen "127.0.0.1:$fport" ${FLOOR_FLAGS:-} >"$out/floor.log" 2>&1 &
 pid[floor]=$!
 eport=$(free_port)
 # shellcheck disable=SC2086 # EMULATOR_FLAGS is a list of flags
-bin/tablestress emulator --listen "127.0.0.1:$eport" --model off ${EMULATOR_FLAGS:-} >"$out/emulator.log" 2>&1 &
+"${EMULATOR:-bin/tablestress}" emulator --listen "127.0.0.1:$eport" --model off ${EMULATOR_FLAGS:-} >"$out/emulator.log" 2>&1 &
 pid[embedded]=$!
 cleanup() {
   # Both stop cleanly on TERM (and write their CPU profiles).

@@ -96,7 +96,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if rep.timed && !rep.drop {
 		rep.work.Bytes += len(rep.body)
-		s.hold(r.Context(), now.Add(rep.delay+s.model.ServiceTime(rep.work)))
+		if wait := rep.delay + s.model.ServiceTime(rep.work); wait > 0 {
+			s.hold(r.Context(), now.Add(wait))
+		}
 	}
 	s.write(w, r, tableName, rep, now)
 }
