@@ -4,9 +4,13 @@
 # Azurite has none) and against the pinned Azurite, and prints ops/s side by
 # side; then it seeds 1,000,000 entities of 256 bytes into the embedded
 # service (in-process, the default target) and prints the time taken and
-# the peak resident memory of the tablestress process.
+# the peak resident memory of the tablestress process. Last it runs
+# bench/server-cpu.sh: the server CPU time per point read and per insert of
+# the embedded service, of Azurite and of a bare net/http handler (the
+# floor), under the bare SDK client, in interleaved rounds (RUNS, default 5).
 #   bench/embedded-vs-azurite.sh
 #   DURATION=30s bench/embedded-vs-azurite.sh     # longer measurements
+#   RUNS=7 CPU_DURATION=8s bench/embedded-vs-azurite.sh   # server-cpu.sh: more and longer rounds
 # Requires Go, Node and npm (Azurite is installed from tools/azurite).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -93,3 +97,10 @@ end=$(date +%s.%N)
 grep -m1 'seeded' "$out/seed.txt" || true
 node -e "console.log('seed 1,000,000 entities of 256 B: %s s wall, peak RSS %s MiB', ($end-$start).toFixed(1), ($peak/1024).toFixed(0))"
 echo "$me: reports in $out"
+
+# The exact figures: server CPU over the measured operations only, beside
+# the floor, measured with the servers above stopped.
+cleanup
+trap - EXIT
+echo
+DURATION=${CPU_DURATION:-5s} "$root/bench/server-cpu.sh"
