@@ -3,11 +3,15 @@
 # client against the embedded service (its own process, model off, as
 # Azurite has none) and against the pinned Azurite, and prints ops/s side by
 # side; then it seeds 1,000,000 entities of 256 bytes into the embedded
-# service (in-process, the default target, with bench/seed.sh) and prints
-# the time taken and the peak resident memory of the tablestress process.
+# service (in-process, the default target) and prints the time taken and
+# the peak resident memory of the tablestress process (bench/seed.sh). Last it runs
+# bench/server-cpu.sh: the server CPU time per point read and per insert of
+# the embedded service, of Azurite and of a bare net/http handler (the
+# floor), under the bare SDK client, in interleaved rounds (RUNS, default 5).
 #   bench/embedded-vs-azurite.sh
 #   DURATION=30s bench/embedded-vs-azurite.sh     # longer measurements
 #   ENTITIES=10000000 bench/embedded-vs-azurite.sh  # seed ten million
+#   RUNS=7 CPU_DURATION=8s bench/embedded-vs-azurite.sh   # server-cpu.sh: more and longer rounds
 # Requires Go, Node and npm (Azurite is installed from tools/azurite).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -78,3 +82,10 @@ done
 # default (bench/seed.sh; ENTITIES=10000000 for ten million).
 bench/seed.sh --entities "${ENTITIES:-1000000}"
 echo "$me: reports in $out"
+
+# The exact figures: server CPU over the measured operations only, beside
+# the floor, measured with the servers above stopped.
+cleanup
+trap - EXIT
+echo
+DURATION=${CPU_DURATION:-5s} "$root/bench/server-cpu.sh"

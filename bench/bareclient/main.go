@@ -1,11 +1,17 @@
-// Command bareclient is the baseline of bench/client-overhead.sh: the
-// Azure SDK for Go alone, 32 goroutines (by default) calling GetEntity as
-// fast as the service answers, with a connection pool sized to them, sent
-// on it directly, and no retries, over the entities a scenario seeded. It computes every key before
-// it measures, then prints one JSON line: the operations done and the CPU
-// time (user + system) this process used while doing them.
+// Command bareclient is the Azure SDK for Go alone, the one client of
+// bench/client-overhead.sh (the baseline tablestress is compared with) and
+// bench/server-cpu.sh (the client every server is measured with): 32
+// goroutines (by default) calling GetEntity (-op read) over the entities a
+// scenario seeded, or AddEntity (-op insert) with the scenario's entities
+// under RowKeys never used before, as fast as the service answers, with a
+// connection pool sized to them, sent on it directly, and no retries. It
+// computes every key before it measures, then prints one JSON line: the
+// operations done and the CPU time (user + system) this process used
+// while doing them, and with -server-pid the CPU time that process (the
+// server, on this machine) used over the same loop.
 //
 //	bareclient -conn CONNSTR -table T -scenario bench/scenarios/point-read-1k.yaml -duration 10s
+//	bareclient -conn CONNSTR -table T2 -scenario bench/scenarios/point-read-1k.yaml -op insert -server-pid 1234
 package main
 
 import (
@@ -13,7 +19,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -25,19 +30,22 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
-
-	"github.com/tablestress/tablestress/pkg/keygen"
-	"github.com/tablestress/tablestress/pkg/scenario"
 )
 
 func main() {
 	conn := flag.String("conn", "", "connection string of the service")
-	tableName := flag.String("table", "", "table to read, seeded with the scenario's entities")
-	scen := flag.String("scenario", "", "the scenario that seeded the table (its population and first scheme)")
-	workers := flag.Int("workers", 32, "goroutines calling GetEntity")
+	tableName := flag.String("table", "", "table to read (seeded with the scenario's entities) or to insert into (created when missing)")
+	scen := flag.String("scenario", "", "the scenario whose population and first scheme make the keys and entities")
+	op := flag.String("op", "read", "read (GetEntity) or insert (AddEntity)")
+	workers := flag.Int("workers", 32, "goroutines calling the SDK")
 	duration := flag.Duration("duration", 10*time.Second, "how long to measure")
+	serverPID := flag.Int("server-pid", 0, "process whose CPU time over the measured loop to report too (0: none)")
 	flag.Parse()
-	if err := run(*conn, *tableName, *scen, *workers, *duration); err != nil {
+	if *op != "read" && *op != "insert" {
+		fmt.Fprintf(os.Stderr, "bareclient: -op %q: want read or insert\n", *op)
+		os.Exit(2)
+	}
+	if err := run(*conn, *tableName, *scen, *op, *workers, *duration, *serverPID); err != nil {
 		fmt.Fprintln(os.Stderr, "bareclient:", err)
 		os.Exit(1)
 	}
@@ -45,15 +53,19 @@ func main() {
 
 // result is what bareclient prints.
 type result struct {
+	Op       string  `json:"op"`
 	Ops      int64   `json:"ops"`
 	Errors   int64   `json:"errors"`
 	Seconds  float64 `json:"seconds"`
 	CPUMs    float64 `json:"cpu_ms"`
 	CPUPerOp float64 `json:"cpu_us_per_op"`
+	// The server's CPU time over the loop, with -server-pid.
+	ServerCPUMs    float64 `json:"server_cpu_ms,omitempty"`
+	ServerCPUPerOp float64 `json:"server_cpu_us_per_op,omitempty"`
 }
 
-func run(conn, tableName, scen string, workers int, duration time.Duration) error {
-	keys, err := scenarioKeys(scen)
+func run(conn, tableName, scen, op string, workers int, duration time.Duration, serverPID int) error {
+	src, err := loadSource(scen)
 	if err != nil {
 		return err
 	}
@@ -66,21 +78,25 @@ func run(conn, tableName, scen string, workers int, duration time.Duration) erro
 		return err
 	}
 	client := svc.NewClient(tableName)
-	if _, err := client.GetEntity(context.Background(), keys[0][0], keys[0][1], nil); err != nil {
-		return fmt.Errorf("the table does not hold the scenario's entities: %w", err)
+	call, err := prepare(client, src, op)
+	if err != nil {
+		return err
 	}
 	var ops, errs atomic.Int64
 	ctx, cancel := context.WithTimeout(context.Background(), duration)
 	defer cancel()
+	server0, err := processCPU(serverPID)
+	if err != nil {
+		return err
+	}
 	cpu0 := cpuTime()
 	start := time.Now()
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			r := rand.New(rand.NewPCG(uint64(w), 7))
+			do := call(w)
 			for ctx.Err() == nil {
-				k := keys[r.IntN(len(keys))]
-				if _, err := client.GetEntity(context.Background(), k[0], k[1], nil); err != nil {
+				if do() != nil {
 					errs.Add(1)
 				}
 				ops.Add(1)
@@ -90,8 +106,17 @@ func run(conn, tableName, scen string, workers int, duration time.Duration) erro
 	wg.Wait()
 	secs := time.Since(start).Seconds()
 	cpu := (cpuTime() - cpu0).Seconds() * 1000
+	server1, err := processCPU(serverPID)
+	if err != nil {
+		return err
+	}
 	n := ops.Load()
-	return json.NewEncoder(os.Stdout).Encode(result{Ops: n, Errors: errs.Load(), Seconds: secs, CPUMs: cpu, CPUPerOp: cpu * 1000 / float64(max(n, 1))})
+	res := result{Op: op, Ops: n, Errors: errs.Load(), Seconds: secs, CPUMs: cpu, CPUPerOp: cpu * 1000 / float64(max(n, 1))}
+	if serverPID != 0 {
+		res.ServerCPUMs = (server1 - server0).Seconds() * 1000
+		res.ServerCPUPerOp = res.ServerCPUMs * 1000 / float64(max(n, 1))
+	}
+	return json.NewEncoder(os.Stdout).Encode(res)
 }
 
 // transport sends the SDK's requests on the pool directly, as tablestress
@@ -100,29 +125,6 @@ func run(conn, tableName, scen string, workers int, duration time.Duration) erro
 type transport struct{ *http.Transport }
 
 func (t transport) Do(req *http.Request) (*http.Response, error) { return t.RoundTrip(req) }
-
-// scenarioKeys returns the (PartitionKey, RowKey) of every seeded entity of
-// the scenario's first scheme.
-func scenarioKeys(path string) ([][2]string, error) {
-	s, errs := scenario.Load(path)
-	if len(errs) > 0 {
-		return nil, errs[0]
-	}
-	pop, schemes, err := s.Compile()
-	if err != nil {
-		return nil, err
-	}
-	n := int64(s.Population.Entities)
-	keys := make([][2]string, n)
-	var ent keygen.Entity
-	var k keygen.Keys
-	for i := range n {
-		pop.Entity(i, &ent)
-		schemes[0].Keys(&ent, &k)
-		keys[i] = [2]string{string(k.PK), string(k.RK)}
-	}
-	return keys, nil
-}
 
 // cpuTime is the CPU time this process has used.
 func cpuTime() time.Duration {

@@ -16,6 +16,8 @@ BenchmarkSplit-2   	gc 20 @8.232s 2%: 0.30+99+0.008 ms clock
      3000	     83154 ns/op	   13722 B/op	     103 allocs/op
 BenchmarkNoProcs 	     100	      12 ns/op
 PASS
+server-cpu.sh: logs and each run's figures (runs.jsonl) in /tmp/x
+BenchmarkServerCPU/point-read	39899	51080 ns/op	41700 ns/floor-op	480000 ns/azurite-op	1.225 ×/floor
 ok  	github.com/tablestress/tablestress/pkg/emulator	18.370s
 `
 	res := ParseResults(out)
@@ -26,8 +28,9 @@ ok  	github.com/tablestress/tablestress/pkg/emulator	18.370s
 	}{
 		{"BenchmarkPointReadIn1M", "allocs/op", 55},
 		{"BenchmarkPartitionMemory", "bytes/partition", 697.1},
-		{"BenchmarkSplit", "ns/op", 83154}, // the name and the result on two lines
-		{"BenchmarkNoProcs", "ns/op", 12},  // GOMAXPROCS=1 has no suffix
+		{"BenchmarkSplit", "ns/op", 83154},                  // the name and the result on two lines
+		{"BenchmarkNoProcs", "ns/op", 12},                   // GOMAXPROCS=1 has no suffix
+		{"BenchmarkServerCPU/point-read", "×/floor", 1.225}, // bench/server-cpu.sh's
 	}
 	if len(res) != len(want) {
 		t.Fatalf("%d results, want %d: %+v", len(res), len(want), res)

@@ -13,7 +13,8 @@ type Kind int
 
 const (
 	// Time is judged one way: a measurement over MaxSlower times the figure
-	// fails, a faster one passes.
+	// fails, a faster one passes. So is a ratio of costs (×), as
+	// "1.12× per floor": less is better.
 	Time Kind = iota
 	// Count is a size in bytes or a number of allocations: a measurement
 	// off the figure by more than CountTolerance either way fails.
@@ -57,6 +58,7 @@ var units = map[string]unitDef{
 	"GB": {Count, 1e9, "bytes"}, "GiB": {Count, 1 << 30, "bytes"},
 	"allocation": {Count, 1, "allocs"}, "allocations": {Count, 1, "allocs"},
 	"alloc": {Count, 1, "allocs"}, "allocs": {Count, 1, "allocs"},
+	"×": {Time, 1, "×"}, // a ratio of costs, as bench/server-cpu.sh prints "1.12 ×/floor"
 }
 
 var (
@@ -97,7 +99,7 @@ func ParseFigure(s string) (Figure, error) {
 	}
 	u, ok := units[m[2]]
 	if !ok {
-		return Figure{}, fmt.Errorf("figure %q: unknown unit %q (known: ns, µs, us, ms, s, B, bytes, KB, KiB, MB, MiB, GB, GiB, allocations)", s, m[2])
+		return Figure{}, fmt.Errorf("figure %q: unknown unit %q (known: ns, µs, us, ms, s, B, bytes, KB, KiB, MB, MiB, GB, GiB, allocations, ×)", s, m[2])
 	}
 	per := m[3] + m[4]
 	if per == "" {
@@ -111,7 +113,7 @@ func ParseFigure(s string) (Figure, error) {
 	case u.metric == "allocs" && per != "op":
 		return Figure{}, fmt.Errorf("figure %q: benchmarks count allocations per op only", s)
 	case u.kind == Time && n == 0:
-		return Figure{}, fmt.Errorf("figure %q: a time of zero cannot be compared", s)
+		return Figure{}, fmt.Errorf("figure %q: a time or a ratio of zero cannot be compared", s)
 	}
 	return f, nil
 }

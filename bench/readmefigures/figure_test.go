@@ -36,6 +36,8 @@ func TestParseFigure(t *testing.T) {
 		{"333 ns / op", "ns/op", 333, Time},                     // spaces round the slash
 		{"5 s per 1k", "ns/1k", 5e9, Time},                      // what follows per is kept as is
 		{"1000 ns", "ns/op", 1000, Time},                        // grouping is optional
+		{"1.12× per floor", "×/floor", 1.12, Time},              // a ratio, as bench/server-cpu.sh prints it
+		{"41 µs per floor-op", "ns/floor-op", 41_000, Time},     // bench/server-cpu.sh's floor
 	}
 	for _, tt := range tests {
 		f, err := ParseFigure(tt.in)
@@ -57,7 +59,7 @@ func TestParseFigureRefuses(t *testing.T) {
 		{"1,12 bytes", "thousands go in groups of three"},   // bad grouping
 		{"1,1222 bytes", "thousands go in groups of three"}, // bad grouping
 		{"19 kb", `unknown unit "kb"`},                      // units are case-sensitive
-		{"0 ns", "a time of zero"},                          // nothing to compare with
+		{"0 ns", "a time or a ratio of zero"},               // nothing to compare with
 		{"3 allocations per entity", "per op only"},         // benchmarks count allocs per op
 		{"-5 ns", "want a number and a unit"},               // negative
 		{"19 µs fast", "want a number and a unit"},          // trailing words

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -15,7 +17,7 @@ import (
 func init() { extraCommands = append(extraCommands, newEmulatorCmd) }
 
 func newEmulatorCmd(e *env) *cobra.Command {
-	var listen, modelSpec, faultSpec string
+	var listen, modelSpec, faultSpec, cpuProfile string
 	var remote bool
 	cmd := &cobra.Command{
 		Use:   "emulator",
@@ -41,6 +43,7 @@ Faults: ` + faults.Forms,
   tablestress emulator --model azure,balance=30s --faults 503=1%,latency=2ms`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			applyGC(e.getenv, true)
 			mc, err := model.Parse(modelSpec)
 			if err != nil {
 				return usageError("--model: %v", err)
@@ -49,6 +52,11 @@ Faults: ` + faults.Forms,
 			if err != nil {
 				return usageError("--faults: %v", err)
 			}
+			stopProfile, err := startCPUProfile(cpuProfile)
+			if err != nil {
+				return usageError("--cpuprofile: %v", err)
+			}
+			defer stopProfile()
 			in, err := emulator.Start(listen, emulator.Config{Model: mc, Faults: fc, AllowRemote: remote})
 			if err != nil {
 				return usageError("--listen: %v", err)
@@ -68,5 +76,29 @@ Faults: ` + faults.Forms,
 	f.StringVar(&modelSpec, "model", "azure", "service model: azure, cosmos or off, or with overrides like cosmos,ru=10000")
 	f.StringVar(&faultSpec, "faults", "", "fault injection, like 503=1%,latency=2ms (default: none)")
 	f.BoolVar(&remote, "allow-remote", false, "allow listening on a non-loopback address")
+	// For profiling the service under load (bench/server-cpu.sh's
+	// EMULATOR_FLAGS): not a user's flag.
+	f.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the service to this file when it stops")
+	_ = f.MarkHidden("cpuprofile")
 	return cmd
+}
+
+// startCPUProfile starts writing a CPU profile to path ("": none) and
+// returns what stops it and closes the file.
+func startCPUProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }

@@ -3,10 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/outcome"
+	"github.com/tablestress/tablestress/pkg/report"
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
@@ -65,9 +71,29 @@ func TestOutputFitsColumns(t *testing.T) {
 // On a terminal, FAIL, hot partitions and throttling are in colour, and the
 // table fits the terminal's own width; NO_COLOR turns the colour off.
 func TestColourOnTerminal(t *testing.T) {
-	args := []string{"run", "../../scenarios/hot-partition.yaml", "--duration", "2s", "--warmup", "0s", "--quiet"}
-	code, out, errs := runTerm(t, 90, nil, args...)
-	if code != exitOK && code != exitThreshold {
+	// A report whose partition is throttled at its target, built from
+	// recorded requests: the colours are under test, not this machine's
+	// ability to push a partition to its target.
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	reg := metrics.NewRegistry(metrics.Options{Start: t0, End: t0.Add(3 * time.Second), PartitionTarget: 2000})
+	rec := reg.NewRecorder()
+	for s := 0; s < 3; s++ {
+		at := t0.Add(time.Duration(s)*time.Second + 10*time.Millisecond)
+		rec.Request(metrics.Request{Op: metrics.Batch, Partition: "Orders", Outcome: outcome.New(202, ""), Entities: 1950, At: at})
+		rec.Request(metrics.Request{Op: metrics.Batch, Partition: "Orders", Outcome: outcome.New(503, "ServerBusy"), At: at})
+	}
+	r := report.Build(report.Meta{Scenario: "hot-partition", Scheme: "constant", Run: report.RunInfo{PartitionTarget: 2000}}, reg.Finish(t0.Add(3*time.Second)))
+	path := filepath.Join(t.TempDir(), "report.json")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := report.WriteJSON(f, r); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	code, out, errs := runTerm(t, 90, nil, "report", path)
+	if code != exitOK {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
 	red := regexp.QuoteMeta("\x1b[1;31m")
@@ -77,7 +103,7 @@ func TestColourOnTerminal(t *testing.T) {
 	if long := longLines(out, 90); len(long) > 0 {
 		t.Errorf("a line over the terminal's 90 columns: %q", long[0])
 	}
-	_, out, _ = runTerm(t, 90, map[string]string{"NO_COLOR": "1"}, args...)
+	_, out, _ = runTerm(t, 90, map[string]string{"NO_COLOR": "1"}, "report", path)
 	if strings.Contains(out, "\x1b[") {
 		t.Errorf("colour despite NO_COLOR:\n%s", out)
 	}

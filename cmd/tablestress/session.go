@@ -66,6 +66,7 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 	if err != nil {
 		return nil, err
 	}
+	applyGC(e.getenv, tg.Kind == table.KindEmbedded)
 	if tg.Kind == table.KindEmbedded {
 		cfg, err := embeddedConfig(s, f)
 		if err != nil {

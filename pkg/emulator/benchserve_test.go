@@ -1,9 +1,12 @@
 package emulator
 
 import (
+	"fmt"
 	"net/http"
 	"runtime"
+	"strconv"
 	"testing"
+	"time"
 )
 
 // benchWriter is a reusable http.ResponseWriter that keeps the status and
@@ -94,4 +97,58 @@ func serveBench(b *testing.B, s *Server, req func(i int) *http.Request, want int
 	b.ResetTimer()
 	pass(true)
 	b.StopTimer()
+}
+
+// scenarioServer holds 20,000 entities of 1 KiB in 200 partitions, as
+// bench/scenarios/point-read-1k.yaml seeds for bench/server-cpu.sh.
+func scenarioServer(b *testing.B) *Server {
+	b.Helper()
+	s := newServer(b)
+	s.store.create("bench")
+	t := s.store.table("bench")
+	for i := range 20_000 {
+		pk, rk := scenarioKey(i)
+		t.put(newEntity(pk, rk, []prop{{name: "Data", raw: []byte(`"` + payload + `"`)},
+			{name: "Seq", raw: []byte(`"` + strconv.Itoa(i) + `"`), typ: "Edm.Int64"}}, time.Now(), t.names))
+	}
+	runtime.GC()
+	return s
+}
+
+// scenarioKey is the i-th key of scenarioServer's entities.
+func scenarioKey(i int) (string, string) {
+	return fmt.Sprintf("dev-%03d", i%200), fmt.Sprintf("%019d", 2516666111801029999-i)
+}
+
+// BenchmarkServePointRead is the handler answering a signed point read of
+// one of 20,000 entities of 1 KiB (see serveBench for what the time
+// includes): the embedded service's own share of a point read in
+// bench/server-cpu.sh.
+func BenchmarkServePointRead(b *testing.B) {
+	s := scenarioServer(b)
+	serveBench(b, s, func(i int) *http.Request {
+		pk, rk := scenarioKey((i * 7919) % 20_000)
+		r := signed(s, "GET", fmt.Sprintf("/bench(PartitionKey='%s',RowKey='%s')", pk, rk), "", nil)
+		r.Header.Del("Prefer")
+		return r
+	}, http.StatusOK, nil)
+}
+
+// BenchmarkServeInsert is the handler answering a signed insert of an
+// entity of 1 KiB into a table of 20,000, with the entity in the answer
+// as Azure sends it by default (see serveBench for what the time
+// includes): the embedded service's own share of an insert in
+// bench/server-cpu.sh.
+func BenchmarkServeInsert(b *testing.B) {
+	s := scenarioServer(b)
+	n := 0
+	serveBench(b, s, func(int) *http.Request {
+		n++
+		pk, rk := scenarioKey(n)
+		body := fmt.Sprintf(`{"PartitionKey":%q,"RowKey":"%s-%d","device":%q,"EventTime":"2025-01-01T00:00:19.897Z",`+
+			`"EventTime@odata.type":"Edm.DateTime","Seq":"%d","Seq@odata.type":"Edm.Int64","Version":0,"Data":%q}`, pk, rk, n, pk, n, payload)
+		r := signed(s, "POST", "/bench", "", []byte(body))
+		r.Header.Del("Prefer")
+		return r
+	}, http.StatusCreated, nil)
 }

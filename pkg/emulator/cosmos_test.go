@@ -65,6 +65,7 @@ func TestCosmosPartitionSizeLimit(t *testing.T) {
 	if w.Code != http.StatusForbidden || w.Header().Get("x-ms-error-code") != "Forbidden" || !strings.Contains(w.Body.String(), "Partition key reached maximum size of 1 KB") {
 		t.Errorf("a write into a full partition: %d %s, want 403 Forbidden, partition key reached maximum size", w.Code, w.Body)
 	}
+	do(t, s, signed(s, http.MethodGet, "/t(PartitionKey='full',RowKey='x')", "", nil), http.StatusNotFound) // not stored
 	if code := insert("other", 0); code != http.StatusNoContent {
 		t.Errorf("another partition: %d, want 204", code)
 	}

@@ -8,12 +8,24 @@ import (
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
 
-// readBody reads a request body of at most 4 MiB; a larger one is 413
-// RequestBodyTooLarge. The entity's own limits are checked on its parsed
-// form (parseBody, checkEntity).
-func readBody(r *http.Request) ([]byte, *apiError) {
-	b, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBytes+1))
-	if err != nil {
+// readBody reads a request body of at most 4 MiB into buf, a buffer of
+// bufPool that the caller returns once nothing refers to the body; a
+// larger body is 413 RequestBodyTooLarge. The entity's own limits are
+// checked on its parsed form (parseBody, checkEntity).
+func readBody(r *http.Request, buf *[]byte) ([]byte, *apiError) {
+	b := (*buf)[:0]
+	lr := io.LimitReader(r.Body, maxRequestBytes+1)
+	var err error
+	for err == nil {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		var n int
+		n, err = lr.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+	}
+	*buf = b
+	if err != io.EOF {
 		return nil, invalidInput("The request body could not be read.")
 	}
 	if len(b) > maxRequestBytes {
@@ -34,7 +46,9 @@ const (
 
 // preference is the return preference the request states, or "".
 func preference(r *http.Request) string {
-	for _, v := range strings.Split(r.Header.Get("Prefer"), ",") {
+	for rest := r.Header.Get("Prefer"); rest != ""; {
+		var v string
+		v, rest, _ = strings.Cut(rest, ",")
 		switch v = strings.TrimSpace(v); v {
 		case returnContent, returnNoContent:
 			return v
@@ -57,11 +71,11 @@ func extendsOf(t *table, pk string) func() int {
 	}
 }
 
-func etagHeader(e *entity) map[string]string { return map[string]string{"ETag": e.etag()} }
-
 // insert adds an entity (POST /table).
 func (s *Server) insert(r *http.Request, name string, g *grant) reply {
-	body, aerr := readBody(r)
+	buf := getBuf()
+	defer putBuf(buf) // the reply refers to no part of the body
+	body, aerr := readBody(r, buf)
 	if aerr != nil {
 		return errReply(aerr, "")
 	}
@@ -91,27 +105,28 @@ func (s *Server) insert(r *http.Request, name string, g *grant) reply {
 	}
 	e := newEntity(*pk, *rk, props, s.store.timestamp(), t.names)
 	if !f.Discard {
+		// One walk down the tree in the common case: the entity goes in,
+		// and comes out again when it was there already or is too many.
 		t.mu.Lock()
-		if t.get(e.pk, e.rk) != nil {
+		if !t.insert(e) {
 			t.mu.Unlock()
 			return timedReply(errReply(errEntityExists, e.pk), model.OpWrite, 0, len(body), d)
 		}
 		if aerr := s.grow(t, e.pk, e.bytes()); aerr != nil {
+			t.remove(e.pk, e.rk)
 			t.mu.Unlock()
 			return timedReply(errReply(aerr, e.pk), model.OpWrite, 0, len(body), d)
 		}
-		t.put(e)
 		t.mu.Unlock()
 	}
-	rep := timedReply(reply{part: e.pk, entities: 1, header: etagHeader(e), discard: f.Discard}, model.OpWrite, 1, len(body), d)
+	rep := timedReply(reply{part: e.pk, entities: 1, tagged: e, discard: f.Discard}, model.OpWrite, 1, len(body), d)
 	if preference(r) == returnNoContent {
-		rep.status = http.StatusNoContent
-		rep.header["Preference-Applied"] = returnNoContent
+		rep.status, rep.prefer = http.StatusNoContent, returnNoContent
 		return rep
 	}
-	rep.status = http.StatusCreated
-	rep.header["Preference-Applied"] = returnContent
-	rep.body = s.viewOf(r, name, nil).appendEntity(nil, e, s.baseURL(r)+"/$metadata#"+name+"/@Element")
+	rep.status, rep.prefer = http.StatusCreated, returnContent
+	v := s.viewOf(r, name, nil)
+	rep.body, rep.pooled = renderPooled(&v, e)
 	return rep
 }
 
@@ -142,15 +157,18 @@ func (s *Server) getEntity(r *http.Request, rt route) reply {
 	if e == nil {
 		return timedReply(errReply(errNotFound, rt.pk), model.OpRead, 0, 0, d)
 	}
-	sel := selectSet(r.URL.Query().Get("$select"))
-	return timedReply(reply{status: http.StatusOK, part: rt.pk, entities: 1, header: etagHeader(e),
-		body: s.viewOf(r, rt.table, sel).appendEntity(nil, e, s.baseURL(r)+"/$metadata#"+rt.table+"/@Element")}, model.OpRead, 1, 0, d)
+	v := s.viewOf(r, rt.table, selectSet(queryValue(r, "$select")))
+	rep := reply{status: http.StatusOK, part: rt.pk, entities: 1, tagged: e}
+	rep.body, rep.pooled = renderPooled(&v, e)
+	return timedReply(rep, model.OpRead, 1, 0, d)
 }
 
 // write1 is PUT (replace) or PATCH/MERGE (merge) of one entity: an update
 // with If-Match, an insert-or-replace/merge without.
 func (s *Server) write1(r *http.Request, rt route, mergeMode bool) reply {
-	body, aerr := readBody(r)
+	buf := getBuf()
+	defer putBuf(buf) // the reply refers to no part of the body
+	body, aerr := readBody(r, buf)
 	if aerr != nil {
 		return errReply(aerr, rt.pk)
 	}
@@ -174,7 +192,7 @@ func (s *Server) write1(r *http.Request, rt route, mergeMode bool) reply {
 	if aerr != nil {
 		return timedReply(errReply(aerr, rt.pk), model.OpWrite, 0, len(body), d)
 	}
-	return timedReply(reply{status: http.StatusNoContent, part: rt.pk, entities: 1, header: etagHeader(e), discard: f.Discard}, model.OpWrite, 1, len(body), d)
+	return timedReply(reply{status: http.StatusNoContent, part: rt.pk, entities: 1, tagged: e, discard: f.Discard}, model.OpWrite, 1, len(body), d)
 }
 
 func (s *Server) deleteEntity(r *http.Request, rt route) reply {

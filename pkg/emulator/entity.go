@@ -91,17 +91,18 @@ type prop struct {
 // properties (Timestamp, odata.*) are dropped. The entity's size is for
 // checkEntity, which knows the keys of every request form.
 func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
-	var m map[string]json.RawMessage
-	if e := json.Unmarshal(body, &m); e != nil {
+	m, ok := scanObject(body) // as json.Unmarshal into a map[string]json.RawMessage
+	defer m.release()
+	if !ok {
 		return nil, nil, nil, invalidInput("The request body is not a JSON object.")
 	}
 	key := func(name string) (*string, *apiError) {
-		raw, ok := m[name]
+		raw, ok := m.get(name, "")
 		if !ok {
 			return nil, nil
 		}
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
+		s, ok := stringValue(raw)
+		if !ok {
 			return nil, invalidInput("%s must be a string.", name)
 		}
 		return &s, nil
@@ -112,19 +113,24 @@ func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 	if rk, err = key("RowKey"); err != nil {
 		return
 	}
-	names := make([]string, 0, len(m))
-	for name := range m {
-		if name == "PartitionKey" || name == "RowKey" || name == "Timestamp" || strings.HasPrefix(name, "odata.") || strings.Contains(name, "@") {
-			continue
-		}
-		names = append(names, name)
+	system := func(name string) bool {
+		return name == "PartitionKey" || name == "RowKey" || name == "Timestamp" || strings.HasPrefix(name, "odata.") || strings.Contains(name, "@")
 	}
-	if len(names) > maxProperties {
+	n := 0
+	for _, mb := range m.members {
+		if !system(mb.name) {
+			n++
+		}
+	}
+	if n > maxProperties {
 		return nil, nil, nil, errTooManyProperties
 	}
-	sort.Strings(names)
-	for _, name := range names {
-		raw := m[name]
+	props = make([]prop, 0, n)
+	for _, mb := range m.members { // in name order
+		name, raw := mb.name, mb.raw
+		if system(name) {
+			continue
+		}
 		if e := checkPropertyName(name); e != nil {
 			return nil, nil, nil, e
 		}
@@ -132,16 +138,18 @@ func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 			continue
 		}
 		typ := ""
-		if t, ok := m[name+"@odata.type"]; ok {
-			if json.Unmarshal(t, &typ) != nil {
+		if t, ok := m.get(name, "@odata.type"); ok {
+			if typ, ok = stringValue(t); !ok {
 				return nil, nil, nil, invalidInput("The type annotation of %q is not a string.", name)
 			}
 		}
 		if e := checkValue(raw, typ); e != nil {
 			return nil, nil, nil, invalidInput("The value of property %q is invalid: %s.", name, e.Error())
 		}
-		if s, isString := unquote(raw); typ == "Edm.Double" && isString && numericString(s) {
-			raw = json.RawMessage(s) // "2" as the JavaScript SDK sends a whole Double: the number
+		if typ == "Edm.Double" {
+			if s, isString := unquote(raw); isString && numericString(s) {
+				raw = json.RawMessage(s) // "2" as the JavaScript SDK sends a whole Double: the number
+			}
 		}
 		p := prop{name: name, raw: raw, typ: typ} // a scalar: compact already
 		if e := checkValueSize(p); e != nil {
@@ -175,7 +183,10 @@ func (e valueError) Error() string { return string(e) }
 // one valid JSON value (the body was decoded already), so its first byte
 // tells its kind.
 func checkValue(raw json.RawMessage, typ string) error {
-	s, isString := unquote(raw)
+	isString, s := len(raw) >= 2 && raw[0] == '"', ""
+	if isString && typ != "" && typ != "Edm.String" { // decoded only where the type needs it
+		s, isString = unquote(raw)
+	}
 	number := !isString && len(raw) > 0 && (raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9'))
 	boolean := string(raw) == "true" || string(raw) == "false"
 	switch typ {

@@ -54,16 +54,12 @@ func errorBody(e *apiError, prefix string, now time.Time) []byte {
 	return append(b, `}}}`...)
 }
 
-func requestID(now time.Time) string {
-	return fmt.Sprintf("%08x-0000-0000-0000-%012x", uint32(now.UnixNano()>>20), now.UnixNano()&0xffffffffffff)
-}
-
 // writeError answers e, with the x-ms-error-code header Azure sends.
 func writeError(w http.ResponseWriter, e *apiError, now time.Time) {
 	h := w.Header()
-	h.Set("Content-Type", "application/json;odata=minimalmetadata;streaming=true;charset=utf-8")
+	h["Content-Type"] = hdrJSON
 	if e.code != "" {
-		h.Set("x-ms-error-code", e.code)
+		h["X-Ms-Error-Code"] = []string{e.code}
 	}
 	w.WriteHeader(e.status)
 	w.Write(errorBody(e, "", now))

@@ -7,6 +7,13 @@ const hexDigits = "0123456789abcdef"
 // appendJSONString appends s as a JSON string literal.
 func appendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
+	dst = appendJSONChars(dst, s)
+	return append(dst, '"')
+}
+
+// appendJSONChars appends s escaped for the inside of a JSON string
+// literal: the characters appendJSONString writes between the quotes.
+func appendJSONChars(dst []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
@@ -38,5 +45,5 @@ func appendJSONString(dst []byte, s string) []byte {
 		}
 		i += size
 	}
-	return append(dst, '"')
+	return dst
 }

@@ -105,7 +105,10 @@ func entitySize(pk, rk string, props []prop, exact bool) int {
 	if !exact {
 		units = func(s string) int { return len(s) }
 	}
-	n := 4 + 2*units(pk+rk)
+	n := 4 + 2*(len(pk)+len(rk))
+	if exact {
+		n = 4 + 2*units(pk+rk)
+	}
 	for _, p := range props {
 		n += 8 + 2*units(p.name) + valueSize(p, exact)
 	}

@@ -99,7 +99,7 @@ func (s *Server) query(r *http.Request, name string, g *grant) reply {
 	out := append(*buf, '{')
 	if v.meta >= minimalMetadata {
 		out = append(out, `"odata.metadata":`...)
-		out = appendJSONString(out, s.baseURL(r)+"/$metadata#"+name)
+		out = v.appendMetadataURL(out, "")
 		out = append(out, ',')
 	}
 	out = append(out, `"value":[`...)
@@ -114,7 +114,7 @@ func (s *Server) query(r *http.Request, name string, g *grant) reply {
 		if p.n > 0 {
 			out = append(out, ',')
 		}
-		out = v.appendEntity(out, e, "")
+		out = v.appendEntity(out, e, false)
 	})
 	t.mu.RUnlock()
 	out = append(out, "]}"...)

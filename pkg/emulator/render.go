@@ -15,26 +15,46 @@ const (
 )
 
 // view is how entities are rendered in one response: the metadata level,
-// the $select projection (nil: every property), and for full metadata the
-// service URL and table that odata.id and odata.editLink are built from.
+// the $select projection (nil: every property), and the host, account and
+// table that the service URLs of the metadata are built from.
 type view struct {
 	meta    int
 	sel     map[string]bool
-	base    string // http://host/account
-	table   string
+	host    string // as the client addressed the service
 	account string
+	table   string
+}
+
+// base is the service URL, http://host/account.
+func (v *view) base() string { return "http://" + v.host + "/" + v.account }
+
+// appendMetadataURL appends, as a JSON string, the odata.metadata of an
+// answer about the view's table; suffix follows the table's name
+// ("/@Element" for a single entity, "" for a list).
+func (v *view) appendMetadataURL(dst []byte, suffix string) []byte {
+	dst = append(dst, `"http://`...)
+	dst = appendJSONChars(dst, v.host)
+	dst = append(dst, '/')
+	dst = appendJSONChars(dst, v.account)
+	dst = append(dst, "/$metadata#"...)
+	dst = appendJSONChars(dst, v.table)
+	dst = appendJSONChars(dst, suffix)
+	return append(dst, '"')
 }
 
 // want reports whether the projection keeps a property.
 func (v *view) want(name string) bool { return v.sel == nil || v.sel[name] }
 
-// appendEntity renders e as the service returns it; metadataURL, when not
-// empty, is the odata.metadata of a single-entity response.
-func (v *view) appendEntity(dst []byte, e *entity, metadataURL string) []byte {
+// appendEntity renders e as the service returns it; single is for the
+// answer about one entity (a point read, an insert), which names its
+// odata.metadata.
+func (v *view) appendEntity(dst []byte, e *entity, single bool) []byte {
+	var tb [40]byte
+	ts := e.time().AppendFormat(tb[:0], timeLayout) // for the ETag and the Timestamp
 	dst = append(dst, '{')
-	if v.meta >= minimalMetadata && metadataURL != "" {
+	if v.meta >= minimalMetadata && single {
 		dst = append(dst, `"odata.metadata":`...)
-		dst = appendJSONString(dst, metadataURL)
+		dst = v.appendMetadataURL(dst, "/@Element")
 		dst = append(dst, ',')
 	}
 	if v.meta == fullMetadata {
@@ -42,13 +62,13 @@ func (v *view) appendEntity(dst []byte, e *entity, metadataURL string) []byte {
 		dst = append(dst, `"odata.type":`...)
 		dst = appendJSONString(dst, v.account+"."+v.table)
 		dst = append(dst, `,"odata.id":`...)
-		dst = appendJSONString(dst, v.base+"/"+path)
+		dst = appendJSONString(dst, v.base()+"/"+path)
 		dst = append(dst, ',')
 	}
 	if v.meta >= minimalMetadata {
-		dst = append(dst, `"odata.etag":`...)
-		dst = appendJSONString(dst, e.etag())
-		dst = append(dst, ',')
+		dst = append(dst, `"odata.etag":"W/\"datetime'`...)
+		dst = appendETagTime(dst, ts)
+		dst = append(dst, `'\"",`...)
 	}
 	if v.meta == fullMetadata {
 		dst = append(dst, `"odata.editLink":`...)
@@ -75,8 +95,9 @@ func (v *view) appendEntity(dst []byte, e *entity, metadataURL string) []byte {
 		if v.meta == fullMetadata {
 			dst = append(dst, `"Timestamp@odata.type":"Edm.DateTime",`...)
 		}
-		dst = append(dst, `"Timestamp":`...)
-		dst = appendJSONString(dst, e.time().Format(timeLayout))
+		dst = append(dst, `"Timestamp":"`...)
+		dst = append(dst, ts...) // digits, '-', ':', '.', 'T', 'Z': nothing to escape
+		dst = append(dst, '"')
 	}
 	if v.sel == nil && (v.meta == minimalMetadata || !e.annotated()) {
 		// The stored fragment is the minimal-metadata form.
@@ -110,6 +131,42 @@ func keyLiteral(k string) string {
 const timeLayout = "2006-01-02T15:04:05.0000000Z"
 
 // viewOf is the rendering a request asks for.
-func (s *Server) viewOf(r *http.Request, table string, sel map[string]bool) *view {
-	return &view{meta: metaLevel(r), sel: sel, base: s.baseURL(r), table: table, account: s.account}
+func (s *Server) viewOf(r *http.Request, table string, sel map[string]bool) view {
+	return view{meta: metaLevel(r), sel: sel, host: r.Host, account: s.account, table: table}
+}
+
+// etagPrefix and etagSuffix surround an ETag's timestamp, whose colons are
+// written %3A: W/"datetime'2026-01-02T03%3A04%3A05.0000000Z'".
+const (
+	etagPrefix = `W/"datetime'`
+	etagSuffix = `'"`
+)
+
+// appendETag appends e's ETag, derived from its timestamp as Azure does.
+func appendETag(dst []byte, e *entity) []byte {
+	var tb [40]byte
+	dst = append(dst, etagPrefix...)
+	dst = appendETagTime(dst, e.time().AppendFormat(tb[:0], timeLayout))
+	return append(dst, etagSuffix...)
+}
+
+// appendETagTime appends a timestamp formatted with timeLayout as an ETag
+// writes it, its colons %3A.
+func appendETagTime(dst, ts []byte) []byte {
+	for _, c := range ts {
+		if c == ':' {
+			dst = append(dst, "%3A"...)
+		} else {
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+// renderPooled renders one entity's answer into a buffer of bufPool,
+// returned with it for reply.pooled.
+func renderPooled(v *view, e *entity) ([]byte, *[]byte) {
+	buf := getBuf()
+	*buf = v.appendEntity(*buf, e, true)
+	return *buf, buf
 }

@@ -1,9 +1,6 @@
 package emulator
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
 	"net"
 	"net/http"
 	"net/url"
@@ -85,10 +82,11 @@ func (s *Server) authenticateSAS(r *http.Request, t sasToken) (*grant, *apiError
 	if t.version < oldestSASVersion || (t.table == "" && !t.isAccount()) {
 		return nil, errAuth
 	}
-	mac := hmac.New(sha256.New, s.key)
-	mac.Write([]byte(t.stringToSign(s.account)))
-	got, err := base64.StdEncoding.DecodeString(t.sig)
-	if err != nil || !hmac.Equal(got, mac.Sum(nil)) {
+	sg := s.getSigner()
+	sg.toSign = append(sg.toSign[:0], t.stringToSign(s.account)...)
+	ok := sg.verify(t.sig)
+	s.putSigner(sg)
+	if !ok {
 		return nil, errAuth
 	}
 	if t.id != "" && !t.isAccount() {

@@ -14,8 +14,11 @@ import (
 
 // reply is a handler's answer, written and counted in one place.
 type reply struct {
-	status   int
-	err      *apiError
+	status int
+	err    *apiError
+	tagged *entity // the entity whose ETag the answer carries, nil for none
+	prefer string  // the Preference-Applied header, "" for none
+	// header holds the other headers, by any case of their names.
 	header   map[string]string
 	body     []byte
 	ctype    string
@@ -64,12 +67,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.now()
-	prefix := "/" + s.account
-	if path != prefix && !strings.HasPrefix(path, prefix+"/") {
+	rest, ok := strings.CutPrefix(path, s.prefix)
+	if !ok || rest != "" && rest[0] != '/' {
 		writeError(w, invalidInput("The account in the URI is not %s.", s.account), now)
 		return
 	}
-	rt, perr := parseRoute(strings.TrimPrefix(path, prefix))
+	rt, perr := parseRoute(rest)
 	tableName := rt.table
 	var rep reply
 	g, aerr := s.authenticate(r)
@@ -93,7 +96,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if rep.timed && !rep.drop {
 		rep.work.Bytes += len(rep.body)
-		s.hold(r.Context(), now.Add(rep.delay+s.model.ServiceTime(rep.work)))
+		if wait := rep.delay + s.model.ServiceTime(rep.work); wait > 0 {
+			s.hold(r.Context(), now.Add(wait))
+		}
 	}
 	s.write(w, r, tableName, rep, now)
 }
@@ -187,27 +192,24 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, table string, rep
 	}
 	s.stats.record(table, rep.part, key, entities, rep.discard)
 	h := w.Header()
-	h.Set("x-ms-version", "2019-02-02")
-	h.Set("x-ms-request-id", requestID(now))
-	h.Set("Date", now.UTC().Format(http.TimeFormat))
-	h.Set("X-Content-Type-Options", "nosniff")
-	for k, v := range rep.header {
-		h.Set(k, v)
+	bodyLen := -1
+	if rep.err == nil && rep.body != nil {
+		bodyLen = len(rep.body)
 	}
+	s.setHeaders(h, &rep, bodyLen, now)
 	if rep.err != nil {
 		putBuf(rep.pooled)
 		writeError(w, rep.err, now)
 		return
 	}
 	if rep.body != nil {
-		ct := rep.ctype
-		if ct == "" {
-			ct = "application/json;odata=minimalmetadata;streaming=true;charset=utf-8"
+		if rep.ctype == "" {
+			h["Content-Type"] = hdrJSON
+		} else {
+			h.Set("Content-Type", rep.ctype)
 		}
-		h.Set("Content-Type", ct)
-		h.Set("Content-Length", strconv.Itoa(len(rep.body)))
 	}
-	h.Set("DataServiceVersion", "3.0;")
+	h["Dataserviceversion"] = hdrDSVersion
 	w.WriteHeader(rep.status)
 	if rep.body != nil && r.Method != http.MethodHead {
 		w.Write(rep.body)

@@ -39,6 +39,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -87,6 +88,11 @@ type Server struct {
 	faults  atomic.Pointer[faults.Injector]
 	stats   *stats
 	measure measuring
+	prefix  string // "/" + account: the path of the service
+	// dates formats the Date header from now when the service has a clock
+	// of its own (Config.Now); on time.Now, net/http writes it.
+	dates   *dateCache
+	signers sync.Pool // of *signer
 }
 
 // ErrConfig is returned for an unusable configuration.
@@ -105,10 +111,13 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: the account key is not base64", ErrConfig)
 	}
+	var dates *dateCache
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	} else {
+		dates = &dateCache{}
 	}
-	s := &Server{account: cfg.Account, key: key, now: cfg.Now, store: newStore(cfg.Now),
+	s := &Server{account: cfg.Account, key: key, prefix: "/" + cfg.Account, dates: dates, now: cfg.Now, store: newStore(cfg.Now),
 		model: model.New(cfg.Model, cfg.Now), stats: newStats()}
 	s.measure.on = true
 	s.store.sized = cfg.Model.Enabled && cfg.Model.Kind == model.Cosmos
@@ -171,21 +180,28 @@ func parseRoute(p string) (route, *apiError) {
 }
 
 // keyValue reads NAME='value' (quotes doubled inside) from the start of s.
+// The value is a substring of s unless it has a doubled quote.
 func keyValue(s, name string) (string, string, bool) {
-	if !strings.HasPrefix(s, name+"'") {
+	if len(s) <= len(name) || s[:len(name)] != name || s[len(name)] != '\'' {
 		return "", "", false
 	}
-	var b strings.Builder
-	for i := len(name) + 1; i < len(s); i++ {
-		if s[i] == '\'' {
-			if i+1 < len(s) && s[i+1] == '\'' {
-				b.WriteByte('\'')
-				i++
-				continue
-			}
-			return b.String(), s[i+1:], true
+	start := len(name) + 1
+	var b []byte // the value so far, once a doubled quote was met
+	from := start
+	for i := start; i < len(s); i++ {
+		if s[i] != '\'' {
+			continue
 		}
-		b.WriteByte(s[i])
+		if i+1 < len(s) && s[i+1] == '\'' {
+			b = append(b, s[from:i+1]...) // up to one of the two quotes
+			i++
+			from = i + 1
+			continue
+		}
+		if b == nil {
+			return s[start:i], s[i+1:], true
+		}
+		return string(append(b, s[from:i]...)), s[i+1:], true
 	}
 	return "", "", false
 }
@@ -198,9 +214,18 @@ func unescape(s string) (string, *apiError) {
 	return out, nil
 }
 
+// queryValue is the first value of a query parameter, "" when absent;
+// the query is parsed only when there is one.
+func queryValue(r *http.Request, key string) string {
+	if r.URL.RawQuery == "" {
+		return ""
+	}
+	return r.URL.Query().Get(key)
+}
+
 // metaLevel reads the JSON metadata level from Accept or $format.
 func metaLevel(r *http.Request) int {
-	a := r.URL.Query().Get("$format")
+	a := queryValue(r, "$format")
 	if a == "" {
 		a = r.Header.Get("Accept")
 	}

@@ -2,10 +2,8 @@ package emulator
 
 import (
 	"encoding/json"
-	"maps"
 	"net"
 	"net/http"
-	"sync"
 
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
@@ -55,102 +53,6 @@ type PartitionStats struct {
 // transport error.
 var dropKey = outcome.Outcome{Class: outcome.Transport}.Key()
 
-// stats are the counters, sharded by table: a request takes the read lock
-// of the table map and its table's mutex, so requests to different tables
-// never wait for each other.
-type stats struct {
-	mu     sync.RWMutex
-	tables map[string]*tableCounters
-}
-
-// tableCounters are one table's counters under their own mutex.
-type tableCounters struct {
-	mu      sync.Mutex
-	parts   map[string]*PartitionStats
-	visited map[string]int64
-}
-
-func newStats() *stats { return &stats{tables: map[string]*tableCounters{}} }
-
-// of returns a table's counters, creating them.
-func (s *stats) of(table string) *tableCounters {
-	s.mu.RLock()
-	t := s.tables[table]
-	s.mu.RUnlock()
-	if t != nil {
-		return t
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if t = s.tables[table]; t == nil {
-		t = &tableCounters{parts: map[string]*PartitionStats{}, visited: map[string]int64{}}
-		s.tables[table] = t
-	}
-	return t
-}
-
-func (s *stats) record(table, part, key string, entities int, discarded bool) {
-	t := s.of(table)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	p := t.parts[part]
-	if p == nil {
-		p = &PartitionStats{Requests: map[string]int64{}}
-		t.parts[part] = p
-	}
-	p.Requests[key]++
-	p.Entities += int64(entities)
-	if key == dropKey {
-		p.Dropped++
-	}
-	if discarded {
-		p.Discarded++
-	}
-}
-
-// visits counts the entities a query page visited, partition by
-// partition.
-func (s *stats) visits(table string, vs []model.Visit) {
-	if len(vs) == 0 {
-		return
-	}
-	t := s.of(table)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for _, v := range vs {
-		if v.Visited > 0 {
-			t.visited[v.Partition] += int64(v.Visited)
-		}
-	}
-}
-
-func (s *stats) snapshot() map[string]*TableStats {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	out := make(map[string]*TableStats, len(s.tables))
-	for name, t := range s.tables {
-		t.mu.Lock()
-		ct := &TableStats{Partitions: make(map[string]*PartitionStats, len(t.parts)), Visited: maps.Clone(t.visited)}
-		for k, p := range t.parts {
-			cp := *p
-			cp.Requests = make(map[string]int64, len(p.Requests))
-			for rk, n := range p.Requests {
-				cp.Requests[rk] = n
-			}
-			ct.Partitions[k] = &cp
-		}
-		t.mu.Unlock()
-		out[name] = ct
-	}
-	return out
-}
-
-func (s *stats) reset() {
-	s.mu.Lock()
-	s.tables = map[string]*tableCounters{}
-	s.mu.Unlock()
-}
-
 // Stats returns a copy of the counters. It is safe for concurrent use.
 func (s *Server) Stats() Stats {
 	tables := s.stats.snapshot()
@@ -176,8 +78,22 @@ func (s *Server) Rows(table string) (int, bool) {
 // It is safe for concurrent use.
 func (s *Server) ResetStats() { s.stats.reset() }
 
-// statusKey is the outcome key of an answer.
-func statusKey(status int, code string) string { return outcome.New(status, code).Key() }
+// statusKey is the outcome key of an answer; the successes' are constants.
+func statusKey(status int, code string) string {
+	if code == "" {
+		switch status {
+		case http.StatusOK:
+			return "200"
+		case http.StatusCreated:
+			return "201"
+		case http.StatusAccepted:
+			return "202"
+		case http.StatusNoContent:
+			return "204"
+		}
+	}
+	return outcome.New(status, code).Key()
+}
 
 // serveStats answers GET /_tablestress/stats (the counters as JSON) and
 // POST /_tablestress/reset, to loopback clients only and without

@@ -96,6 +96,20 @@ func (t *table) put(e *entity) {
 	t.compact()
 }
 
+// insert stores a copy of e unless an entity with its keys is there, and
+// reports whether it did: one walk down the tree either way. Callers hold
+// the write lock.
+func (t *table) insert(e *entity) bool {
+	ref, b := t.slab.alloc(recordLen(e))
+	putRecord(b, e)
+	if old, found := t.tree.ReplaceOrInsert(ref); found {
+		t.tree.ReplaceOrInsert(old) // an insert replaces nothing
+		t.slab.free(ref, len(b))
+		return false
+	}
+	return true
+}
+
 // remove deletes the entity with the keys, if any. Callers hold the write
 // lock; views of it are invalid after.
 func (t *table) remove(pk, rk string) {

@@ -21,10 +21,9 @@ func (s *Server) createTable(r *http.Request) reply {
 	if !s.store.create(req.TableName) {
 		return reply{status: errTableExists.status, err: errTableExists, table: req.TableName}
 	}
-	rep := reply{status: http.StatusCreated, table: req.TableName, header: map[string]string{"Preference-Applied": returnContent}}
+	rep := reply{status: http.StatusCreated, table: req.TableName, prefer: returnContent}
 	if preference(r) == returnNoContent {
-		rep.status = http.StatusNoContent
-		rep.header["Preference-Applied"] = returnNoContent
+		rep.status, rep.prefer = http.StatusNoContent, returnNoContent
 		return rep
 	}
 	out := []byte(`{"odata.metadata":`)

@@ -173,7 +173,7 @@ func (s *Summary) finish() {
 			p.Status = map[string]int64{}
 		}
 		p.EntitiesPerSec = perSec(p.Entities, secs)
-		p.OverTarget = OverTarget(p.Key, float64(p.Peak), float64(p.ThrottledPeak), s.PartitionTarget)
+		p.OverTarget = OverTarget(p.Key, PeakRate(p.Peak, p.EntitiesPerSec), float64(p.ThrottledPeak), s.PartitionTarget)
 		h := p.Latency
 		p.Quantiles = Percentiles{P50: usToMs(h.Quantile(0.5)), P90: usToMs(h.Quantile(0.9)), P99: usToMs(h.Quantile(0.99)),
 			P999: usToMs(h.Quantile(0.999)), Max: usToMs(h.Max())}
@@ -185,6 +185,12 @@ func (s *Summary) finish() {
 		}
 	}
 }
+
+// PeakRate is a partition's peak entities/s: the most entities it served
+// in a one-second interval, and never less than its average over the
+// measured window (a window shorter than a second, or ending in a partial
+// second denser than any whole one, has no whole second that busy).
+func PeakRate(peak int64, perSec float64) float64 { return max(float64(peak), perSec) }
 
 // AtTargetShare is the share of the partition target a partition must serve
 // in a second in which it is throttled for that throttling to count as the

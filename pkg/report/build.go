@@ -50,13 +50,15 @@ func Build(m Meta, s *metrics.Summary) *Report {
 	}
 	target := s.PartitionTarget
 	for _, p := range s.Partitions {
+		eps := perSec(p.Entities, secs)
+		peak := metrics.PeakRate(p.Peak, eps)
 		r.Partitions = append(r.Partitions, Partition{
 			PartitionKey: p.Key, Counts: p.Counts,
-			EntitiesPerSec: perSec(p.Entities, secs), PeakEntitiesPerSec: float64(p.Peak), ThrottledPeakEntitiesPerSec: float64(p.ThrottledPeak),
+			EntitiesPerSec: eps, PeakEntitiesPerSec: peak, ThrottledPeakEntitiesPerSec: float64(p.ThrottledPeak),
 			Status: p.Status,
 			Latency: Latency{P50: usMs(p.Latency.Quantile(0.5)), P90: usMs(p.Latency.Quantile(0.9)), P99: usMs(p.Latency.Quantile(0.99)),
 				P999: usMs(p.Latency.Quantile(0.999)), Max: usMs(p.Latency.Max())},
-			OverTarget: metrics.OverTarget(p.Key, float64(p.Peak), float64(p.ThrottledPeak), target),
+			OverTarget: metrics.OverTarget(p.Key, peak, float64(p.ThrottledPeak), target),
 			Hist:       p.Latency.Encode(),
 		})
 	}

@@ -145,3 +145,20 @@ func TestOverTargetAgreesEverywhere(t *testing.T) {
 		t.Errorf("over_target disagrees: json %v, csv %v, text:\n%s", strings.Contains(js.String(), `"over_target": true`), rows[1], text.String())
 	}
 }
+
+// A window shorter than a second (a run of --max-ops 100) has no whole
+// second: a partition's peak is its average then, never below it.
+func TestPeakNotBelowAverageInAShortWindow(t *testing.T) {
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	end := t0.Add(136 * time.Millisecond)
+	reg := metrics.NewRegistry(metrics.Options{Start: t0, End: end, PartitionTarget: 2000})
+	rec := reg.NewRecorder()
+	for i := range 50 {
+		rec.Request(metrics.Request{Op: metrics.PointRead, Partition: "dev-008", Outcome: outcome.New(200, ""), Entities: 1, At: t0.Add(time.Duration(i) * 2 * time.Millisecond)})
+	}
+	r := Build(Meta{Run: RunInfo{PartitionTarget: 2000}}, reg.Finish(end))
+	p := r.Partitions[0]
+	if p.EntitiesPerSec < 300 || p.PeakEntitiesPerSec < p.EntitiesPerSec {
+		t.Errorf("partition %s: %.1f entities/s, peak %.1f: want the peak at least the average (about 368)", p.PartitionKey, p.EntitiesPerSec, p.PeakEntitiesPerSec)
+	}
+}

@@ -2,8 +2,14 @@ package table
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 )
 
 // The benchmarks run the whole client path (aztables, azcore, net/http)
@@ -113,3 +119,32 @@ func BenchmarkCheckEntity(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGetSDKAlone is BenchmarkGet's request made with aztables alone
+// (a pool sent on directly, no retries, no timeout, nothing recorded): the
+// baseline Table.Get's own cost is judged against.
+func BenchmarkGetSDKAlone(b *testing.B) {
+	srv := httptest.NewServer(&canned{status: 200, header: map[string]string{"ETag": `W/"datetime'2026-11-22T12%3A00%3A00.1234567Z'"`},
+		body: `{"odata.metadata":"http://127.0.0.1/devstoreaccount1/$metadata#tbl1/@Element","odata.etag":"W/\"datetime'2026-11-22T12%3A00%3A00.1234567Z'\"","Timestamp":"2026-11-22T12:00:00.1234567Z",` + benchEntity[1:]})
+	b.Cleanup(srv.Close)
+	tr := newHTTPTransport(4)
+	b.Cleanup(tr.CloseIdleConnections)
+	svc, err := aztables.NewServiceClientFromConnectionString("DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey="+DevKey+
+		";TableEndpoint="+srv.URL+"/devstoreaccount1;", &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{
+		Transport: bareTransport{tr}, Retry: policy.RetryOptions{MaxRetries: -1}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, ctx := svc.NewClient("tbl1"), context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.GetEntity(ctx, "device-0042_2026-11-22", "2517867199999999999", nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// bareTransport sends on the pool directly, as bench/bareclient does.
+type bareTransport struct{ *http.Transport }
+
+func (t bareTransport) Do(req *http.Request) (*http.Response, error) { return t.RoundTrip(req) }

@@ -42,6 +42,7 @@ type Service struct {
 	svc       *aztables.ServiceClient
 	transport *http.Transport
 	timeout   time.Duration
+	deadlines *deadlines
 }
 
 // ErrOpen is wrapped by the errors of Open.
@@ -92,7 +93,7 @@ func Open(t Target, o Options) (*Service, error) {
 		// scrub them all the same and keep one line.
 		return nil, fmt.Errorf("%w: %s with %s: %s", ErrOpen, t, t.auth(), oneLine(scrub(err.Error(), t.Secrets()), "unknown error"))
 	}
-	return &Service{target: t, svc: svc, transport: tr, timeout: o.Timeout}, nil
+	return &Service{target: t, svc: svc, transport: tr, timeout: o.Timeout, deadlines: &deadlines{timeout: o.Timeout}}, nil
 }
 
 // Target returns the target the service was opened for.
@@ -100,13 +101,16 @@ func (s *Service) Target() Target { return s.target }
 
 // Close closes the idle connections. In-flight requests finish; a later
 // request opens a new connection.
-func (s *Service) Close() { s.transport.CloseIdleConnections() }
+func (s *Service) Close() {
+	s.deadlines.close()
+	s.transport.CloseIdleConnections()
+}
 
 // begin starts an operation: the caller's context bounded by the request
 // timeout, in a call the transporter reports the status to.
 func (s *Service) begin(ctx context.Context) (*call, context.CancelFunc) {
-	tctx, cancel := context.WithTimeout(ctx, s.timeout)
-	return &call{Context: tctx}, cancel
+	tctx, end := s.deadlines.begin(ctx)
+	return &call{Context: tctx}, end
 }
 
 // CreateTable creates a table: 201 (or 204), 409 TableAlreadyExists.

@@ -305,6 +305,13 @@ func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes [
 					cancelStop()
 				case down && outageStart.IsZero():
 					outageStart, outageCause = time.Unix(0, h.lastAnswer.Load()), cause
+					// An answer recorded late (sent before the gap, read
+					// after it began) ended the previous outage early:
+					// the silence since then is the same outage.
+					if n := len(ph.outages); n > 0 && outageStart.Sub(measureFrom) <= ph.outages[n-1].End {
+						outageStart = measureFrom.Add(ph.outages[n-1].Start)
+						ph.outages = ph.outages[:n-1]
+					}
 				case !down && !outageStart.IsZero():
 					ph.outages = append(ph.outages, Outage{Start: outageStart.Sub(measureFrom), End: now.Sub(measureFrom), Cause: outageCause})
 					outageStart = time.Time{}

@@ -1,0 +1,128 @@
+package emulator
+
+import (
+	"net/http"
+	"strconv"
+	"sync/atomic"
+	"time"
+)
+
+// The response headers every answer carries, set by direct assignment to
+// the header map under their canonical keys (what Header.Set would store):
+// a constant value is a one-element slice shared by every answer, which
+// net/http only reads (it copies the map before writing it out), and the
+// values that vary share one backing array per answer.
+var (
+	hdrVersion     = []string{"2019-02-02"}
+	hdrNosniff     = []string{"nosniff"}
+	hdrDSVersion   = []string{"3.0;"}
+	hdrJSON        = []string{jsonMinimal}
+	hdrNoContent   = []string{returnNoContent}
+	hdrWithContent = []string{returnContent}
+)
+
+// jsonMinimal is the Content-Type of a JSON answer with minimal metadata,
+// Azure's default.
+const jsonMinimal = "application/json;odata=minimalmetadata;streaming=true;charset=utf-8"
+
+// preferenceHeader is the Preference-Applied value of a reply's applied
+// preference, nil for none.
+func preferenceHeader(p string) []string {
+	switch p {
+	case returnNoContent:
+		return hdrNoContent
+	case returnContent:
+		return hdrWithContent
+	case "":
+		return nil
+	}
+	return []string{p}
+}
+
+// dateCache holds the Date header of the current second, for a service
+// on a clock of its own: formatting it is a tenth of what the rest of an
+// answer's headers cost, and it changes once a second. (On the system
+// clock, net/http writes Date itself: a ninth header in the map would
+// make an insert's answer grow the map past its first eight slots.) Safe
+// for concurrent use.
+type dateCache struct{ cur atomic.Pointer[dateLine] }
+
+type dateLine struct {
+	sec int64
+	val []string // the header value, shared by the answers of that second
+}
+
+// of is the Date header value for an answer at now.
+func (c *dateCache) of(now time.Time) []string {
+	sec := now.Unix()
+	if d := c.cur.Load(); d != nil && d.sec == sec {
+		return d.val
+	}
+	d := &dateLine{sec: sec, val: []string{now.UTC().Format(http.TimeFormat)}}
+	c.cur.Store(d)
+	return d.val
+}
+
+// appendRequestID appends the x-ms-request-id of an answer at now: a GUID
+// made of the time, as "%08x-0000-0000-0000-%012x" of the Unix time in
+// nanoseconds shifted right by 20 bits, and of its low 48 bits.
+func appendRequestID(dst []byte, now time.Time) []byte {
+	ns := now.UnixNano()
+	dst = appendHex(dst, uint64(uint32(ns>>20)), 8)
+	dst = append(dst, "-0000-0000-0000-"...)
+	return appendHex(dst, uint64(ns)&0xffffffffffff, 12)
+}
+
+// appendHex appends v in width lowercase hex digits, zero-padded (v must
+// fit).
+func appendHex(dst []byte, v uint64, width int) []byte {
+	for i := width - 1; i >= 0; i-- {
+		dst = append(dst, hexDigits[(v>>(4*uint(i)))&0xf])
+	}
+	return dst
+}
+
+// requestID is appendRequestID as a string.
+func requestID(now time.Time) string {
+	var b [36]byte
+	return string(appendRequestID(b[:0], now))
+}
+
+// setHeaders sets the headers every answer at now carries, the ETag of
+// the reply's entity, its applied preference and other headers, and with
+// bodyLen ≥ 0 the Content-Length of a body of that many bytes. The varying values
+// (request id, length, ETag) are one string and share one slice array:
+// two allocations in all.
+func (s *Server) setHeaders(h http.Header, rep *reply, bodyLen int, now time.Time) {
+	var b [128]byte
+	line := appendRequestID(b[:0], now)
+	idEnd := len(line)
+	if bodyLen >= 0 {
+		line = strconv.AppendInt(line, int64(bodyLen), 10)
+	}
+	lenEnd := len(line)
+	if rep.tagged != nil {
+		line = appendETag(line, rep.tagged)
+	}
+	all := string(line)
+	vals := make([]string, 3)
+	vals[0], vals[1], vals[2] = all[:idEnd], all[idEnd:lenEnd], all[lenEnd:]
+	h["X-Ms-Version"] = hdrVersion
+	h["X-Ms-Request-Id"] = vals[0:1:1]
+	if s.dates != nil { // else net/http writes it, from the same clock, without a map entry
+		h["Date"] = s.dates.of(now)
+	}
+	h["X-Content-Type-Options"] = hdrNosniff
+	if rep.tagged != nil {
+		h["Etag"] = vals[2:3:3]
+	}
+	if p := preferenceHeader(rep.prefer); p != nil {
+		h["Preference-Applied"] = p
+	}
+	for k, v := range rep.header {
+		h.Set(k, v)
+	}
+	if bodyLen >= 0 {
+		h["Content-Length"] = vals[1:2:2]
+	}
+}

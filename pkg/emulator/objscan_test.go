@@ -1,0 +1,142 @@
+package emulator
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"unsafe"
+)
+
+// objectCases are bodies scanObject must read as json.Unmarshal into a
+// map[string]json.RawMessage does (which parseBody used before it).
+var objectCases = []string{
+	"", " ", "null", " null\n", "nul", "nullx", "{}", " { } ", "[]", "1", `"s"`, "true",
+	`{"a":1}`, `{"a":1,"a":2}`, `{"b":1,"a":2,"b":"x"}`, `{"a":1,}`, `{"a" 1}`, `{"a":1 "b":2}`, `{,}`, `{"a"}`,
+	`{"a":01}`, `{"a":-}`, `{"a":-0}`, `{"a":1.}`, `{"a":.5}`, `{"a":1.5e}`, `{"a":1e+5}`, `{"a":-1.25E-3}`, `{"a":+1}`,
+	`{"a":"\u00e9"}`, `{"a":"\u00g9"}`, `{"a":"\u00e"}`, `{"a":"\x"}`, `{"a":"\/\b\f\n\r\t\\\""}`,
+	`{"\u0041":1,"A":2}`, `{"a\"b":1}`, `{"\ud800":1}`, "{\"a\":\"x\x01\"}", "{\"\xff\":1}", "{\"a\":\"\xff\xfe\"}",
+	`{"a":[1,{"b":[]}],"c":{}}`, `{"a":[1,]}`, `{"a":[1 2]}`, `{"a":{"b":1,}}`, `{"a":true,"b":false,"c":null}`,
+	`{"a":tru}`, `{"a":nulll}`, `{"a":1}x`, `{"a":1} `, "\t{\"a\":1}\r\n", `{"a":1}{`, `{"a":1`, `{"a":"x`, `{"a":`,
+	`{"PartitionKey":"p","RowKey":"r","N":1,"N@odata.type":"Edm.Int64","Data":"` + strings.Repeat("x", 1000) + `"}`,
+	"\xef\xbb\xbf{}", "{\"a\":1}\x00",
+}
+
+// nested is an object holding n arrays one inside the other, so that
+// containers nest n+1 deep.
+func nested(n int) string {
+	return `{"a":` + strings.Repeat("[", n) + strings.Repeat("]", n) + "}"
+}
+
+// checkScanObject fails unless scanObject reads b as encoding/json does,
+// and stringValue reads each member's value as json.Unmarshal into a
+// string does.
+func checkScanObject(t *testing.T, b []byte) {
+	t.Helper()
+	var want map[string]json.RawMessage
+	err := json.Unmarshal(b, &want)
+	o, ok := scanObject(b)
+	defer o.release()
+	got := o.members
+	if ok != (err == nil) {
+		t.Fatalf("%q: scanObject ok %v, json.Unmarshal error %v", b, ok, err)
+	}
+	if !ok {
+		return
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%q: %d members, json.Unmarshal %d", b, len(got), len(want))
+	}
+	for k, m := range got {
+		if k > 0 && got[k-1].name >= m.name {
+			t.Fatalf("%q: members %q and %q out of order", b, got[k-1].name, m.name)
+		}
+		if w, found := want[m.name]; !found || !bytes.Equal(w, m.raw) {
+			t.Fatalf("%q: member %q is %q, json.Unmarshal %q (found %v)", b, m.name, m.raw, w, found)
+		}
+		if raw, found := o.get(m.name, ""); !found || !bytes.Equal(raw, m.raw) {
+			t.Fatalf("%q: get(%q) = %q, %v", b, m.name, raw, found)
+		}
+		var ws string
+		wantErr := json.Unmarshal(m.raw, &ws)
+		gs, gok := stringValue(m.raw)
+		if gok != (wantErr == nil) || gok && gs != ws {
+			t.Fatalf("%q: stringValue(%q) = %q, %v; json.Unmarshal %q, %v", b, m.raw, gs, gok, ws, wantErr)
+		}
+	}
+}
+
+func TestScanObjectAsEncodingJSON(t *testing.T) {
+	for _, c := range objectCases {
+		checkScanObject(t, []byte(c))
+	}
+	// encoding/json lets containers nest 10,000 deep, not deeper.
+	for _, n := range []int{9999, 10000} {
+		checkScanObject(t, []byte(nested(n)))
+	}
+}
+
+func FuzzScanObject(f *testing.F) {
+	for _, c := range objectCases {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) { checkScanObject(t, b) })
+}
+
+// TestJSONObjectGet finds a name given in two parts among names that sort
+// around it.
+func TestJSONObjectGet(t *testing.T) {
+	o, ok := scanObject([]byte(`{"N":1,"N0":2,"N@odata.type":"Edm.Int64","NA":3,"M":4,"O":5,"N@odata.typf":6}`))
+	if !ok {
+		t.Fatal("not read")
+	}
+	tests := []struct {
+		a, b, want string // want "" for absent
+	}{
+		{"N", "@odata.type", `"Edm.Int64"`},
+		{"N", "", "1"},
+		{"N0", "", "2"},
+		{"", "N@odata.typf", "6"},
+		{"N@", "odata.type", `"Edm.Int64"`},
+		{"NA", "@odata.type", ""},
+		{"N", "@odata.typ", ""},
+		{"", "", ""},
+		{"P", "", ""},
+	}
+	for _, tt := range tests {
+		raw, found := o.get(tt.a, tt.b)
+		if string(raw) != tt.want || found != (tt.want != "") {
+			t.Errorf("get(%q, %q) = %q, %v; want %q", tt.a, tt.b, raw, found, tt.want)
+		}
+	}
+}
+
+// TestInternTable interns from many goroutines at once (run it with
+// -race): every string read back is the one asked for, and the table
+// stops growing at maxInterned.
+func TestInternTable(t *testing.T) {
+	var it internTable
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Go(func() {
+			for i := range 3 * maxInterned {
+				name := fmt.Sprintf("Name%d", (i*7+w)%(2*maxInterned))
+				if got := it.get([]byte(name)); got != name {
+					t.Errorf("get(%q) = %q", name, got)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if n := len(*it.m.Load()); n > maxInterned || n < maxInterned/2 {
+		t.Errorf("%d names interned, want at most %d (and many)", n, maxInterned)
+	}
+	var fresh internTable
+	a, b := fresh.get([]byte("Name1")), fresh.get([]byte("Name1"))
+	if unsafe.StringData(a) != unsafe.StringData(b) {
+		t.Error("an interned name is allocated again")
+	}
+}
