@@ -93,8 +93,14 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 		for status, n := range st.Status {
 			ch <- prometheus.MustNewConstMetric(e.requests, prometheus.CounterValue, float64(n), scenario, scheme, name, status)
 		}
-		if h := st.Latency; h != nil && h.TotalCount() > 0 {
-			buckets := map[float64]uint64{}
+		// The histogram is served as soon as its operation is, empty until
+		// an operation completes (a request's status is counted before its
+		// operation's latency), so a scrape never lacks it.
+		if h := st.Latency; h != nil {
+			buckets := make(map[float64]uint64, len(latencyBuckets))
+			for _, ub := range latencyBuckets {
+				buckets[ub] = 0
+			}
 			var sum float64
 			for _, b := range h.Distribution() {
 				if b.Count == 0 {
