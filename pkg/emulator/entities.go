@@ -119,7 +119,7 @@ func (s *Server) insert(r *http.Request, name string, g *grant) reply {
 		}
 		t.mu.Unlock()
 	}
-	rep := timedReply(reply{part: e.pk, entities: 1, tagged: e, discard: f.Discard}, model.OpWrite, 1, len(body), d)
+	rep := timedReply(reply{part: e.pk, entities: 1, tagged: true, tagTS: e.ts, discard: f.Discard}, model.OpWrite, 1, len(body), d)
 	if preference(r) == returnNoContent {
 		rep.status, rep.prefer = http.StatusNoContent, returnNoContent
 		return rep
@@ -134,32 +134,34 @@ func (s *Server) insert(r *http.Request, name string, g *grant) reply {
 // the read: Cosmos DB charges it by its size.
 func (s *Server) getEntity(r *http.Request, rt route) reply {
 	t := s.store.table(rt.table)
-	var e *entity
+	found, size := false, 0
+	var ts int64
+	var body []byte
+	var pooled *[]byte
 	if t != nil {
+		// The answer is rendered under the lock, from the stored record:
+		// a view of it is valid under the lock only.
 		var v entity
 		t.mu.RLock()
-		if t.find(rt.pk, rt.rk, &v) {
-			e = v.detach() // the view is valid under the lock only
+		if found = t.find(rt.pk, rt.rk, &v); found {
+			size, ts = v.bytes(), v.ts
+			w := s.viewOf(r, rt.table, selectSet(queryValue(r, "$select")))
+			body, pooled = renderPooled(&w, &v)
 		}
 		t.mu.RUnlock()
 	}
-	size := 0
-	if e != nil {
-		size = e.bytes()
-	}
 	_, refused, d := s.gate(r.Context(), rt.pk, model.Request{Table: rt.table, Partition: rt.pk, Op: model.OpRead, Entities: 1, Bytes: size}, nil)
 	if refused != nil {
+		putBuf(pooled)
 		return *refused
 	}
 	if t == nil {
 		return timedReply(errReply(errTableNotFound, rt.pk), model.OpRead, 0, 0, d)
 	}
-	if e == nil {
+	if !found {
 		return timedReply(errReply(errNotFound, rt.pk), model.OpRead, 0, 0, d)
 	}
-	v := s.viewOf(r, rt.table, selectSet(queryValue(r, "$select")))
-	rep := reply{status: http.StatusOK, part: rt.pk, entities: 1, tagged: e}
-	rep.body, rep.pooled = renderPooled(&v, e)
+	rep := reply{status: http.StatusOK, part: rt.pk, entities: 1, tagged: true, tagTS: ts, body: body, pooled: pooled}
 	return timedReply(rep, model.OpRead, 1, 0, d)
 }
 
@@ -192,7 +194,7 @@ func (s *Server) write1(r *http.Request, rt route, mergeMode bool) reply {
 	if aerr != nil {
 		return timedReply(errReply(aerr, rt.pk), model.OpWrite, 0, len(body), d)
 	}
-	return timedReply(reply{status: http.StatusNoContent, part: rt.pk, entities: 1, tagged: e, discard: f.Discard}, model.OpWrite, 1, len(body), d)
+	return timedReply(reply{status: http.StatusNoContent, part: rt.pk, entities: 1, tagged: true, tagTS: e.ts, discard: f.Discard}, model.OpWrite, 1, len(body), d)
 }
 
 func (s *Server) deleteEntity(r *http.Request, rt route) reply {

@@ -101,8 +101,8 @@ func (s *Server) setHeaders(h http.Header, rep *reply, bodyLen int, now time.Tim
 		line = strconv.AppendInt(line, int64(bodyLen), 10)
 	}
 	lenEnd := len(line)
-	if rep.tagged != nil {
-		line = appendETag(line, rep.tagged)
+	if rep.tagged {
+		line = appendETagTicks(line, rep.tagTS)
 	}
 	all := string(line)
 	vals := make([]string, 3)
@@ -113,7 +113,7 @@ func (s *Server) setHeaders(h http.Header, rep *reply, bodyLen int, now time.Tim
 		h["Date"] = s.dates.of(now)
 	}
 	h["X-Content-Type-Options"] = hdrNosniff
-	if rep.tagged != nil {
+	if rep.tagged {
 		h["Etag"] = vals[2:3:3]
 	}
 	if p := preferenceHeader(rep.prefer); p != nil {

@@ -34,7 +34,7 @@ var probes [probeShards]probeShard
 
 // acquireProbe returns a B-tree item that orders as the keys (pk, rk).
 // The caller gives it back with releaseProbe when its search is done.
-func acquireProbe(pk, rk string) uint64 {
+func acquireProbe(pk, rk string) item {
 	sh := rand.Uint32() % probeShards
 	s := &probes[sh]
 	s.mu.Lock()
@@ -54,11 +54,12 @@ func acquireProbe(pk, rk string) uint64 {
 	ref := probeBit | uint64(sh)<<32 | uint64(i)
 	k := probeAt(ref)
 	k.pk, k.rk = pk, rk
-	return ref
+	return item{prefixOf(pk), ref}
 }
 
 // releaseProbe gives back a probe acquireProbe returned.
-func releaseProbe(ref uint64) {
+func releaseProbe(it item) {
+	ref := it.ref
 	k := probeAt(ref)
 	k.pk, k.rk = "", "" // keep no key alive
 	s := &probes[(ref>>32)%probeShards]

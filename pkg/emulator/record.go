@@ -77,6 +77,33 @@ func keysAt(p *byte) (pk, rk string) {
 	return stringAt(p, i, lp), stringAt(p, i+lp, lr)
 }
 
+// item is a B-tree entry: the first 8 bytes of a record's PartitionKey
+// (prefixOf) and the record's ref, or a probe (probe.go). No pointers, so
+// the tree is nothing for the collector to scan; the prefix orders most
+// pairs of entries without reading their records, whose memory a search
+// would otherwise touch at every step.
+type item struct {
+	prefix uint64
+	ref    uint64
+}
+
+// prefixOf is the first 8 bytes of key, big-endian, zero-padded: for any
+// keys a and b, prefixOf(a) < prefixOf(b) implies a < b, and a < b implies
+// prefixOf(a) <= prefixOf(b).
+func prefixOf(key string) uint64 {
+	if len(key) >= 8 {
+		return binary.BigEndian.Uint64(unsafe.Slice(unsafe.StringData(key), 8))
+	}
+	var p uint64
+	for i := range 8 {
+		p <<= 8
+		if i < len(key) {
+			p |= uint64(key[i])
+		}
+	}
+	return p
+}
+
 // keysOf returns the keys of the record or probe (probe.go) a B-tree
 // item names, aliasing it.
 func (s *slab) keysOf(ref uint64) (pk, rk string) {
@@ -87,10 +114,14 @@ func (s *slab) keysOf(ref uint64) (pk, rk string) {
 	return keysAt(s.at(ref))
 }
 
-// less orders B-tree items by their keys (PartitionKey, RowKey).
-func (s *slab) less(a, b uint64) bool {
-	apk, ark := s.keysOf(a)
-	bpk, brk := s.keysOf(b)
+// less orders B-tree items by their keys (PartitionKey, RowKey), by
+// their prefixes where those differ.
+func (s *slab) less(a, b item) bool {
+	if a.prefix != b.prefix {
+		return a.prefix < b.prefix
+	}
+	apk, ark := s.keysOf(a.ref)
+	bpk, brk := s.keysOf(b.ref)
 	if apk != bpk {
 		return apk < bpk
 	}

@@ -16,8 +16,9 @@ import (
 type reply struct {
 	status int
 	err    *apiError
-	tagged *entity // the entity whose ETag the answer carries, nil for none
-	prefer string  // the Preference-Applied header, "" for none
+	tagged bool   // the answer carries the ETag of an entity written at tagTS
+	tagTS  int64  // that entity's write time (entity.ts)
+	prefer string // the Preference-Applied header, "" for none
 	// header holds the other headers, by any case of their names.
 	header   map[string]string
 	body     []byte

@@ -16,7 +16,7 @@ import (
 type table struct {
 	name  string
 	mu    sync.RWMutex
-	tree  *btree.BTreeG[uint64] // refs of records in slab
+	tree  *btree.BTreeG[item] // records in slab, by their keys
 	slab  *slab
 	names *names
 
@@ -69,10 +69,10 @@ func (t *table) get(pk, rk string) *entity {
 // there is one (as get).
 func (t *table) find(pk, rk string, v *entity) bool {
 	probe := acquireProbe(pk, rk)
-	ref, ok := t.tree.Get(probe)
+	it, ok := t.tree.Get(probe)
 	releaseProbe(probe)
 	if ok {
-		v.load(t.slab.at(ref), t.names)
+		v.load(t.slab.at(it.ref), t.names)
 	}
 	return ok
 }
@@ -90,8 +90,8 @@ func (t *table) needsCurrent(o op) bool {
 func (t *table) put(e *entity) {
 	ref, b := t.slab.alloc(recordLen(e))
 	putRecord(b, e)
-	if old, ok := t.tree.ReplaceOrInsert(ref); ok {
-		t.slab.free(old, recordLenAt(t.slab.at(old)))
+	if old, ok := t.tree.ReplaceOrInsert(item{prefixOf(e.pk), ref}); ok {
+		t.slab.free(old.ref, recordLenAt(t.slab.at(old.ref)))
 	}
 	t.compact()
 }
@@ -102,7 +102,7 @@ func (t *table) put(e *entity) {
 func (t *table) insert(e *entity) bool {
 	ref, b := t.slab.alloc(recordLen(e))
 	putRecord(b, e)
-	if old, found := t.tree.ReplaceOrInsert(ref); found {
+	if old, found := t.tree.ReplaceOrInsert(item{prefixOf(e.pk), ref}); found {
 		t.tree.ReplaceOrInsert(old) // an insert replaces nothing
 		t.slab.free(ref, len(b))
 		return false
@@ -117,7 +117,7 @@ func (t *table) remove(pk, rk string) {
 	old, ok := t.tree.Delete(probe)
 	releaseProbe(probe)
 	if ok {
-		t.slab.free(old, recordLenAt(t.slab.at(old)))
+		t.slab.free(old.ref, recordLenAt(t.slab.at(old.ref)))
 		t.compact()
 	}
 }
@@ -129,8 +129,8 @@ func (t *table) ascend(pk, rk string, fn func(e *entity) bool) {
 	var v entity
 	probe := acquireProbe(pk, rk)
 	defer releaseProbe(probe)
-	t.tree.AscendGreaterOrEqual(probe, func(ref uint64) bool {
-		v.load(t.slab.at(ref), t.names)
+	t.tree.AscendGreaterOrEqual(probe, func(it item) bool {
+		v.load(t.slab.at(it.ref), t.names)
 		return fn(&v)
 	})
 }
@@ -139,8 +139,8 @@ func (t *table) ascend(pk, rk string, fn func(e *entity) bool) {
 // down, until it returns false (as ascend).
 func (t *table) descend(fn func(e *entity) bool) {
 	var v entity
-	t.tree.Descend(func(ref uint64) bool {
-		v.load(t.slab.at(ref), t.names)
+	t.tree.Descend(func(it item) bool {
+		v.load(t.slab.at(it.ref), t.names)
 		return fn(&v)
 	})
 }
@@ -156,10 +156,12 @@ func (t *table) compact() {
 	for off := 0; off < c.used; {
 		ref := uint64(c.id)<<32 | uint64(off)
 		n := recordLenAt(&c.mem[off])
-		if cur, ok := t.tree.Get(ref); ok && cur == ref {
+		pk, _ := keysAt(&c.mem[off])
+		it := item{prefixOf(pk), ref}
+		if cur, ok := t.tree.Get(it); ok && cur.ref == ref {
 			moved, b := t.slab.alloc(n)
 			copy(b, c.mem[off:off+n])
-			t.tree.ReplaceOrInsert(moved)
+			t.tree.ReplaceOrInsert(item{it.prefix, moved})
 			c.live -= n
 			t.slab.live -= n
 		}

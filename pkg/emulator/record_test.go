@@ -1,0 +1,84 @@
+package emulator
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestPrefixOrder checks prefixOf's contract on keys that share prefixes
+// of every length, are shorter and longer than 8 bytes and hold bytes
+// above 0x7f: a smaller prefix means a smaller key, and a smaller key
+// never has a greater prefix.
+func TestPrefixOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []byte("\x01a~\x7f\xc3\xa9\xff")
+	var keys []string
+	for range 3000 {
+		b := make([]byte, rng.IntN(12))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		keys = append(keys, string(b))
+	}
+	keys = append(keys, "", "abcdefgh", "abcdefg", "abcdefgh\x01", "abcdefghi")
+	for i, a := range keys {
+		for _, b := range keys[i+1:] {
+			pa, pb := prefixOf(a), prefixOf(b)
+			if pa < pb && !(a < b) || pa > pb && !(a > b) {
+				t.Fatalf("prefixOf(%q) = %#x, prefixOf(%q) = %#x: out of the keys' order", a, pa, b, pb)
+			}
+			if a < b && pa > pb || a > b && pa < pb {
+				t.Fatalf("%q and %q: prefixes %#x, %#x disagree", a, b, pa, pb)
+			}
+		}
+	}
+}
+
+// TestTableOrdersByKeys stores entities whose keys share long prefixes in
+// a random order and reads them back in key order, and finds each.
+func TestTableOrdersByKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	tb := newTable("t")
+	type key struct{ pk, rk string }
+	var want []key
+	for _, pk := range []string{"", "p", "partitio", "partition", "partition-1", "partition-10", "partition-2", "q\xc3\xa9"} {
+		for _, rk := range []string{"", "r", "row-0000", "row-00001", "row-1"} {
+			want = append(want, key{pk, rk})
+		}
+	}
+	order := slices.Clone(want)
+	rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	for _, k := range order {
+		tb.put(newEntity(k.pk, k.rk, nil, instants[0], tb.names))
+	}
+	slices.SortFunc(want, func(a, b key) int {
+		if a.pk != b.pk {
+			return cmpString(a.pk, b.pk)
+		}
+		return cmpString(a.rk, b.rk)
+	})
+	var got []key
+	tb.ascend("", "", func(e *entity) bool { got = append(got, key{e.pk, e.rk}); return true })
+	if !slices.Equal(got, want) {
+		t.Fatalf("ascending:\n got %q\nwant %q", got, want)
+	}
+	for _, k := range want {
+		if e := tb.get(k.pk, k.rk); e == nil || e.pk != k.pk || e.rk != k.rk {
+			t.Errorf("get(%q, %q) = %v", k.pk, k.rk, e)
+		}
+	}
+	if tb.get("partition-1", "row-000") != nil || tb.get("partitio", "row-1x") != nil {
+		t.Error("get found keys that were never stored")
+	}
+}
+
+func cmpString(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
