@@ -250,13 +250,15 @@ func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes [
 	var outageCause string
 	opCtx, cancelOps := context.WithCancel(c.Hard)
 	defer cancelOps()
-	var stoppedAt atomic.Int64 // unix ns of an early stop, 0 if none
-	go func() {                // the stop ends the window; in-flight operations get Grace, then are canceled
+	var stoppedAt atomic.Int64      // unix ns of an early stop, 0 if none
+	stopSeen := make(chan struct{}) // closed once stoppedAt holds the stop
+	go func() {                     // the stop ends the window; in-flight operations get Grace, then are canceled
 		<-stop.Done()
 		if now := c.Clock.Now(); now.Before(deadline) {
 			stoppedAt.Store(now.UnixNano())
 			reg.SetEnd(now)
 		}
+		close(stopSeen)
 		select {
 		case <-c.Clock.After(c.Grace):
 		case <-opCtx.Done():
@@ -333,6 +335,11 @@ func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes [
 	// operation may complete before it), at an early stop, or when the last
 	// operation of a run bounded by max_operations completed.
 	end := deadline
+	if stop.Err() != nil {
+		// The workers saw the stop; the goroutine above may not have
+		// recorded it yet (a loaded machine schedules it late).
+		<-stopSeen
+	}
 	if ns := stoppedAt.Load(); ns != 0 {
 		end = time.Unix(0, ns)
 	} else if now := c.Clock.Now(); p.spent.Load() && now.Before(deadline) {
