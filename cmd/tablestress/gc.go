@@ -4,8 +4,12 @@ import (
 	"bufio"
 	"os"
 	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // gcPolicy is how the garbage collector runs in a tablestress process
@@ -17,14 +21,27 @@ import (
 // collector then runs every few milliseconds and its marking costs a
 // tenth of the client's CPU; at 400 it runs a quarter as often, for a
 // heap of a few hundred MiB. A process that hosts the embedded Table
-// service keeps 100: its live heap is the table, and 400 would let the
-// heap grow to five times the data. Either way a memory limit of half the
-// memory this process may use (the cgroup's limit, else the machine's)
-// makes the collector work harder before the heap takes more than that.
+// service keeps 100 as the least: the entities are outside the heap, but
+// their B-tree (about 20 bytes per entity) is on it, and 400 would let a
+// table of ten million take a gigabyte more. Its percent is raised while
+// the live heap is small, so that the heap may always grow by Headroom
+// between collections (see gcPercentFor): a service answering from a small
+// table otherwise collects every few megabytes of garbage, a tenth of its
+// CPU. Either way a memory limit of half the memory this process may use
+// (the cgroup's limit, else the machine's) makes the collector work harder
+// before the heap takes more than that.
 type gcPolicy struct {
-	Percent int   // GOGC
-	Limit   int64 // bytes; 0: none
+	Percent  int   // GOGC, the least when Headroom > 0
+	Limit    int64 // bytes; 0: none
+	Headroom int64 // bytes the heap may grow by between collections, at least; 0: none
 }
+
+// serviceHeadroom is the least a process hosting the embedded service lets
+// its heap grow between collections.
+const serviceHeadroom = 64 << 20
+
+// maxGCPercent bounds the percent gcPercentFor raises to.
+const maxGCPercent = 2000
 
 // gcFor returns the policy for a process that hosts the embedded service
 // or not, given the memory it may use (0: unknown). ok is false when the
@@ -35,7 +52,7 @@ func gcFor(getenv func(string) string, hostsService bool, memory int64) (p gcPol
 	}
 	p.Percent = 400
 	if hostsService {
-		p.Percent = 100
+		p.Percent, p.Headroom = 100, serviceHeadroom
 	}
 	if memory > 0 {
 		p.Limit = memory / 2
@@ -52,6 +69,51 @@ func applyGC(getenv func(string) string, hostsService bool) {
 	debug.SetGCPercent(p.Percent)
 	if p.Limit > 0 {
 		debug.SetMemoryLimit(p.Limit)
+	}
+	gcTuner.least.Store(int64(p.Percent))
+	gcTuner.headroom.Store(p.Headroom)
+	if p.Headroom > 0 {
+		gcTuner.once.Do(func() { go gcTuner.run(time.Second) })
+	}
+}
+
+// gcPercentFor is the GOGC that lets a heap of live bytes grow by headroom
+// before the next collection, and never less than least nor more than
+// maxGCPercent (live 0: unknown, least).
+func gcPercentFor(live, least, headroom int64) int64 {
+	if headroom <= 0 || live <= 0 {
+		return least
+	}
+	p := (headroom*100 + live - 1) / live
+	return min(max(p, least), max(least, maxGCPercent))
+}
+
+// gcTune follows the live heap once a period and sets GOGC to
+// gcPercentFor it, when that differs from the last setting by more than a
+// tenth. One runs for the life of the process (gcTuner), started by the
+// first policy with a headroom; a later policy without one (headroom 0)
+// makes it set the least percent and keep it.
+type gcTune struct {
+	once            sync.Once
+	least, headroom atomic.Int64
+}
+
+var gcTuner gcTune
+
+func (g *gcTune) run(period time.Duration) {
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	last := g.least.Load()
+	for range time.Tick(period) {
+		metrics.Read(sample)
+		var live int64
+		if sample[0].Value.Kind() == metrics.KindUint64 {
+			live = int64(sample[0].Value.Uint64())
+		}
+		p := gcPercentFor(live, g.least.Load(), g.headroom.Load())
+		if p*10 > last*11 || p*11 < last*10 {
+			debug.SetGCPercent(int(p))
+			last = p
+		}
 	}
 }
 
