@@ -10,7 +10,9 @@
 # The bare client measures its own CPU over its measuring loop only.
 # tablestress's figure is the difference of a short and a long run (CPU time
 # and operations), so its start-up, seeding check and report cost cancel out.
-# RUNS rounds are interleaved; the median ratio is printed last.
+# RUNS rounds are interleaved; the median ratio is printed, and last a line in
+# `go test -bench` form (BenchmarkClientOverhead/point-read OPS TABLESTRESS
+# ns/op SDK ns/sdk-op RATIO ×/sdk) for bench/readme-figures.sh.
 #   bench/client-overhead.sh
 #   RUNS=5 SHORT=3s LONG=13s bench/client-overhead.sh
 # Requires Go and Node (for reading the JSON reports).
@@ -51,6 +53,7 @@ tscpu() {
 
 printf '%-5s %22s %22s %8s\n' round "SDK alone (µs/op)" "tablestress (µs/op)" ratio
 ratios=()
+all_bare="" all_ts="" all_ops=""
 for r in $(seq 1 "$runs"); do
   bare=$(bin/bareclient -conn "$conn" -table "$table" -scenario "$scen" -duration "$long")
   read -r cs os < <(tscpu "$short" "short-$r")
@@ -63,6 +66,16 @@ for r in $(seq 1 "$runs"); do
   read -r b t ratio bops tops <<<"$line"
   printf '%-5s %22s %22s %7s×   (%s and %s operations)\n' "$r" "$b" "$t" "$ratio" "$bops" "$tops"
   ratios+=("$ratio")
+  all_bare+="$b "
+  all_ts+="$t "
+  all_ops+="$tops "
 done
-median=$(printf '%s\n' "${ratios[@]}" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}')
-echo "median ratio tablestress / SDK alone: ${median}×  (reports in $out)"
+median() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+med=$(median "${ratios[*]}")
+spread=$(printf '%s\n' "${ratios[@]}" | sort -g | awk 'NR==1 {lo=$1} {hi=$1} END {print lo "–" hi}')
+echo "median ratio tablestress / SDK alone: ${med}× (rounds ${spread}; reports in $out)"
+# In `go test -bench` form for bench/readme-figures.sh; a README row's figure
+# cell writes "98 µs, 90 µs per sdk-op, 1.08× per sdk".
+printf 'BenchmarkClientOverhead/point-read\t%s\t%.0f ns/op\t%.0f ns/sdk-op\t%s ×/sdk\n' \
+  "$(median "$all_ops" | cut -d. -f1)" "$(awk -v v="$(median "$all_ts")" 'BEGIN {print v * 1000}')" \
+  "$(awk -v v="$(median "$all_bare")" 'BEGIN {print v * 1000}')" "$med"
