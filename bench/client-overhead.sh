@@ -15,6 +15,7 @@
 # ns/op SDK ns/sdk-op RATIO ×/sdk) for bench/readme-figures.sh.
 #   bench/client-overhead.sh
 #   RUNS=5 SHORT=3s LONG=13s bench/client-overhead.sh
+#   BARE_GOGC=100 bench/client-overhead.sh   # the bare loop with Go's default collector
 # Requires Go and Node (for reading the JSON reports).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,6 +25,10 @@ short=${SHORT:-3s}
 long=${LONG:-13s}
 scen=bench/scenarios/point-read-1k.yaml
 me=$(basename "$0")
+# The bare loop runs with the collector setting tablestress gives itself as
+# a client of a remote service (GOGC=400, see cmd/tablestress/gc.go), so the
+# ratio is what tablestress's code adds, not a difference of GC settings.
+bare_gogc=${BARE_GOGC:-400}
 
 go build -o bin/tablestress ./cmd/tablestress
 go build -o bin/bareclient ./bench/bareclient
@@ -55,7 +60,7 @@ printf '%-5s %22s %22s %8s\n' round "SDK alone (µs/op)" "tablestress (µs/op)" 
 ratios=()
 all_bare="" all_ts="" all_ops=""
 for r in $(seq 1 "$runs"); do
-  bare=$(bin/bareclient -conn "$conn" -table "$table" -scenario "$scen" -duration "$long")
+  bare=$(GOGC=$bare_gogc bin/bareclient -conn "$conn" -table "$table" -scenario "$scen" -duration "$long")
   read -r cs os < <(tscpu "$short" "short-$r")
   read -r cl ol < <(tscpu "$long" "long-$r")
   line=$(node -e '
