@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // checkLossless stores body's properties in a table under the keys and
@@ -192,4 +193,19 @@ func FuzzCodec(f *testing.F) {
 		}
 		checkLossless(t, "p", "r", body)
 	})
+}
+
+// detach returns a copy of e that owns its memory, for use after the
+// table's lock is released (and its table is gone); nil for nil.
+func (e *entity) detach() *entity {
+	if e == nil {
+		return nil
+	}
+	c := *e
+	// One allocation for the keys and the properties; nothing writes it.
+	b := make([]byte, 0, len(e.pk)+len(e.rk)+len(e.props))
+	b = append(append(append(b, e.pk...), e.rk...), e.props...)
+	c.pk, c.rk = stringAt(unsafe.SliceData(b), 0, len(e.pk)), stringAt(unsafe.SliceData(b), len(e.pk), len(e.rk))
+	c.props = b[len(e.pk)+len(e.rk):]
+	return &c
 }

@@ -8,16 +8,15 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unsafe"
 )
 
 // entity is one row: its keys, its properties in compact form (codec.go)
 // with the dictionary their names are in, and its write time. A stored
 // row is a record in its table's slab (record.go); an entity read from
-// the table is a view of that record, valid under the table's lock, and
-// detach copies it for use after. An entity built by a write (newEntity)
-// is on the heap until the table stores a copy. Entities never change: a
-// write replaces them.
+// the table is a view of that record, valid under the table's lock: what
+// outlives the lock is copied out first (keys, a rendered answer). An
+// entity built by a write (newEntity) is on the heap until the table
+// stores a copy. Entities never change: a write replaces them.
 type entity struct {
 	pk, rk string
 	props  []byte
@@ -34,23 +33,12 @@ func newEntity(pk, rk string, props []prop, ts time.Time, nm *names) *entity {
 		ts: ts.UnixNano() / 100, size: fragmentLen(props)}
 }
 
-// detach returns a copy of e that owns its memory, for use after the
-// table's lock is released; nil for nil.
-func (e *entity) detach() *entity {
-	if e == nil {
-		return nil
-	}
-	c := *e
-	// One allocation for the keys and the properties; nothing writes it.
-	b := make([]byte, 0, len(e.pk)+len(e.rk)+len(e.props))
-	b = append(append(append(b, e.pk...), e.rk...), e.props...)
-	c.pk, c.rk = stringAt(unsafe.SliceData(b), 0, len(e.pk)), stringAt(unsafe.SliceData(b), len(e.pk), len(e.rk))
-	c.props = b[len(e.pk)+len(e.rk):]
-	return &c
-}
-
 // time is the entity's write time (its Timestamp).
-func (e *entity) time() time.Time { return time.Unix(0, e.ts*100).UTC() }
+func (e *entity) time() time.Time { return ticksTime(e.ts) }
+
+// ticksTime is the time of ts, in 100 ns ticks since the Unix epoch (as
+// entity.ts).
+func ticksTime(ts int64) time.Time { return time.Unix(0, ts*100).UTC() }
 
 // appendFragment appends the entity's properties as fragment(props)
 // writes them: the minimal-metadata JSON members.
@@ -256,21 +244,6 @@ func validGUID(s string) bool {
 	return true
 }
 
-// fragment serialises properties in stored form: the minimal-metadata
-// JSON members, each type annotation before its value as Azure writes
-// them, and none where the JSON value implies the type (String, Boolean,
-// Int32, and Double written with a fraction or an exponent).
-func fragment(props []prop) []byte {
-	var b []byte
-	for i, p := range props {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendProp(b, p)
-	}
-	return b
-}
-
 // appendProp appends one property, after its type annotation when needed.
 func appendProp(b []byte, p prop) []byte {
 	if annotated(p) {
@@ -318,6 +291,4 @@ func merge(old, props []prop) []prop {
 }
 
 // etag is the entity's ETag, derived from its timestamp as Azure does.
-func (e *entity) etag() string {
-	return `W/"datetime'` + strings.ReplaceAll(e.time().Format(timeLayout), ":", "%3A") + `'"`
-}
+func (e *entity) etag() string { return string(appendETagTicks(nil, e.ts)) }

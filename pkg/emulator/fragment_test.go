@@ -94,3 +94,19 @@ func FuzzFragment(f *testing.F) {
 		}
 	})
 }
+
+// fragment serialises properties in the form the compact store renders
+// back (appendFragment), the reference its tests compare with: the minimal-metadata
+// JSON members, each type annotation before its value as Azure writes
+// them, and none where the JSON value implies the type (String, Boolean,
+// Int32, and Double written with a fraction or an exponent).
+func fragment(props []prop) []byte {
+	var b []byte
+	for i, p := range props {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendProp(b, p)
+	}
+	return b
+}

@@ -2,7 +2,6 @@ package emulator
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/tablestress/tablestress/pkg/outcome"
 )
@@ -31,21 +30,15 @@ func (s *Server) Load(ctx context.Context, table string, entities [][]byte) (out
 		ops[i] = batchOp{table: table, op: op{kind: opWrite, pk: pk, rk: rk, props: props}, err: aerr}
 	}
 	rep, failed := s.transact(ctx, ops, nil, size, false)
-	if rep.timed && !rep.drop {
-		s.hold(ctx, now.Add(rep.delay+s.model.ServiceTime(rep.work)))
-	}
-	if rep.drop {
-		s.stats.record(table, rep.part, dropKey, 0, false)
-		return outcome.Outcome{Class: outcome.Transport}, "the service closed the connection"
-	}
+	s.settle(ctx, &rep, now)
+	s.count(table, &rep)
 	switch {
-	case failed != nil: // a failed transaction: its 202 is counted under the operation's status
-		s.stats.record(table, rep.part, rep.key, 0, false)
+	case rep.drop:
+		return outcome.Outcome{Class: outcome.Transport}, "the service closed the connection"
+	case failed != nil: // a failed transaction, answered 202 with the failing operation
 		return outcome.New(failed.status, failed.code), failed.msg
 	case rep.err != nil: // refused: throttled, or a fault
-		s.stats.record(table, rep.part, statusKey(rep.status, rep.err.code), 0, false)
 		return outcome.New(rep.status, rep.err.code), rep.err.msg
 	}
-	s.stats.record(table, rep.part, statusKey(http.StatusAccepted, ""), rep.entities, rep.discard)
-	return outcome.New(http.StatusAccepted, ""), ""
+	return outcome.New(rep.status, ""), ""
 }

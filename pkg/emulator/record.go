@@ -130,7 +130,7 @@ func (s *slab) less(a, b item) bool {
 
 // load makes e a view of the record at p, whose names are nm's, and
 // returns the record's length. The view aliases the record: it is valid
-// while the table's lock is held (see entity.detach).
+// while the table's lock is held (see entity).
 func (e *entity) load(p *byte, nm *names) int {
 	lp, i := uvarintAt(p, 0)
 	lr, i := uvarintAt(p, i)

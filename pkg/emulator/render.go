@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 )
 
 // metadata levels of the JSON format (Accept or $format
@@ -143,15 +142,12 @@ const (
 	etagSuffix = `'"`
 )
 
-// appendETag appends e's ETag, derived from its timestamp as Azure does.
-func appendETag(dst []byte, e *entity) []byte { return appendETagTicks(dst, e.ts) }
-
 // appendETagTicks appends the ETag of an entity written at ts (see
-// entity.ts).
+// entity.ts), derived from its timestamp as Azure does.
 func appendETagTicks(dst []byte, ts int64) []byte {
 	var tb [40]byte
 	dst = append(dst, etagPrefix...)
-	dst = appendETagTime(dst, time.Unix(0, ts*100).UTC().AppendFormat(tb[:0], timeLayout))
+	dst = appendETagTime(dst, ticksTime(ts).AppendFormat(tb[:0], timeLayout))
 	return append(dst, etagSuffix...)
 }
 

@@ -95,13 +95,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			tableName = rep.table
 		}
 	}
+	s.settle(r.Context(), &rep, now)
+	s.write(w, r, tableName, rep, now)
+}
+
+// settle holds a timed reply, unless dropped, until its modelled answer
+// time: the request's arrival at now, the injected latency, and the model's
+// service time for what it did and the answer's body.
+func (s *Server) settle(ctx context.Context, rep *reply, now time.Time) {
 	if rep.timed && !rep.drop {
 		rep.work.Bytes += len(rep.body)
 		if wait := rep.delay + s.model.ServiceTime(rep.work); wait > 0 {
-			s.hold(r.Context(), now.Add(wait))
+			s.hold(ctx, now.Add(wait))
 		}
 	}
-	s.write(w, r, tableName, rep, now)
 }
 
 // hold waits, on the request's own goroutine, until the modelled answer
@@ -167,17 +174,12 @@ func (s *Server) dispatch(r *http.Request, rt route, g *grant) reply {
 	return errReply(errMethod, "")
 }
 
-// write sends a reply and counts it.
-func (s *Server) write(w http.ResponseWriter, r *http.Request, table string, rep reply, now time.Time) {
+// count records a reply in the statistics of table: under its outcome
+// key, with its entities when it succeeded.
+func (s *Server) count(table string, rep *reply) {
 	if rep.drop {
 		s.stats.record(table, rep.part, dropKey, 0, false)
-		if hj, ok := w.(http.Hijacker); ok {
-			if conn, _, err := hj.Hijack(); err == nil {
-				conn.Close()
-				return
-			}
-		}
-		panic(http.ErrAbortHandler)
+		return
 	}
 	code := ""
 	if rep.err != nil {
@@ -192,6 +194,20 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, table string, rep
 		key = statusKey(rep.status, code)
 	}
 	s.stats.record(table, rep.part, key, entities, rep.discard)
+}
+
+// write sends a reply and counts it.
+func (s *Server) write(w http.ResponseWriter, r *http.Request, table string, rep reply, now time.Time) {
+	s.count(table, &rep)
+	if rep.drop {
+		if hj, ok := w.(http.Hijacker); ok {
+			if conn, _, err := hj.Hijack(); err == nil {
+				conn.Close()
+				return
+			}
+		}
+		panic(http.ErrAbortHandler)
+	}
 	h := w.Header()
 	bodyLen := -1
 	if rep.err == nil && rep.body != nil {

@@ -20,7 +20,7 @@ const (
 // records are all dead is released at once. Released memory is unmapped:
 // a record's bytes may be read only under the lock of the table that
 // holds it, and whatever outlives the lock is copied out first
-// (entity.detach). A slab is guarded by its table's write lock.
+// (see entity). A slab is guarded by its table's write lock.
 type slab struct {
 	byID   []*chunk // by chunk id; nil for ids free for reuse
 	freeID []uint32

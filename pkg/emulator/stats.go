@@ -78,22 +78,8 @@ func (s *Server) Rows(table string) (int, bool) {
 // It is safe for concurrent use.
 func (s *Server) ResetStats() { s.stats.reset() }
 
-// statusKey is the outcome key of an answer; the successes' are constants.
-func statusKey(status int, code string) string {
-	if code == "" {
-		switch status {
-		case http.StatusOK:
-			return "200"
-		case http.StatusCreated:
-			return "201"
-		case http.StatusAccepted:
-			return "202"
-		case http.StatusNoContent:
-			return "204"
-		}
-	}
-	return outcome.New(status, code).Key()
-}
+// statusKey is the outcome key of an answer.
+func statusKey(status int, code string) string { return outcome.New(status, code).Key() }
 
 // serveStats answers GET /_tablestress/stats (the counters as JSON) and
 // POST /_tablestress/reset, to loopback clients only and without

@@ -12,7 +12,7 @@ import (
 // B-tree of records (record.go) held in the table's slab (slab.go), their
 // property names in the table's dictionary (names.go). Reads take the read
 // lock, writes and transactions the write lock; an entity read is valid
-// under the lock only (see entity.detach).
+// under the lock only (see entity).
 type table struct {
 	name  string
 	mu    sync.RWMutex
@@ -56,7 +56,7 @@ func newTable(name string) *table {
 }
 
 // get returns a view of the entity with the keys, or nil. Callers hold a
-// lock and detach what they keep after it.
+// lock and copy what they keep after it.
 func (t *table) get(pk, rk string) *entity {
 	e := &entity{}
 	if !t.find(pk, rk, e) {

@@ -88,10 +88,21 @@ func (o Outcome) Key() string {
 		}
 	}
 	if o.Code == "" {
+		if o.Status >= 0 && o.Status < len(statusKeys) {
+			return statusKeys[o.Status] // every answer counts one: no allocation
+		}
 		return strconv.Itoa(o.Status)
 	}
 	return strconv.Itoa(o.Status) + " " + o.Code
 }
+
+// statusKeys are the keys of the HTTP statuses without an error code.
+var statusKeys = func() (k [600]string) {
+	for i := range k {
+		k[i] = strconv.Itoa(i)
+	}
+	return k
+}()
 
 // Retryable reports whether seed 002's retry strategies apply: throttling,
 // timeouts, transport failures and 5xx answers other than 501 and 505. Client
