@@ -17,6 +17,7 @@ type table struct {
 	name  string
 	mu    sync.RWMutex
 	tree  *btree.BTreeG[item] // records in slab, by their keys
+	idx   keyIndex            // the same records, for point lookups
 	slab  *slab
 	names *names
 
@@ -68,6 +69,13 @@ func (t *table) get(pk, rk string) *entity {
 // find makes v a view of the entity with the keys and reports whether
 // there is one (as get).
 func (t *table) find(pk, rk string, v *entity) bool {
+	if t.idx.usable() {
+		ref, _, ok := t.idx.find(t.slab, pk, rk)
+		if ok {
+			v.load(t.slab.at(ref), t.names)
+		}
+		return ok
+	}
 	probe := acquireProbe(pk, rk)
 	it, ok := t.tree.Get(probe)
 	releaseProbe(probe)
@@ -91,15 +99,25 @@ func (t *table) put(e *entity) {
 	ref, b := t.slab.alloc(recordLen(e))
 	putRecord(b, e)
 	if old, ok := t.tree.ReplaceOrInsert(item{prefixOf(e.pk), ref}); ok {
+		if _, i, found := t.idx.find(t.slab, e.pk, e.rk); found {
+			t.idx.set(i, ref)
+		}
 		t.slab.free(old.ref, recordLenAt(t.slab.at(old.ref)))
+	} else {
+		t.idx.add(t.slab, e.pk, e.rk, ref)
 	}
 	t.compact()
 }
 
 // insert stores a copy of e unless an entity with its keys is there, and
-// reports whether it did: one walk down the tree either way. Callers hold
-// the write lock.
+// reports whether it did: one walk down the tree either way (none when the
+// index finds the keys). Callers hold the write lock.
 func (t *table) insert(e *entity) bool {
+	if t.idx.usable() {
+		if _, _, found := t.idx.find(t.slab, e.pk, e.rk); found {
+			return false
+		}
+	}
 	ref, b := t.slab.alloc(recordLen(e))
 	putRecord(b, e)
 	if old, found := t.tree.ReplaceOrInsert(item{prefixOf(e.pk), ref}); found {
@@ -107,6 +125,7 @@ func (t *table) insert(e *entity) bool {
 		t.slab.free(ref, len(b))
 		return false
 	}
+	t.idx.add(t.slab, e.pk, e.rk, ref)
 	return true
 }
 
@@ -117,6 +136,9 @@ func (t *table) remove(pk, rk string) {
 	old, ok := t.tree.Delete(probe)
 	releaseProbe(probe)
 	if ok {
+		if _, i, found := t.idx.find(t.slab, pk, rk); found {
+			t.idx.removeAt(i)
+		}
 		t.slab.free(old.ref, recordLenAt(t.slab.at(old.ref)))
 		t.compact()
 	}
@@ -156,12 +178,15 @@ func (t *table) compact() {
 	for off := 0; off < c.used; {
 		ref := uint64(c.id)<<32 | uint64(off)
 		n := recordLenAt(&c.mem[off])
-		pk, _ := keysAt(&c.mem[off])
+		pk, rk := keysAt(&c.mem[off])
 		it := item{prefixOf(pk), ref}
 		if cur, ok := t.tree.Get(it); ok && cur.ref == ref {
 			moved, b := t.slab.alloc(n)
 			copy(b, c.mem[off:off+n])
 			t.tree.ReplaceOrInsert(item{it.prefix, moved})
+			if _, i, found := t.idx.find(t.slab, pk, rk); found {
+				t.idx.set(i, moved)
+			}
 			c.live -= n
 			t.slab.live -= n
 		}
@@ -174,5 +199,6 @@ func (t *table) compact() {
 // write lock.
 func (t *table) clear() {
 	t.tree.Clear(false)
+	t.idx.reset()
 	t.slab.releaseAll()
 }
