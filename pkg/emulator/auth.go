@@ -63,7 +63,7 @@ func (s *Server) sharedKeyValid(r *http.Request) bool {
 	b = append(b, date...)
 	b = append(b, '\n')
 	b = append(b, s.prefix...) // the canonicalized resource: /account/path[?comp=…]
-	b = append(b, r.URL.EscapedPath()...)
+	b = append(b, escapedPath(r)...)
 	if comp := queryValue(r, "comp"); comp != "" {
 		b = append(b, "?comp="...)
 		b = append(b, comp...)

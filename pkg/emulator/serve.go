@@ -58,7 +58,7 @@ func errReply(e *apiError, part string) reply { return reply{status: e.status, e
 
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	path := r.URL.EscapedPath()
+	path := escapedPath(r)
 	if strings.HasPrefix(path, "/_tablestress/") {
 		if path == "/_tablestress/stats" || path == "/_tablestress/reset" {
 			s.serveStats(w, r)
