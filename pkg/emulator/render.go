@@ -50,7 +50,7 @@ func (v *view) want(name string) bool { return v.sel == nil || v.sel[name] }
 // odata.metadata.
 func (v *view) appendEntity(dst []byte, e *entity, single bool) []byte {
 	var tb [40]byte
-	ts := e.time().AppendFormat(tb[:0], timeLayout) // for the ETag and the Timestamp
+	ts := appendTicks(tb[:0], e.ts, ":") // for the ETag and the Timestamp
 	dst = append(dst, '{')
 	if v.meta >= minimalMetadata && single {
 		dst = append(dst, `"odata.metadata":`...)
@@ -145,9 +145,8 @@ const (
 // appendETagTicks appends the ETag of an entity written at ts (see
 // entity.ts), derived from its timestamp as Azure does.
 func appendETagTicks(dst []byte, ts int64) []byte {
-	var tb [40]byte
 	dst = append(dst, etagPrefix...)
-	dst = appendETagTime(dst, ticksTime(ts).AppendFormat(tb[:0], timeLayout))
+	dst = appendTicks(dst, ts, "%3A")
 	return append(dst, etagSuffix...)
 }
 
