@@ -162,10 +162,8 @@ func plainString(raw []byte) (s []byte, escaped, ok bool) {
 	if bytes.IndexByte(in, '\\') < 0 {
 		// No quote, no backslash: appendJSONString escapes nothing else
 		// but control characters and invalid UTF-8.
-		for _, c := range in {
-			if c < 0x20 {
-				return nil, false, false
-			}
+		if !controlFree(in) {
+			return nil, false, false
 		}
 		return in, false, utf8.Valid(in)
 	}

@@ -266,9 +266,7 @@ func (sc *objScanner) str() (escaped, ok bool) {
 	}
 	i := sc.i + 1
 	for i < len(sc.b) {
-		for i < len(sc.b) && plainByte[sc.b[i]] {
-			i++
-		}
+		i += plainPrefix(sc.b[i:])
 		if i >= len(sc.b) {
 			break
 		}
