@@ -10,6 +10,7 @@ type tickData struct {
 	ops      [NumOps]opAcc
 	parts    map[string]int32 // partition key -> index in slots
 	slots    []partAcc
+	last     int32     // the slot part returned last, tried first
 	used     []int32   // slots touched since the last reset
 	free     []int32   // evicted slots, for reuse
 	secs     []*secAcc // seconds touched since the last reset
@@ -85,11 +86,19 @@ func newTickData() *tickData {
 	return d
 }
 
-// part returns partition key's slot, marking it used in this tick.
+// part returns partition key's slot, marking it used in this tick. The
+// slot it returned last is tried before the map: an operation's request
+// and its completion are recorded one after the other, under one key. A
+// slot holds its key while it is in use, so a slot whose key is key is
+// key's, whatever evictions and rebuilds happened since.
 func (d *tickData) part(key string) *partAcc {
-	i, ok := d.parts[key]
-	if !ok {
-		i = d.newSlot(key)
+	i := d.last
+	if int(i) >= len(d.slots) || d.slots[i].key != key || key == "" {
+		var ok bool
+		if i, ok = d.parts[key]; !ok {
+			i = d.newSlot(key)
+		}
+		d.last = i
 	}
 	p := &d.slots[i]
 	p.seen = d.gen
