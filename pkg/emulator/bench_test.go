@@ -134,9 +134,9 @@ func BenchmarkMemoryPerEntity(b *testing.B) {
 				bb.fill(s, n)
 				runtime.GC()
 				runtime.ReadMemStats(&after)
-				slab := s.store.slabBytes()
-				b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)+int64(slab))/n, "bytes/entity")
-				b.ReportMetric(float64(slab)/n, "slab-bytes/entity")
+				off := s.store.offHeapBytes()
+				b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)+int64(off))/n, "bytes/entity")
+				b.ReportMetric(float64(off)/n, "off-heap-bytes/entity")
 				runtime.KeepAlive(s)
 			}
 		})

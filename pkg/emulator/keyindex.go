@@ -3,6 +3,7 @@ package emulator
 import (
 	"hash/maphash"
 	"math/bits"
+	"unsafe"
 )
 
 // keyIndex is a table's hash index of its records by their keys
@@ -20,15 +21,20 @@ import (
 // alone places a slot in an array of up to 2^21 slots; larger arrays are
 // rebuilt from the records' keys. The array is rebuilt, to twice the live
 // records, when occupied slots and tombstones pass three quarters of it:
-// 8 to 16 bytes per record. An index that meets a ref it cannot pack
+// 8 to 16 bytes per record. Arrays of mappedSlots or more are mapped
+// outside the Go heap, as the slab's chunks are (mapChunk), and unmapped
+// when replaced, dropped or collected: the collector neither counts the
+// index of ten million rows nor keeps a replaced one around until its
+// next cycle. An index that meets a ref it cannot pack
 // (more than 2^22 chunks) turns itself off, and the table finds through
 // the B-tree. Callers hold the table's lock: the write lock to change it.
 type keyIndex struct {
-	slots []uint64
-	shift uint // 64 - log2(len(slots))
-	live  int  // slots holding a record
-	used  int  // slots holding a record or a tombstone
-	off   bool // a ref did not fit: the index is not used
+	slots  []uint64
+	mapped bool // slots is from mapChunk
+	shift  uint // 64 - log2(len(slots))
+	live   int  // slots holding a record
+	used   int  // slots holding a record or a tombstone
+	off    bool // a ref did not fit: the index is not used
 }
 
 const (
@@ -39,6 +45,7 @@ const (
 	refBits     = 42
 	offBits     = 20 // a record's offset in its chunk: chunks are at most chunkMax, 1 MiB
 	minSlots    = 8
+	mappedSlots = 8 << 10 // 64 KiB
 )
 
 // rehashAlways makes rebuild read every record's keys, as it does for
@@ -150,8 +157,9 @@ func (x *keyIndex) removeAt(i int) {
 // addresses, it reads each record's keys for its hash.
 func (x *keyIndex) rebuild(s *slab, n int) {
 	size := max(minSlots, 1<<bits.Len(uint(2*n-1)))
-	old := x.slots
-	x.slots = make([]uint64, size)
+	old, oldMapped := x.slots, x.mapped
+	x.slots, x.mapped = allocSlots(size)
+	defer freeSlots(old, oldMapped)
 	x.shift = uint(64 - bits.TrailingZeros(uint(size)))
 	x.used = 0
 	for _, v := range old {
@@ -167,8 +175,43 @@ func (x *keyIndex) rebuild(s *slab, n int) {
 	}
 }
 
-// turnOff stops using the index and frees it.
-func (x *keyIndex) turnOff() { *x = keyIndex{off: true} }
+// allocSlots returns n zeroed slots, mapped outside the Go heap when n is
+// mappedSlots or more and the system allows.
+func allocSlots(n int) ([]uint64, bool) {
+	if n >= mappedSlots {
+		if b := mapChunk(8 * n); b != nil {
+			return unsafe.Slice((*uint64)(unsafe.Pointer(&b[0])), n), true
+		}
+	}
+	return make([]uint64, n), false
+}
 
-// reset empties the index (and turns it back on).
-func (x *keyIndex) reset() { *x = keyIndex{} }
+// freeSlots gives back slots allocSlots returned, if it mapped them.
+func freeSlots(slots []uint64, mapped bool) {
+	if mapped {
+		unmapChunk(unsafe.Slice((*byte)(unsafe.Pointer(&slots[0])), 8*len(slots)))
+	}
+}
+
+// mappedBytes is the memory the index holds outside the Go heap.
+func (x *keyIndex) mappedBytes() int {
+	if !x.mapped {
+		return 0
+	}
+	return 8 * len(x.slots)
+}
+
+// turnOff stops using the index and frees it.
+func (x *keyIndex) turnOff() {
+	x.release()
+	x.off = true
+}
+
+// reset empties the index and frees it (and turns it back on).
+func (x *keyIndex) reset() { x.release() }
+
+// release frees the index's slots, leaving it empty and on.
+func (x *keyIndex) release() {
+	freeSlots(x.slots, x.mapped)
+	*x = keyIndex{}
+}

@@ -136,14 +136,15 @@ func (s *store) names() []string {
 	return out
 }
 
-// slabBytes is the memory the tables' slabs hold, outside the Go heap.
-func (s *store) slabBytes() int {
+// offHeapBytes is the memory the tables hold outside the Go heap: their
+// slabs and their key indexes' mapped slots.
+func (s *store) offHeapBytes() int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	n := 0
 	for _, t := range s.tables {
 		t.mu.RLock()
-		n += t.slab.mapped
+		n += t.slab.mapped + t.idx.mappedBytes()
 		t.mu.RUnlock()
 	}
 	return n

@@ -17,7 +17,7 @@ type table struct {
 	name  string
 	mu    sync.RWMutex
 	tree  *btree.BTreeG[item] // records in slab, by their keys
-	idx   keyIndex            // the same records, for point lookups
+	idx   *keyIndex           // the same records, for point lookups
 	slab  *slab
 	names *names
 
@@ -49,10 +49,11 @@ const btreeDegree = 32
 
 func newTable(name string) *table {
 	sl := &slab{}
-	t := &table{name: name, tree: btree.NewG(btreeDegree, sl.less), slab: sl, names: newNames()}
+	t := &table{name: name, tree: btree.NewG(btreeDegree, sl.less), idx: &keyIndex{}, slab: sl, names: newNames()}
 	// A table nobody drops (a test's, a server's left behind) gives its
 	// memory back when it is collected.
 	runtime.AddCleanup(t, (*slab).releaseAll, t.slab)
+	runtime.AddCleanup(t, (*keyIndex).release, t.idx)
 	return t
 }
 
