@@ -214,6 +214,13 @@ func checkContents(t *testing.T, svc *table.Service, res *Result) {
 	svc.DeleteTable(context.Background(), res.Table)
 }
 
+// concurrencyRaces counts the answers of operations that met another
+// worker's write or delete of the same entity (see TestTableContentsMatchCounts).
+func concurrencyRaces(s *metrics.Summary) int64 {
+	u, r := s.Ops[metrics.Update], s.Ops[metrics.PointRead]
+	return u.Status["412 UpdateConditionNotSatisfied"] + u.Status["404 ResourceNotFound"] + r.Status["404 ResourceNotFound"]
+}
+
 // Without faults the table's contents match the counts exactly, against
 // the embedded service and Azurite.
 func TestTableContentsMatchCounts(t *testing.T) {
@@ -230,8 +237,18 @@ func TestTableContentsMatchCounts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Summary.Totals.Errors != 0 {
-				t.Errorf("errors without faults: %v", res.Summary.Totals.Status)
+			// Operations on one existing entity may race, as they do on
+			// Azure: an update replaces under the ETag it has just read,
+			// and another worker's write or delete in between is answered
+			// 412 or 404, a point read of an entity being deleted 404. Those
+			// are the only errors a run without faults may see (they write
+			// nothing); updates failing as often as not would be broken
+			// ETags, not races.
+			if races := concurrencyRaces(res.Summary); res.Summary.Totals.Errors != races {
+				t.Errorf("errors without faults: %d, of which %d races on one entity: %v", res.Summary.Totals.Errors, races, res.Summary.Totals.Status)
+			}
+			if u := res.Summary.Ops[metrics.Update]; u.Requests == 0 || 2*u.Status["412 UpdateConditionNotSatisfied"] > u.Requests {
+				t.Errorf("updates: %v", u.Status)
 			}
 			if res.SeedCounted != res.Seed.Rows || res.Seed.Rows != 3000 {
 				t.Errorf("seed: wrote %d rows, counted %d", res.Seed.Rows, res.SeedCounted)
