@@ -95,7 +95,7 @@ func appendValueJSON(dst []byte, tag byte, val []byte) []byte {
 	case tagDateTime:
 		sec, n := binary.Varint(val[1:])
 		nsec, _ := binary.Uvarint(val[1+n:])
-		return append(appendTime(append(dst, '"'), sec, int64(nsec), int(val[0])), '"')
+		return append(appendTime(append(dst, '"'), sec, int64(nsec), int(val[0]), ":"), '"')
 	case tagGUIDLower, tagGUIDUpper:
 		return append(appendGUID(append(dst, '"'), val, tag == tagGUIDUpper), '"')
 	case tagBinary:

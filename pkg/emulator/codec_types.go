@@ -22,12 +22,13 @@ func compactTime(s string) (sec, nsec int64, digits int, ok bool) {
 	}
 	sec, nsec = t.Unix(), int64(t.Nanosecond())
 	var buf [32]byte
-	return sec, nsec, digits, string(appendTime(buf[:0], sec, nsec, digits)) == s
+	return sec, nsec, digits, string(appendTime(buf[:0], sec, nsec, digits, ":")) == s
 }
 
 // appendTime writes a UTC time with digits fraction digits (none: no
-// fraction), as compactTime reads it.
-func appendTime(dst []byte, sec, nsec int64, digits int) []byte {
+// fraction), as compactTime reads it, with colon between hours, minutes
+// and seconds (an ETag writes %3A; see appendTicks).
+func appendTime(dst []byte, sec, nsec int64, digits int, colon string) []byte {
 	t := time.Unix(sec, nsec).UTC()
 	y, mo, d := t.Date()
 	h, mi, s := t.Clock()
@@ -35,8 +36,8 @@ func appendTime(dst []byte, sec, nsec int64, digits int) []byte {
 	dst = appendDigits(append(dst, '-'), int(mo), 2)
 	dst = appendDigits(append(dst, '-'), d, 2)
 	dst = appendDigits(append(dst, 'T'), h, 2)
-	dst = appendDigits(append(dst, ':'), mi, 2)
-	dst = appendDigits(append(dst, ':'), s, 2)
+	dst = appendDigits(append(dst, colon...), mi, 2)
+	dst = appendDigits(append(dst, colon...), s, 2)
 	if digits > 0 {
 		frac := int(nsec)
 		for k := 9; k > digits; k-- {

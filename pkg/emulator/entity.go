@@ -37,8 +37,10 @@ func newEntity(pk, rk string, props []prop, ts time.Time, nm *names) *entity {
 func (e *entity) time() time.Time { return ticksTime(e.ts) }
 
 // ticksTime is the time of ts, in 100 ns ticks since the Unix epoch (as
-// entity.ts).
-func ticksTime(ts int64) time.Time { return time.Unix(0, ts*100).UTC() }
+// entity.ts), for any ts (nanoseconds in an int64 end in 2262).
+func ticksTime(ts int64) time.Time {
+	return time.Unix(ts/ticksPerSecond, ts%ticksPerSecond*100).UTC()
+}
 
 // appendFragment appends the entity's properties as fragment(props)
 // writes them: the minimal-metadata JSON members.

@@ -19,9 +19,9 @@ import (
 // 21-bit tag (the top bits of the keys' hash) and the record's ref packed
 // in 42 bits (packRef). The home slot of a hash is its top bits, so the tag
 // alone places a slot in an array of up to 2^21 slots; larger arrays are
-// rebuilt from the records' keys. The array is rebuilt, to twice the live
-// records, when occupied slots and tombstones pass three quarters of it:
-// 8 to 16 bytes per record. Arrays of mappedSlots or more are mapped
+// rebuilt from the records' keys. The array is rebuilt, to at least twice
+// the live records, when occupied slots and tombstones pass three quarters
+// of it: it is a quarter to three quarters full, 11 to 32 bytes per record. Arrays of mappedSlots or more are mapped
 // outside the Go heap, as the slab's chunks are (mapChunk), and unmapped
 // when replaced, dropped or collected: the collector neither counts the
 // index of ten million rows nor keeps a replaced one around until its
@@ -207,10 +207,8 @@ func (x *keyIndex) turnOff() {
 	x.off = true
 }
 
-// reset empties the index and frees it (and turns it back on).
-func (x *keyIndex) reset() { x.release() }
-
-// release frees the index's slots, leaving it empty and on.
+// release frees the index's slots, leaving it empty and on (a cleared
+// table's index is used again).
 func (x *keyIndex) release() {
 	freeSlots(x.slots, x.mapped)
 	*x = keyIndex{}

@@ -158,7 +158,7 @@ func (s *store) timestamp() time.Time {
 		last := s.lastTS.Load()
 		next := max(now, last+1)
 		if s.lastTS.CompareAndSwap(last, next) {
-			return time.Unix(0, next*100).UTC()
+			return ticksTime(next)
 		}
 	}
 }

@@ -200,6 +200,6 @@ func (t *table) compact() {
 // write lock.
 func (t *table) clear() {
 	t.tree.Clear(false)
-	t.idx.reset()
+	t.idx.release()
 	t.slab.releaseAll()
 }

@@ -1,5 +1,13 @@
 package emulator
 
+// Entity times in 100 ns ticks (entity.ts) that appendTime writes: the
+// years 0 to 9999, as timeLayout does with four digits.
+const (
+	ticksPerSecond = 10_000_000
+	year0Ticks     = -62167219200 * ticksPerSecond // 0000-01-01T00:00:00Z
+	year10000Ticks = 253402300800 * ticksPerSecond // 10000-01-01T00:00:00Z
+)
+
 // appendTicks appends the time ts (100 ns ticks since the Unix epoch, as
 // entity.ts) as timeLayout writes it, 2006-01-02T15:04:05.0000000Z, with
 // colon between hours, minutes and seconds (an ETag writes %3A). It is
@@ -7,11 +15,9 @@ package emulator
 // writes its entity's time three times: the Timestamp, the odata.etag and
 // the ETag header); years outside 0 to 9999 go through AppendFormat.
 func appendTicks(dst []byte, ts int64, colon string) []byte {
-	t := ticksTime(ts)
-	y, mo, d := t.Date()
-	if y < 0 || y > 9999 {
+	if ts < year0Ticks || ts >= year10000Ticks {
 		var tb [40]byte
-		for _, c := range t.AppendFormat(tb[:0], timeLayout) {
+		for _, c := range ticksTime(ts).AppendFormat(tb[:0], timeLayout) {
 			if c == ':' {
 				dst = append(dst, colon...)
 			} else {
@@ -20,13 +26,9 @@ func appendTicks(dst []byte, ts int64, colon string) []byte {
 		}
 		return dst
 	}
-	h, mi, s := t.Clock()
-	dst = appendDigits(dst, y, 4)
-	dst = appendDigits(append(dst, '-'), int(mo), 2)
-	dst = appendDigits(append(dst, '-'), d, 2)
-	dst = appendDigits(append(dst, 'T'), h, 2)
-	dst = appendDigits(append(dst, colon...), mi, 2)
-	dst = appendDigits(append(dst, colon...), s, 2)
-	dst = appendDigits(append(dst, '.'), t.Nanosecond()/100, 7)
-	return append(dst, 'Z')
+	sec, frac := ts/ticksPerSecond, ts%ticksPerSecond
+	if frac < 0 {
+		sec, frac = sec-1, frac+ticksPerSecond
+	}
+	return appendTime(dst, sec, frac*100, 7, colon)
 }
