@@ -15,7 +15,7 @@ import (
 // the account key (everything), the SAS's grant otherwise. A request with
 // neither, or a signature that does not match, is 403 AuthenticationFailed.
 func (s *Server) authenticate(r *http.Request) (*grant, *apiError) {
-	if r.Header.Get("Authorization") == "" {
+	if reqHeader(r, "Authorization") == "" {
 		if t, ok := parseSAS(r.URL.Query()); ok {
 			return s.authenticateSAS(r, t)
 		}
@@ -29,7 +29,7 @@ func (s *Server) authenticate(r *http.Request) (*grant, *apiError) {
 // sharedKeyValid checks the request's Shared Key or Shared Key Lite
 // signature for the Table service, as Azure does.
 func (s *Server) sharedKeyValid(r *http.Request) bool {
-	auth := r.Header.Get("Authorization")
+	auth := reqHeader(r, "Authorization")
 	scheme, cred, ok := strings.Cut(auth, " ")
 	if !ok {
 		return false
@@ -38,9 +38,9 @@ func (s *Server) sharedKeyValid(r *http.Request) bool {
 	if !ok || acct != s.account {
 		return false
 	}
-	date := r.Header.Get("X-Ms-Date")
+	date := reqHeader(r, "X-Ms-Date")
 	if date == "" {
-		date = r.Header.Get("Date")
+		date = reqHeader(r, "Date")
 	}
 	if date == "" {
 		return false
@@ -53,9 +53,9 @@ func (s *Server) sharedKeyValid(r *http.Request) bool {
 	case "SharedKey":
 		b = append(b, r.Method...)
 		b = append(b, '\n')
-		b = append(b, r.Header.Get("Content-Md5")...)
+		b = append(b, reqHeader(r, "Content-Md5")...)
 		b = append(b, '\n')
-		b = append(b, r.Header.Get("Content-Type")...)
+		b = append(b, reqHeader(r, "Content-Type")...)
 		b = append(b, '\n')
 	default:
 		return false

@@ -35,7 +35,7 @@ func (s *Server) batch(r *http.Request, g *grant) reply {
 	if len(body) > maxBatchBytes {
 		return errReply(errBodyTooLarge, "")
 	}
-	ops, perr := parseBatch(r.Header.Get("Content-Type"), body, s.account)
+	ops, perr := parseBatch(reqHeader(r, "Content-Type"), body, s.account)
 	if perr != nil {
 		return errReply(perr, "")
 	}

@@ -46,7 +46,7 @@ const (
 
 // preference is the return preference the request states, or "".
 func preference(r *http.Request) string {
-	for rest := r.Header.Get("Prefer"); rest != ""; {
+	for rest := reqHeader(r, "Prefer"); rest != ""; {
 		var v string
 		v, rest, _ = strings.Cut(rest, ",")
 		switch v = strings.TrimSpace(v); v {
@@ -181,7 +181,7 @@ func (s *Server) write1(r *http.Request, rt route, mergeMode bool) reply {
 	if !validKey(rt.pk) || !validKey(rt.rk) {
 		return errReply(errBadKey, rt.pk)
 	}
-	ifMatch := r.Header.Get("If-Match")
+	ifMatch := reqHeader(r, "If-Match")
 	t := s.store.table(rt.table)
 	f, refused, d := s.gate(r.Context(), rt.pk, model.Request{Table: rt.table, Partition: rt.pk, Op: model.OpWrite, Entities: 1, Bytes: len(body), Props: len(props)}, extendsOf(t, rt.pk))
 	if refused != nil {
@@ -198,7 +198,7 @@ func (s *Server) write1(r *http.Request, rt route, mergeMode bool) reply {
 }
 
 func (s *Server) deleteEntity(r *http.Request, rt route) reply {
-	ifMatch := r.Header.Get("If-Match")
+	ifMatch := reqHeader(r, "If-Match")
 	if ifMatch == "" {
 		return errReply(errMissingIfMatch, rt.pk)
 	}

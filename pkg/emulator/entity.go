@@ -104,7 +104,7 @@ func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 		return
 	}
 	system := func(name string) bool {
-		return name == "PartitionKey" || name == "RowKey" || name == "Timestamp" || strings.HasPrefix(name, "odata.") || strings.Contains(name, "@")
+		return name == "PartitionKey" || name == "RowKey" || name == "Timestamp" || strings.HasPrefix(name, "odata.") || strings.IndexByte(name, '@') >= 0
 	}
 	n := 0
 	for _, mb := range m.members {
@@ -116,7 +116,7 @@ func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 		return nil, nil, nil, errTooManyProperties
 	}
 	props = make([]prop, 0, n)
-	for _, mb := range m.members { // in name order
+	for k, mb := range m.members { // in name order
 		name, raw := mb.name, mb.raw
 		if system(name) {
 			continue
@@ -128,7 +128,7 @@ func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 			continue
 		}
 		typ := ""
-		if t, ok := m.get(name, "@odata.type"); ok {
+		if t, ok := m.after(k, "@odata.type"); ok {
 			if typ, ok = stringValue(t); !ok {
 				return nil, nil, nil, invalidInput("The type annotation of %q is not a string.", name)
 			}

@@ -40,7 +40,7 @@ type access struct {
 // each operation's own (see batch).
 func accessOf(r *http.Request, rt route) access {
 	write := func() string {
-		if r.Header.Get("If-Match") == "" {
+		if reqHeader(r, "If-Match") == "" {
 			return "au"
 		}
 		return "u"

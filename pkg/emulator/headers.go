@@ -126,3 +126,15 @@ func (s *Server) setHeaders(h http.Header, rep *reply, bodyLen int, now time.Tim
 		h["Content-Length"] = vals[1:2:2]
 	}
 }
+
+// reqHeader is r.Header.Get(key) for a key in canonical form ("X-Ms-Date",
+// as http.CanonicalHeaderKey writes it), which is how net/http stores the
+// headers it receives: the first value, or "". It skips Get's
+// canonicalization of the key, which costs more than the lookup itself on
+// the request path.
+func reqHeader(r *http.Request, key string) string {
+	if v := r.Header[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}

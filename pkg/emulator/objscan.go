@@ -14,6 +14,7 @@ import (
 type member struct {
 	name string
 	raw  []byte
+	key  uint64 // prefixOf(name): orders most pairs of names without reading them
 }
 
 // jsonObject is what encoding/json makes of a JSON object decoded into a
@@ -57,7 +58,7 @@ func scanObject(b []byte) (jsonObject, bool) {
 		o.release()
 		return jsonObject{}, false
 	}
-	slices.SortStableFunc(members, func(a, b member) int { return strings.Compare(a.name, b.name) })
+	sortMembers(members)
 	out := members[:0]
 	for k, m := range members {
 		if k+1 < len(members) && members[k+1].name == m.name {
@@ -91,6 +92,25 @@ func (o jsonObject) get(a, b string) ([]byte, bool) {
 		return nil, false
 	}
 	return o.members[k].raw, true
+}
+
+// after is get(o.members[k].name, suffix) for a suffix not empty, found by
+// looking on from k: the members named name+anything follow name in
+// order, so the one named name+suffix is among them, usually the first.
+func (o jsonObject) after(k int, suffix string) ([]byte, bool) {
+	name := o.members[k].name
+	for _, m := range o.members[k+1:] {
+		if !strings.HasPrefix(m.name, name) {
+			break
+		}
+		switch c := compareConcat(m.name, name, suffix); {
+		case c == 0:
+			return m.raw, true
+		case c > 0:
+			return nil, false
+		}
+	}
+	return nil, false
 }
 
 // compareConcat compares s with a+b without building a+b.
@@ -158,7 +178,7 @@ func (sc *objScanner) object(depth int, into *[]member) bool {
 			if !ok {
 				return false
 			}
-			*into = append(*into, member{name: name, raw: sc.b[vstart:sc.i]})
+			*into = append(*into, member{name: name, raw: sc.b[vstart:sc.i], key: prefixOf(name)})
 		}
 		if more, ok := sc.next('}'); !more {
 			return ok
@@ -418,4 +438,30 @@ func ptrMap(m *map[string]string) map[string]string {
 		return nil
 	}
 	return *m
+}
+
+// sortMembers sorts members by name, stably (duplicates keep their order).
+// An entity's few members are sorted by insertion, comparing the names'
+// first 8 bytes as one number; many, by slices.SortStableFunc.
+func sortMembers(members []member) {
+	if len(members) > 24 {
+		slices.SortStableFunc(members, func(a, b member) int { return strings.Compare(a.name, b.name) })
+		return
+	}
+	for i := 1; i < len(members); i++ {
+		m := members[i]
+		j := i
+		for ; j > 0 && memberLess(&m, &members[j-1]); j-- {
+			members[j] = members[j-1]
+		}
+		members[j] = m
+	}
+}
+
+// memberLess orders members by name.
+func memberLess(a, b *member) bool {
+	if a.key != b.key {
+		return a.key < b.key
+	}
+	return a.name < b.name
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -138,5 +140,67 @@ func TestInternTable(t *testing.T) {
 	a, b := fresh.get([]byte("Name1")), fresh.get([]byte("Name1"))
 	if unsafe.StringData(a) != unsafe.StringData(b) {
 		t.Error("an interned name is allocated again")
+	}
+}
+
+// TestSortMembersAsStableSort holds sortMembers to slices.SortStableFunc
+// by name, on lists of both its sizes with names that share 8-byte
+// prefixes, are prefixes of each other, hold NUL bytes or repeat.
+func TestSortMembersAsStableSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 9))
+	stems := []string{"", "a", "EventTim", "EventTime", "EventTime@odata.type", "Seq", "ab\x00", "ab", "\xff\xfe", "PartitionKey"}
+	for round := range 5000 {
+		n := r.IntN(40)
+		ms := make([]member, n)
+		for i := range ms {
+			name := stems[r.IntN(len(stems))]
+			if r.IntN(2) == 0 {
+				name += string(rune('A' + r.IntN(3)))
+			}
+			ms[i] = member{name: name, raw: []byte{byte(i)}, key: prefixOf(name)}
+		}
+		want := slices.Clone(ms)
+		slices.SortStableFunc(want, func(a, b member) int { return strings.Compare(a.name, b.name) })
+		sortMembers(ms)
+		for i := range ms {
+			if ms[i].name != want[i].name || ms[i].raw[0] != want[i].raw[0] {
+				t.Fatalf("round %d, %d members: at %d %q (#%d), want %q (#%d)", round, n, i, ms[i].name, ms[i].raw[0], want[i].name, want[i].raw[0])
+			}
+		}
+	}
+}
+
+// TestJSONObjectAfterAsGet holds after(k, suffix) to get(name of k,
+// suffix) on objects whose names share prefixes with their annotations'
+// (N, N0, N@a, N@odata.type, N@odata.typf, NA, ...).
+func TestJSONObjectAfterAsGet(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 1))
+	stems := []string{"N", "N0", "N_", "NA", "M", "Na", "N0A", ""}
+	tails := []string{"", "@odata.type", "@odata.typ", "@odata.typf", "@a", "@odata.type0", "0", "@"}
+	suffixes := []string{"@odata.type", "0", "@", "@odata.typ"}
+	for round := range 3000 {
+		var body strings.Builder
+		body.WriteByte('{')
+		for i := range r.IntN(12) {
+			if i > 0 {
+				body.WriteByte(',')
+			}
+			fmt.Fprintf(&body, "%q:%d", stems[r.IntN(len(stems))]+tails[r.IntN(len(tails))], i)
+		}
+		body.WriteByte('}')
+		o, ok := scanObject([]byte(body.String()))
+		if !ok {
+			t.Fatalf("%s: not read", body.String())
+		}
+		for k, m := range o.members {
+			for _, s := range suffixes {
+				got, gotOK := o.after(k, s)
+				want, wantOK := o.get(m.name, s)
+				if string(got) != string(want) || gotOK != wantOK {
+					t.Fatalf("round %d, %s: after(%d %q, %q) = %q, %v; get = %q, %v", round, body.String(), k, m.name, s, got, gotOK, want, wantOK)
+				}
+			}
+		}
+		o.release()
 	}
 }

@@ -227,7 +227,7 @@ func queryValue(r *http.Request, key string) string {
 func metaLevel(r *http.Request) int {
 	a := queryValue(r, "$format")
 	if a == "" {
-		a = r.Header.Get("Accept")
+		a = reqHeader(r, "Accept")
 	}
 	switch {
 	case strings.Contains(a, "nometadata"):
