@@ -67,7 +67,7 @@ func (v *view) appendEntity(dst []byte, e *entity, single bool) []byte {
 	}
 	if v.meta >= minimalMetadata {
 		dst = append(dst, `"odata.etag":"W/\"datetime'`...)
-		dst = appendETagTime(dst, ts)
+		dst = appendColons(dst, ts, "%3A")
 		dst = append(dst, `'\"",`...)
 	}
 	if v.meta == fullMetadata {
@@ -150,12 +150,12 @@ func appendETagTicks(dst []byte, ts int64) []byte {
 	return append(dst, etagSuffix...)
 }
 
-// appendETagTime appends a timestamp formatted with timeLayout as an ETag
-// writes it, its colons %3A.
-func appendETagTime(dst, ts []byte) []byte {
+// appendColons appends a timestamp formatted with timeLayout with its
+// colons written as colon: "%3A" in an ETag.
+func appendColons(dst, ts []byte, colon string) []byte {
 	for _, c := range ts {
 		if c == ':' {
-			dst = append(dst, "%3A"...)
+			dst = append(dst, colon...)
 		} else {
 			dst = append(dst, c)
 		}

@@ -17,14 +17,7 @@ const (
 func appendTicks(dst []byte, ts int64, colon string) []byte {
 	if ts < year0Ticks || ts >= year10000Ticks {
 		var tb [40]byte
-		for _, c := range ticksTime(ts).AppendFormat(tb[:0], timeLayout) {
-			if c == ':' {
-				dst = append(dst, colon...)
-			} else {
-				dst = append(dst, c)
-			}
-		}
-		return dst
+		return appendColons(dst, ticksTime(ts).AppendFormat(tb[:0], timeLayout), colon)
 	}
 	sec, frac := ts/ticksPerSecond, ts%ticksPerSecond
 	if frac < 0 {

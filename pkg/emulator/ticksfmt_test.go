@@ -21,19 +21,19 @@ func TestAppendTicksAsPackageTime(t *testing.T) {
 			t.Fatalf("ticks %d (ETag form): %s, want %s", ts, got, want)
 		}
 	}
-	const maxTicks = 253402300800 * 10_000_000 // the year 10000
+	const maxTicks = year10000Ticks
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 200_000 {
 		check(r.Int64N(maxTicks))
 	}
 	// Every day's first and last tick from 1970 to 2500 (leap years,
 	// centuries, month ends), and the range's ends.
-	const day = 86400 * 10_000_000
+	const day = 86400 * ticksPerSecond
 	for d := int64(0); d < 194_000; d++ {
 		check(d * day)
 		check(d*day + day - 1)
 	}
-	for _, ts := range []int64{0, 1, maxTicks - 1, maxTicks, maxTicks + 12345, -1, -day - 7, -62135596800*10_000_000 - 1, time.Date(2026, 11, 23, 21, 4, 5, 123456700, time.UTC).UnixNano() / 100} {
+	for _, ts := range []int64{0, 1, maxTicks - 1, maxTicks, maxTicks + 12345, -1, -day - 7, -62135596800*ticksPerSecond - 1, time.Date(2026, 11, 23, 21, 4, 5, 123456700, time.UTC).UnixNano() / 100} {
 		check(ts)
 	}
 }

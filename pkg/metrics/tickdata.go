@@ -90,7 +90,8 @@ func newTickData() *tickData {
 // slot it returned last is tried before the map: an operation's request
 // and its completion are recorded one after the other, under one key. A
 // slot holds its key while it is in use, so a slot whose key is key is
-// key's, whatever evictions and rebuilds happened since.
+// key's, whatever evictions and rebuilds happened since; a free slot's key
+// is "", so the empty key goes through the map.
 func (d *tickData) part(key string) *partAcc {
 	i := d.last
 	if int(i) >= len(d.slots) || d.slots[i].key != key || key == "" {
