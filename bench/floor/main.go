@@ -1,5 +1,5 @@
 // Command floor is the yardstick of bench/server-cpu.sh: a plain net/http
-// server that answers the Table requests bench/bareclient sends the way
+// server (or, with -http fasthttp, a plain fasthttp one) that answers the Table requests bench/bareclient sends the way
 // Azure shapes them, with a fixed entity, and does no other work. Its CPU
 // time per operation is what net/http itself costs on this machine, the
 // floor the embedded service's own cost is measured against.
@@ -20,6 +20,7 @@
 // x-ms-version, Date from net/http, Content-Type, DataServiceVersion).
 //
 //	floor -listen 127.0.0.1:10010
+//	floor -listen 127.0.0.1:10011 -http fasthttp
 //	floor -listen 127.0.0.1:10010 -cpuprofile /tmp/floor.pprof   # written on SIGTERM or SIGINT
 package main
 
@@ -42,7 +43,12 @@ import (
 func main() {
 	listen := flag.String("listen", "127.0.0.1:10010", "address to listen on")
 	profile := flag.String("cpuprofile", "", "write a CPU profile to this file when stopped by SIGINT or SIGTERM")
+	layer := flag.String("http", "net/http", "the HTTP server: net/http or fasthttp")
 	flag.Parse()
+	if *layer != "net/http" && *layer != "fasthttp" {
+		fmt.Fprintf(os.Stderr, "floor: -http %q: want net/http or fasthttp\n", *layer)
+		os.Exit(2)
+	}
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		fail(err)
@@ -64,7 +70,10 @@ func main() {
 			os.Exit(0)
 		}()
 	}
-	fmt.Printf("floor listening on %s\n", ln.Addr())
+	fmt.Printf("floor (%s) listening on %s\n", *layer, ln.Addr())
+	if *layer == "fasthttp" {
+		fail(serveFast(newFloor(), ln))
+	}
 	srv := &http.Server{Handler: newFloor(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	fail(srv.Serve(ln))
 }

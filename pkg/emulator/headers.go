@@ -10,8 +10,9 @@ import (
 // The response headers every answer carries, set by direct assignment to
 // the header map under their canonical keys (what Header.Set would store):
 // a constant value is a one-element slice shared by every answer, which
-// net/http only reads (it copies the map before writing it out), and the
-// values that vary share one backing array per answer.
+// the HTTP layer only reads (net/http and the fasthttp front copy the map
+// before writing it out), and the values that vary share one backing
+// array per answer.
 var (
 	hdrVersion     = []string{"2019-02-02"}
 	hdrNosniff     = []string{"nosniff"}
@@ -42,7 +43,7 @@ func preferenceHeader(p string) []string {
 // dateCache holds the Date header of the current second, for a service
 // on a clock of its own: formatting it is a tenth of what the rest of an
 // answer's headers cost, and it changes once a second. (On the system
-// clock, net/http writes Date itself: a ninth header in the map would
+// clock, the HTTP layer writes Date itself: a ninth header in the map would
 // make an insert's answer grow the map past its first eight slots.) Safe
 // for concurrent use.
 type dateCache struct{ cur atomic.Pointer[dateLine] }
@@ -109,7 +110,7 @@ func (s *Server) setHeaders(h http.Header, rep *reply, bodyLen int, now time.Tim
 	vals[0], vals[1], vals[2] = all[:idEnd], all[idEnd:lenEnd], all[lenEnd:]
 	h["X-Ms-Version"] = hdrVersion
 	h["X-Ms-Request-Id"] = vals[0:1:1]
-	if s.dates != nil { // else net/http writes it, from the same clock, without a map entry
+	if s.dates != nil { // else the HTTP layer writes it, from the same clock, without a map entry
 		h["Date"] = s.dates.of(now)
 	}
 	h["X-Content-Type-Options"] = hdrNosniff
@@ -128,8 +129,9 @@ func (s *Server) setHeaders(h http.Header, rep *reply, bodyLen int, now time.Tim
 }
 
 // reqHeader is r.Header.Get(key) for a key in canonical form ("X-Ms-Date",
-// as http.CanonicalHeaderKey writes it), which is how net/http stores the
-// headers it receives: the first value, or "". It skips Get's
+// as http.CanonicalHeaderKey writes it), which is how net/http and the
+// fasthttp front (fastfront.go) store the headers they receive: the first
+// value, or "". It skips Get's
 // canonicalization of the key, which costs more than the lookup itself on
 // the request path.
 func reqHeader(r *http.Request, key string) string {

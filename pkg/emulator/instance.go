@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"strings"
-	"time"
+
+	"github.com/valyala/fasthttp"
 )
 
 // Instance is a Server listening on a TCP address. Its methods are safe
@@ -15,7 +15,7 @@ import (
 type Instance struct {
 	*Server
 	ln   net.Listener
-	srv  *http.Server
+	srv  *fasthttp.Server
 	done chan error
 }
 
@@ -47,8 +47,7 @@ func serveOn(addr string, s *Server) (*Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &Instance{Server: s, ln: ln, done: make(chan error, 1),
-		srv: &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}}
+	in := &Instance{Server: s, ln: ln, done: make(chan error, 1), srv: newFastServer(s)}
 	go func() { in.done <- in.srv.Serve(ln) }()
 	return in, nil
 }
@@ -79,11 +78,12 @@ func (i *Instance) PrintableConnectionString() string {
 
 // Close stops the service, waiting for in-flight requests until ctx ends.
 func (i *Instance) Close(ctx context.Context) error {
-	err := i.srv.Shutdown(ctx)
-	if err != nil {
-		i.srv.Close()
-	}
-	if serr := <-i.done; serr != nil && !errors.Is(serr, http.ErrServerClosed) && err == nil {
+	err := i.srv.ShutdownWithContext(ctx)
+	// Shutdown closes only the listeners Serve has registered: one that
+	// Serve has not reached yet is closed here, or Serve would accept on
+	// it for ever. Serve returns nil for a closed listener.
+	i.ln.Close()
+	if serr := <-i.done; serr != nil && err == nil {
 		err = serr
 	}
 	return err

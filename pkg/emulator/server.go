@@ -90,7 +90,7 @@ type Server struct {
 	measure measuring
 	prefix  string // "/" + account: the path of the service
 	// dates formats the Date header from now when the service has a clock
-	// of its own (Config.Now); on time.Now, net/http writes it.
+	// of its own (Config.Now); on time.Now, the HTTP layer writes it.
 	dates   *dateCache
 	signers sync.Pool // of *signer
 }

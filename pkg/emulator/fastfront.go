@@ -1,0 +1,344 @@
+package emulator
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/valyala/fasthttp"
+)
+
+// The service's HTTP/1.1 layer is fasthttp, in front of the same
+// http.Handler (Server.ServeHTTP) that net/http and httptest serve: a
+// fasthttp request is handed to the handler as the *http.Request net/http
+// would have made of the same bytes, and the handler's answer is written as
+// net/http would write it, byte for byte but for the order of the header
+// lines and the body's framing (TestWireAsNetHTTP). fasthttp's connection
+// handling (one read and one write per request on a reused buffer, no
+// goroutine or context per request) costs about two thirds of net/http's
+// per request on this service's small answers (bench/server-cpu.sh with
+// FLOOR_HTTP=fasthttp measures that floor).
+//
+// What differs from net/http, by design of fasthttp:
+//   - the request's context ends when the service shuts down, not when the
+//     client goes away: a request the client gave up waiting for (injected
+//     latency, the model's service time) is held to its end and counted as
+//     answered, as it is when the client waits;
+//   - the body is read whole before the handler runs, so a body refused as
+//     too large leaves the connection open where net/http closes it;
+//   - a request line and headers over maxHeaderBytes get 431 (net/http's
+//     default allows 1 MiB).
+
+// maxHeaderBytes bounds a request's line and headers (fasthttp's read
+// buffer, one a connection); SDK requests, a SAS token included, carry a
+// few KiB.
+const maxHeaderBytes = 64 << 10
+
+// maxBodyBytes bounds what fasthttp reads of a request body before the
+// handler sees it. It is above every limit the service enforces itself
+// (4 MiB a batch, 1 MiB an entity), so those are answered as Azure answers
+// them; a body past it gets fasthttp's 413.
+const maxBodyBytes = 32 << 20
+
+// newFastServer is the fasthttp server that serves h.
+func newFastServer(h http.Handler) *fasthttp.Server {
+	return &fasthttp.Server{
+		Handler:                       func(c *fasthttp.RequestCtx) { serveFast(h, c) },
+		ReadBufferSize:                maxHeaderBytes,
+		ReadTimeout:                   10 * time.Second, // a request, once its first byte came
+		IdleTimeout:                   2 * time.Minute,
+		MaxRequestBodySize:            maxBodyBytes,
+		DisableHeaderNamesNormalizing: true,
+		NoDefaultServerHeader:         true,
+		NoDefaultContentType:          true,
+		NoDefaultDate:                 true, // fastWriter writes it, as net/http does
+		DisablePreParseMultipartForm:  true,
+		CloseOnShutdown:               true,
+		Logger:                        log.New(io.Discard, "", 0),
+	}
+}
+
+// exchange is one request's http.Request and http.ResponseWriter over a
+// fasthttp.RequestCtx, pooled.
+type exchange struct {
+	req  http.Request
+	url  url.URL
+	body bytes.Reader
+	rw   fastWriter
+}
+
+var exchanges = sync.Pool{New: func() any { return new(exchange) }}
+
+// serveFast answers c with h.
+func serveFast(h http.Handler, c *fasthttp.RequestCtx) {
+	x := exchanges.Get().(*exchange)
+	defer exchanges.Put(x)
+	if !x.load(c) {
+		c.Error("Bad Request", http.StatusBadRequest)
+		return
+	}
+	x.rw.reset(c)
+	defer func() {
+		if v := recover(); v != nil {
+			// As net/http: an aborted handler closes the connection
+			// without an answer.
+			if !errors.Is(asError(v), http.ErrAbortHandler) {
+				log.Printf("emulator: panic serving %s: %v", c.RemoteAddr(), v)
+			}
+			c.Conn().Close()
+		}
+	}()
+	h.ServeHTTP(&x.rw, x.req.WithContext(c))
+	x.rw.finish()
+}
+
+func asError(v any) error {
+	if err, ok := v.(error); ok {
+		return err
+	}
+	return nil
+}
+
+// load makes x.req what net/http makes of c's request; false when its
+// target is not a URL net/http accepts.
+func (x *exchange) load(c *fasthttp.RequestCtx) bool {
+	r := &x.req
+	u := &x.url
+	if !requestURL(u, string(c.RequestURI())) {
+		return false
+	}
+	hdr := r.Header
+	if hdr == nil {
+		hdr = make(http.Header, 12)
+	}
+	clear(hdr)
+	// One array holds every value; a name that comes again appends past
+	// its one-value window, into a slice of its own.
+	vals := make([]string, 0, c.Request.Header.Len()+2)
+	for k, v := range c.Request.Header.All() {
+		key, ok := canonicalNames[string(k)]
+		if !ok {
+			key = http.CanonicalHeaderKey(string(k))
+		}
+		if key == "Host" || key == "Transfer-Encoding" {
+			continue
+		}
+		if prev, dup := hdr[key]; dup {
+			hdr[key] = append(prev, string(v))
+			continue
+		}
+		vals = append(vals, string(v))
+		n := len(vals)
+		hdr[key] = vals[n-1 : n : n]
+	}
+	body := c.Request.Body()
+	x.body.Reset(body)
+	*r = http.Request{
+		Method:        method(c.Method()),
+		URL:           u,
+		Proto:         "HTTP/1.1",
+		ProtoMajor:    1,
+		ProtoMinor:    1,
+		Header:        hdr,
+		Body:          io.NopCloser(&x.body),
+		ContentLength: int64(len(body)),
+		Host:          string(c.Host()),
+		RemoteAddr:    c.RemoteAddr().String(),
+		RequestURI:    u.RequestURI(),
+	}
+	return true
+}
+
+// requestURL sets *u to what url.ParseRequestURI makes of uri; false
+// when that fails. A path of plain bytes (no %, no byte that makes
+// ParseRequestURI keep a RawPath, see plainPathByte) with any query, the
+// requests SDKs send but for their keys in parentheses and quotes, is
+// split without it; anything else is parsed by it.
+func requestURL(u *url.URL, uri string) bool {
+	path, query, hasQuery := strings.Cut(uri, "?")
+	if len(path) == 0 || path[0] != '/' || strings.Contains(path, "%") || hasCTL(query) {
+		return parseRequestURL(u, uri)
+	}
+	raw := ""
+	for i := 0; i < len(path); i++ {
+		switch c := path[i]; plainPathByte[c] {
+		case 0: // a byte that url does not take as it is
+			return parseRequestURL(u, uri)
+		case 2: // taken, but escaped by EscapedPath: the path is kept raw
+			raw = path
+		}
+	}
+	*u = url.URL{Path: path, RawPath: raw, RawQuery: query, ForceQuery: hasQuery && query == ""}
+	return true
+}
+
+// hasCTL reports whether s holds an ASCII control byte, which
+// url.ParseRequestURI refuses anywhere.
+func hasCTL(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] == 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
+// parseRequestURL is requestURL by url.ParseRequestURI.
+func parseRequestURL(u *url.URL, uri string) bool {
+	p, err := url.ParseRequestURI(uri)
+	if err != nil {
+		return false
+	}
+	*u = *p
+	return true
+}
+
+// plainPathByte classifies a path's bytes for requestURL: 1 for those
+// url.URL.EscapedPath writes as they are (letters, digits, "-_.~$&+,/:;=@"),
+// 2 for those it would escape but that a request's path may carry as they
+// are ("!'()*[]", which make ParseRequestURI keep the path as RawPath), 0
+// for the rest (%, controls, spaces, non-ASCII, ...: parsed by url).
+var plainPathByte = func() (t [256]byte) {
+	for c := '0'; c <= '9'; c++ {
+		t[c] = 1
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = 1, 1
+	}
+	for _, c := range "-_.~$&+,/:;=@" {
+		t[c] = 1
+	}
+	for _, c := range "!'()*" {
+		t[c] = 2
+	}
+	return t
+}()
+
+// canonicalNames maps the spellings of the request headers SDKs send to
+// their canonical keys (http.CanonicalHeaderKey's), found without making
+// a string of the name.
+var canonicalNames = func() map[string]string {
+	m := map[string]string{}
+	for _, k := range []string{
+		"Accept", "Accept-Charset", "Accept-Encoding", "Authorization", "Connection", "Content-Length",
+		"Content-Md5", "Content-Type", "Dataserviceversion", "Date", "Expect", "Host", "If-Match",
+		"Maxdataserviceversion", "Prefer", "Traceparent", "Transfer-Encoding", "User-Agent",
+		"X-Ms-Client-Request-Id", "X-Ms-Date", "X-Ms-Return-Client-Request-Id", "X-Ms-Version",
+		"DataServiceVersion", "MaxDataServiceVersion", "Content-MD5",
+	} {
+		c := http.CanonicalHeaderKey(k)
+		m[k], m[strings.ToLower(k)], m[c] = c, c, c
+	}
+	return m
+}()
+
+// method is m as a string, without an allocation for the methods of the
+// Table protocol.
+func method(m []byte) string {
+	for _, s := range [...]string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodHead, http.MethodPatch, "MERGE", http.MethodOptions} {
+		if string(m) == s {
+			return s
+		}
+	}
+	return string(m)
+}
+
+// fastWriter is the http.ResponseWriter over a fasthttp response.
+type fastWriter struct {
+	c     *fasthttp.RequestCtx
+	h     http.Header
+	wrote bool
+	// line, src and br read the Date header into the answer (setDate).
+	line []byte
+	src  bytes.Reader
+	br   *bufio.Reader
+}
+
+func (w *fastWriter) reset(c *fasthttp.RequestCtx) {
+	w.c, w.wrote = c, false
+	if w.h == nil {
+		w.h = make(http.Header, 12)
+	}
+	clear(w.h)
+}
+
+func (w *fastWriter) Header() http.Header { return w.h }
+
+func (w *fastWriter) WriteHeader(status int) {
+	if w.wrote {
+		return
+	}
+	w.wrote = true
+	rh := &w.c.Response.Header
+	date := w.h["Date"]
+	if len(date) == 0 {
+		// As net/http: the time of the answer, when the handler wrote
+		// none.
+		date = systemDates.of(time.Now())
+	}
+	w.setDate(date[0])
+	rh.SetStatusCode(status)
+	for k, vs := range w.h {
+		if k == "Date" {
+			continue
+		}
+		for _, v := range vs {
+			rh.Add(k, v)
+		}
+	}
+}
+
+// setDate makes date the answer's Date header. fasthttp's setters refuse
+// Date (it writes its own, refreshed once a second, so up to a second
+// old, and never on the service's clock); a header it reads keeps it, and
+// with NoDefaultDate it writes that one. Reading resets the answer's
+// headers: setDate comes first.
+func (w *fastWriter) setDate(date string) {
+	w.line = append(append(append(w.line[:0], "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nDate: "...), date...), "\r\n\r\n"...)
+	w.src.Reset(w.line)
+	if w.br == nil {
+		w.br = bufio.NewReaderSize(&w.src, 128)
+	}
+	w.br.Reset(&w.src)
+	rh := &w.c.Response.Header
+	if err := rh.Read(w.br); err != nil {
+		panic("emulator: fasthttp refused a Date header: " + err.Error())
+	}
+	// What else reading set goes back to fasthttp's defaults: the status
+	// line from the status code alone, a connection kept open.
+	rh.SetProtocol(nil)
+	rh.SetStatusMessage(nil)
+	rh.ResetConnectionClose()
+}
+
+// systemDates is the Date header on the system clock.
+var systemDates dateCache
+
+func (w *fastWriter) Write(b []byte) (int, error) {
+	if !w.wrote {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.c.Write(b)
+}
+
+// finish completes an answer the handler left without a status.
+func (w *fastWriter) finish() {
+	if !w.wrote {
+		w.WriteHeader(http.StatusOK)
+	}
+}
+
+// Hijack hands over the connection; the service only closes it (a dropped
+// connection, a fault it injects).
+func (w *fastWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	conn := w.c.Conn()
+	return conn, bufio.NewReadWriter(bufio.NewReader(conn), bufio.NewWriter(conn)), nil
+}
