@@ -20,7 +20,10 @@ import (
 // the SDK (kilobytes for every point read). With the default GOGC of 100 the
 // collector then runs every few milliseconds and its marking costs a
 // tenth of the client's CPU; at 400 it runs a quarter as often, for a
-// heap of a few hundred MiB. A process that hosts the embedded Table
+// heap of a few hundred MiB, and while the live heap is small its percent is
+// raised so that the heap may grow by clientHeadroom between collections
+// (a run's live heap of 8 MiB at 400 would otherwise be marked every 32 MiB
+// of garbage, a few times a second). A process that hosts the embedded Table
 // service keeps 100 as the least: the entities are outside the heap, but
 // their B-tree (about 20 bytes per entity) is on it, and 400 would let a
 // table of ten million take a gigabyte more. Its percent is raised while
@@ -36,6 +39,10 @@ type gcPolicy struct {
 	Headroom int64 // bytes the heap may grow by between collections, at least; 0: none
 }
 
+// clientHeadroom is the least a tablestress client (a process that does
+// not host the service) lets its heap grow between collections.
+const clientHeadroom = 128 << 20
+
 // serviceHeadroom is the least a process hosting the embedded service lets
 // its heap grow between collections.
 const serviceHeadroom = 64 << 20
@@ -50,7 +57,7 @@ func gcFor(getenv func(string) string, hostsService bool, memory int64) (p gcPol
 	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
 		return gcPolicy{}, false
 	}
-	p.Percent = 400
+	p.Percent, p.Headroom = 400, clientHeadroom
 	if hostsService {
 		p.Percent, p.Headroom = 100, serviceHeadroom
 	}
