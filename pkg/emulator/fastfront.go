@@ -51,10 +51,14 @@ const maxBodyBytes = 32 << 20
 // newFastServer is the fasthttp server that serves h.
 func newFastServer(h http.Handler) *fasthttp.Server {
 	return &fasthttp.Server{
-		Handler:                       func(c *fasthttp.RequestCtx) { serveFast(h, c) },
-		ReadBufferSize:                maxHeaderBytes,
-		ReadTimeout:                   10 * time.Second, // a request, once its first byte came
-		IdleTimeout:                   2 * time.Minute,
+		Handler:        func(c *fasthttp.RequestCtx) { serveFast(h, c) },
+		ReadBufferSize: maxHeaderBytes,
+		ReadTimeout:    10 * time.Second, // a request, once its first byte came
+		IdleTimeout:    2 * time.Minute,
+		// fasthttp's worker pool has a cleaner that notices the server
+		// stopped only when it wakes, once this period: so the last of
+		// the service's goroutines ends within it of Close.
+		MaxIdleWorkerDuration:         time.Second,
 		MaxRequestBodySize:            maxBodyBytes,
 		DisableHeaderNamesNormalizing: true,
 		NoDefaultServerHeader:         true,

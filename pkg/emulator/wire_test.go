@@ -3,6 +3,7 @@ package emulator
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
+	"go.uber.org/goleak"
 
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
@@ -344,5 +346,40 @@ func TestFastFrontPanic(t *testing.T) {
 		if a.heads[0][0] != "HTTP/1.1 200 OK" || string(a.body) != "ok" {
 			t.Errorf("after %s: %q %q, want 200 ok", path, a.heads[0], a.body)
 		}
+	}
+}
+
+// TestCloseEndsEveryGoroutine: once Close returned, the service's
+// goroutines end, fasthttp's worker-pool cleaner the last, within its
+// wake-up period (a second, MaxIdleWorkerDuration; fasthttp's default of
+// 10 s would fail here). A run that starts and stops the service leaves
+// nothing running.
+func TestCloseEndsEveryGoroutine(t *testing.T) {
+	before := goleak.IgnoreCurrent()
+	in, err := Start("127.0.0.1:0", Config{Model: model.Off()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := &http.Client{Transport: &http.Transport{}}
+	resp, err := client.Get(in.URL() + "/Tables")
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if err := in.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	client.CloseIdleConnections()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		err := goleak.Find(before)
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("5 s after Close: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
