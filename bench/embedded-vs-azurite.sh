@@ -7,7 +7,8 @@
 # the peak resident memory of the tablestress process (bench/seed.sh). Last it runs
 # bench/server-cpu.sh: the server CPU time per point read and per insert of
 # the embedded service, of Azurite and of a bare net/http handler (the
-# floor), under the bare SDK client, in interleaved rounds (RUNS, default 5).
+# floor) and the same answers from fasthttp (fastfloor), under the bare SDK
+# client, in interleaved rounds (RUNS, default 5).
 #   bench/embedded-vs-azurite.sh
 #   DURATION=30s bench/embedded-vs-azurite.sh     # longer measurements
 #   ENTITIES=10000000 bench/embedded-vs-azurite.sh  # seed ten million
