@@ -72,7 +72,7 @@ eport=$(free_port)
 "${EMULATOR:-bin/tablestress}" emulator --listen "127.0.0.1:$eport" --model off ${EMULATOR_FLAGS:-} >"$out/emulator.log" 2>&1 &
 pid[embedded]=$!
 cleanup() {
-  # Both stop cleanly on TERM (and write their CPU profiles).
+  # All stop cleanly on TERM (and write their CPU profiles).
   kill "${pid[embedded]}" 2>/dev/null || true
   kill "${pid[floor]}" "${pid[fastfloor]}" 2>/dev/null || true
   wait "${pid[embedded]}" "${pid[floor]}" "${pid[fastfloor]}" 2>/dev/null || true

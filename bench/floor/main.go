@@ -1,8 +1,9 @@
 // Command floor is the yardstick of bench/server-cpu.sh: a plain net/http
-// server (or, with -http fasthttp, a plain fasthttp one) that answers the Table requests bench/bareclient sends the way
-// Azure shapes them, with a fixed entity, and does no other work. Its CPU
-// time per operation is what net/http itself costs on this machine, the
-// floor the embedded service's own cost is measured against.
+// server (with -http fasthttp, a plain fasthttp one) that answers the
+// Table requests bench/bareclient sends the way Azure shapes them, with a
+// fixed entity, and does no other work. Its CPU time per operation is what
+// the HTTP server itself costs on this machine, the floor the embedded
+// service's own cost is measured against.
 //
 // It answers, for any account and table, without checking signatures:
 //
@@ -17,7 +18,7 @@
 //   - anything else: 404 ResourceNotFound.
 //
 // Every answer carries the headers Azure sends (x-ms-request-id,
-// x-ms-version, Date from net/http, Content-Type, DataServiceVersion).
+// x-ms-version, Date from the HTTP server, Content-Type, DataServiceVersion).
 //
 //	floor -listen 127.0.0.1:10010
 //	floor -listen 127.0.0.1:10011 -http fasthttp

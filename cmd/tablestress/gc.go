@@ -22,11 +22,11 @@ import (
 // tenth of the client's CPU; at 400 it runs a quarter as often, for a
 // heap of a few hundred MiB, and while the live heap is small its percent is
 // raised so that the heap may grow by clientHeadroom between collections
-// (a run's live heap of 8 MiB at 400 would otherwise be marked every 32 MiB
-// of garbage, a few times a second). A process that hosts the embedded Table
-// service keeps 100 as the least: the entities are outside the heap, but
-// their B-tree (about 20 bytes per entity) is on it, and 400 would let a
-// table of ten million take a gigabyte more. Its percent is raised while
+// (a live heap of a few MiB at 400 would otherwise be marked every few
+// tens of MiB of garbage, a few times a second). A process that hosts the
+// embedded Table service keeps 100 as the least: the entities are outside
+// the heap, but their B-tree (about 20 bytes per entity) is on it, and 400
+// would let a table of ten million take a gigabyte more. Its percent is raised while
 // the live heap is small, so that the heap may always grow by Headroom
 // between collections (see gcPercentFor): a service answering from a small
 // table otherwise collects every few megabytes of garbage, a tenth of its

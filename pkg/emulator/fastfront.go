@@ -3,7 +3,6 @@ package emulator
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"io"
 	"log"
 	"net"
@@ -24,8 +23,8 @@ import (
 // lines and the body's framing (TestWireAsNetHTTP). fasthttp's connection
 // handling (one read and one write per request on a reused buffer, no
 // goroutine or context per request) costs about two thirds of net/http's
-// per request on this service's small answers (bench/server-cpu.sh with
-// FLOOR_HTTP=fasthttp measures that floor).
+// per request on this service's small answers (bench/server-cpu.sh
+// measures both floors, floor and fastfloor).
 //
 // What differs from net/http, by design of fasthttp:
 //   - the request's context ends when the service shuts down, not when the
@@ -94,7 +93,7 @@ func serveFast(h http.Handler, c *fasthttp.RequestCtx) {
 		if v := recover(); v != nil {
 			// As net/http: an aborted handler closes the connection
 			// without an answer.
-			if !errors.Is(asError(v), http.ErrAbortHandler) {
+			if v != http.ErrAbortHandler {
 				log.Printf("emulator: panic serving %s: %v", c.RemoteAddr(), v)
 			}
 			c.Conn().Close()
@@ -102,13 +101,6 @@ func serveFast(h http.Handler, c *fasthttp.RequestCtx) {
 	}()
 	h.ServeHTTP(&x.rw, x.req.WithContext(c))
 	x.rw.finish()
-}
-
-func asError(v any) error {
-	if err, ok := v.(error); ok {
-		return err
-	}
-	return nil
 }
 
 // load makes x.req what net/http makes of c's request; false when its
@@ -208,8 +200,9 @@ func parseRequestURL(u *url.URL, uri string) bool {
 // plainPathByte classifies a path's bytes for requestURL: 1 for those
 // url.URL.EscapedPath writes as they are (letters, digits, "-_.~$&+,/:;=@"),
 // 2 for those it would escape but that a request's path may carry as they
-// are ("!'()*[]", which make ParseRequestURI keep the path as RawPath), 0
-// for the rest (%, controls, spaces, non-ASCII, ...: parsed by url).
+// are ("!'()*", which make ParseRequestURI keep the path as RawPath), 0
+// for the rest (%, controls, spaces, brackets, non-ASCII, ...: parsed by
+// url).
 var plainPathByte = func() (t [256]byte) {
 	for c := '0'; c <= '9'; c++ {
 		t[c] = 1
@@ -226,17 +219,16 @@ var plainPathByte = func() (t [256]byte) {
 	return t
 }()
 
-// canonicalNames maps the spellings of the request headers SDKs send to
-// their canonical keys (http.CanonicalHeaderKey's), found without making
-// a string of the name.
+// canonicalNames maps the spellings of the request headers SDKs send (as
+// listed, lower case, canonical) to their canonical keys
+// (http.CanonicalHeaderKey's), found without making a string of the name.
 var canonicalNames = func() map[string]string {
 	m := map[string]string{}
 	for _, k := range []string{
 		"Accept", "Accept-Charset", "Accept-Encoding", "Authorization", "Connection", "Content-Length",
-		"Content-Md5", "Content-Type", "Dataserviceversion", "Date", "Expect", "Host", "If-Match",
-		"Maxdataserviceversion", "Prefer", "Traceparent", "Transfer-Encoding", "User-Agent",
+		"Content-MD5", "Content-Type", "DataServiceVersion", "Date", "Expect", "Host", "If-Match",
+		"MaxDataServiceVersion", "Prefer", "Traceparent", "Transfer-Encoding", "User-Agent",
 		"X-Ms-Client-Request-Id", "X-Ms-Date", "X-Ms-Return-Client-Request-Id", "X-Ms-Version",
-		"DataServiceVersion", "MaxDataServiceVersion", "Content-MD5",
 	} {
 		c := http.CanonicalHeaderKey(k)
 		m[k], m[strings.ToLower(k)], m[c] = c, c, c

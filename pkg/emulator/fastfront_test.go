@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"fmt"
 	"net/url"
 	"reflect"
 	"testing"
@@ -43,20 +44,28 @@ func TestRequestURLAsParseRequestURI(t *testing.T) {
 		"/x?%zz",
 	}
 	for _, uri := range targets {
-		want, werr := url.ParseRequestURI(uri)
-		var got url.URL
-		ok := requestURL(&got, uri)
-		if ok != (werr == nil) {
-			t.Errorf("%q: ok %v, ParseRequestURI's error %v", uri, ok, werr)
-			continue
-		}
-		if ok && !reflect.DeepEqual(got, *want) {
-			t.Errorf("%q: %#v, want %#v", uri, got, *want)
-		}
-		if ok && got.EscapedPath() != want.EscapedPath() {
-			t.Errorf("%q: EscapedPath %q, want %q", uri, got.EscapedPath(), want.EscapedPath())
+		if msg := requestURLDiffers(uri); msg != "" {
+			t.Error(msg)
 		}
 	}
+}
+
+// requestURLDiffers is how requestURL's answer for uri differs from
+// url.ParseRequestURI's (URL, EscapedPath, or failing), "" when it does
+// not.
+func requestURLDiffers(uri string) string {
+	want, werr := url.ParseRequestURI(uri)
+	var got url.URL
+	ok := requestURL(&got, uri)
+	switch {
+	case ok != (werr == nil):
+		return fmt.Sprintf("%q: ok %v, ParseRequestURI's error %v", uri, ok, werr)
+	case ok && !reflect.DeepEqual(got, *want):
+		return fmt.Sprintf("%q: %#v, want %#v", uri, got, *want)
+	case ok && got.EscapedPath() != want.EscapedPath():
+		return fmt.Sprintf("%q: EscapedPath %q, want %q", uri, got.EscapedPath(), want.EscapedPath())
+	}
+	return ""
 }
 
 // FuzzRequestURL holds requestURL to url.ParseRequestURI on any target.
@@ -65,14 +74,8 @@ func FuzzRequestURL(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, uri string) {
-		want, werr := url.ParseRequestURI(uri)
-		var got url.URL
-		ok := requestURL(&got, uri)
-		if ok != (werr == nil) {
-			t.Fatalf("%q: ok %v, ParseRequestURI's error %v", uri, ok, werr)
-		}
-		if ok && !reflect.DeepEqual(got, *want) {
-			t.Fatalf("%q: %#v, want %#v", uri, got, *want)
+		if msg := requestURLDiffers(uri); msg != "" {
+			t.Fatal(msg)
 		}
 	})
 }
