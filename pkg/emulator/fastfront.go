@@ -18,7 +18,8 @@ import (
 // The service's HTTP/1.1 layer is fasthttp, in front of the same
 // http.Handler (Server.ServeHTTP) that net/http and httptest serve: a
 // fasthttp request is handed to the handler as the *http.Request net/http
-// would have made of the same bytes, and the handler's answer is written as
+// would have made of the same bytes (TestFastRequestAsNetHTTP), made
+// without an allocation but one for its strings, and the handler's answer is written as
 // net/http would write it, byte for byte but for the order of the header
 // lines and the body's framing (TestWireAsNetHTTP). fasthttp's connection
 // handling (one read and one write per request on a reused buffer, no
@@ -70,20 +71,59 @@ func newFastServer(h http.Handler) *fasthttp.Server {
 }
 
 // exchange is one request's http.Request and http.ResponseWriter over a
-// fasthttp.RequestCtx, pooled.
+// fasthttp.RequestCtx, pooled. The request is made once, with the
+// exchange's context (fastContext) set, and reset from tmpl for each
+// request: nothing about it is allocated per request but its strings, and
+// those in one piece (text).
 type exchange struct {
-	req  http.Request
+	req  *http.Request
+	tmpl *http.Request // req's zero value, with its context
+	ctx  fastContext
 	url  url.URL
-	body bytes.Reader
+	body fastBody
 	rw   fastWriter
+	text []byte   // the request's strings, before they become one
+	vals []string // the header values, in one array
+	at   []span   // where each header's value is in text
 }
 
-var exchanges = sync.Pool{New: func() any { return new(exchange) }}
+// span is a header's canonical name and where its value is in
+// exchange.text.
+type span struct {
+	key        string
+	start, end int
+}
+
+var exchanges = sync.Pool{New: func() any {
+	x := new(exchange)
+	x.tmpl = new(http.Request).WithContext(&x.ctx)
+	x.req = new(http.Request)
+	return x
+}}
+
+// fastContext is the context of the request an exchange holds: its
+// fasthttp.RequestCtx's, which ends when the server shuts down.
+type fastContext struct{ c *fasthttp.RequestCtx }
+
+func (f *fastContext) Deadline() (time.Time, bool) { return f.c.Deadline() }
+func (f *fastContext) Done() <-chan struct{}       { return f.c.Done() }
+func (f *fastContext) Err() error                  { return f.c.Err() }
+func (f *fastContext) Value(key any) any           { return f.c.Value(key) }
+
+// fastBody is a request's body as the handler reads it.
+type fastBody struct{ bytes.Reader }
+
+// Close does nothing, as closing a server request's body does.
+func (*fastBody) Close() error { return nil }
+
+// chunked is a chunked request's TransferEncoding.
+var chunked = []string{"chunked"}
 
 // serveFast answers c with h.
 func serveFast(h http.Handler, c *fasthttp.RequestCtx) {
 	x := exchanges.Get().(*exchange)
 	defer exchanges.Put(x)
+	x.ctx.c = c
 	if !x.load(c) {
 		c.Error("Bad Request", http.StatusBadRequest)
 		return
@@ -99,27 +139,23 @@ func serveFast(h http.Handler, c *fasthttp.RequestCtx) {
 			c.Conn().Close()
 		}
 	}()
-	h.ServeHTTP(&x.rw, x.req.WithContext(c))
+	h.ServeHTTP(&x.rw, x.req)
 	x.rw.finish()
 }
 
 // load makes x.req what net/http makes of c's request; false when its
 // target is not a URL net/http accepts.
 func (x *exchange) load(c *fasthttp.RequestCtx) bool {
-	r := &x.req
-	u := &x.url
-	if !requestURL(u, string(c.RequestURI())) {
-		return false
-	}
-	hdr := r.Header
-	if hdr == nil {
-		hdr = make(http.Header, 12)
-	}
-	clear(hdr)
-	// One array holds every value; a name that comes again appends past
-	// its one-value window, into a slice of its own.
-	vals := make([]string, 0, c.Request.Header.Len()+2)
-	for k, v := range c.Request.Header.All() {
+	// The target, the host and the header values, copied into one
+	// string.
+	t := append(x.text[:0], c.RequestURI()...)
+	uriEnd := len(t)
+	t = append(t, c.Host()...)
+	hostEnd := len(t)
+	at := x.at[:0]
+	// The headers as they came, in order (fasthttp's All adds a
+	// Content-Length nobody sent and merges Cookie lines).
+	for k, v := range c.Request.Header.AllInOrder() {
 		key, ok := canonicalNames[string(k)]
 		if !ok {
 			key = http.CanonicalHeaderKey(string(k))
@@ -127,29 +163,54 @@ func (x *exchange) load(c *fasthttp.RequestCtx) bool {
 		if key == "Host" || key == "Transfer-Encoding" {
 			continue
 		}
-		if prev, dup := hdr[key]; dup {
-			hdr[key] = append(prev, string(v))
+		at = append(at, span{key, len(t), len(t) + len(v)})
+		t = append(t, v...)
+	}
+	x.text, x.at = t, at
+	text := string(t)
+	u := &x.url
+	if !requestURL(u, text[:uriEnd]) {
+		return false
+	}
+	r := x.req
+	hdr := r.Header
+	if hdr == nil {
+		hdr = make(http.Header, 12)
+	}
+	clear(hdr)
+	// One array holds every value; a name that comes again appends past
+	// its one-value window, into a slice of its own. Like the map, the
+	// array is the exchange's: neither outlives the request.
+	vals := x.vals[:0]
+	if cap(vals) < len(at) {
+		vals = make([]string, 0, len(at)+4)
+	}
+	for _, a := range at {
+		v := text[a.start:a.end]
+		if prev, dup := hdr[a.key]; dup {
+			hdr[a.key] = append(prev, v)
 			continue
 		}
-		vals = append(vals, string(v))
+		vals = append(vals, v)
 		n := len(vals)
-		hdr[key] = vals[n-1 : n : n]
+		hdr[a.key] = vals[n-1 : n : n]
 	}
+	x.vals = vals
 	body := c.Request.Body()
 	x.body.Reset(body)
-	*r = http.Request{
-		Method:        method(c.Method()),
-		URL:           u,
-		Proto:         "HTTP/1.1",
-		ProtoMajor:    1,
-		ProtoMinor:    1,
-		Header:        hdr,
-		Body:          io.NopCloser(&x.body),
-		ContentLength: int64(len(body)),
-		Host:          string(c.Host()),
-		RemoteAddr:    c.RemoteAddr().String(),
-		RequestURI:    u.RequestURI(),
+	*r = *x.tmpl
+	r.Method = method(c.Method())
+	r.URL = u
+	r.Proto, r.ProtoMajor, r.ProtoMinor = "HTTP/1.1", 1, 1
+	r.Header = hdr
+	r.Body = &x.body
+	r.ContentLength = int64(len(body))
+	if c.Request.Header.ContentLength() == -1 { // chunked, as net/http reads it
+		r.ContentLength, r.TransferEncoding = -1, chunked
 	}
+	r.Host = text[uriEnd:hostEnd]
+	r.RemoteAddr = addrText(c.RemoteAddr())
+	r.RequestURI = text[:uriEnd]
 	return true
 }
 
