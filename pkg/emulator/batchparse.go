@@ -148,14 +148,14 @@ func innerPath(target, account string) (string, bool) {
 // parseEntity is parseBody for a body that must name its keys: an
 // insert's, or an upsert's that Load takes.
 func parseEntity(body []byte) (pk, rk string, props []prop, err *apiError) {
-	p, r, props, err := parseBody(body)
+	p, r, keyed, props, err := parseBody(body)
 	switch {
 	case err != nil:
 		return "", "", nil, err
-	case p == nil || r == nil:
+	case !keyed:
 		return "", "", nil, invalidInput("The entity must have a PartitionKey and a RowKey.")
 	}
-	return *p, *r, props, nil
+	return p, r, props, nil
 }
 
 // batchOperation turns one inner request into an operation; err is set
@@ -184,7 +184,7 @@ func batchOperation(req innerRequest, account string) batchOp {
 			o.ifMatch = "*"
 		}
 	case req.method == http.MethodPut || req.method == http.MethodPatch || req.method == "MERGE":
-		_, _, props, aerr := parseBody(req.body)
+		_, _, _, props, aerr := parseBody(req.body)
 		o.kind, o.props, o.merge, o.err = opWrite, props, req.method != http.MethodPut, aerr
 	default:
 		o.err = errMethod

@@ -157,11 +157,11 @@ func seed256(s *Server, n int) {
 		dev := fmt.Sprintf("dev-%04d", i*7919%1000)
 		body := fmt.Sprintf(`{"PartitionKey":%q,"RowKey":"%d","device":%q,"EventTime":%q,"EventTime@odata.type":"Edm.DateTime","Seq":"%d","Seq@odata.type":"Edm.Int64","Version":0,"Data":%q}`,
 			dev, 2516666111999999999-int64(i)*10000, dev, at.Add(time.Duration(i)*time.Millisecond).Format(timeLayout), i, data)
-		pk, rk, props, err := parseBody([]byte(body))
+		pk, rk, props, err := parseEntity([]byte(body))
 		if err != nil {
 			panic(err)
 		}
-		t.put(newEntity(*pk, *rk, props, s.store.timestamp(), t.names))
+		t.put(newEntity(pk, rk, props, s.store.timestamp(), t.names))
 	}
 }
 

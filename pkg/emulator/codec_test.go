@@ -17,7 +17,7 @@ import (
 // filter values, read from the record as from the entity the write built.
 func checkLossless(t *testing.T, pk, rk, body string) *entity {
 	t.Helper()
-	_, _, props, err := parseBody([]byte(body))
+	_, _, _, props, err := parseBody([]byte(body))
 	if err != nil {
 		t.Fatalf("%s: %v", body, err)
 	}
@@ -188,7 +188,7 @@ func FuzzCodec(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, body string) {
-		if _, _, _, err := parseBody([]byte(body)); err != nil {
+		if _, _, _, _, err := parseBody([]byte(body)); err != nil {
 			return
 		}
 		checkLossless(t, "p", "r", body)

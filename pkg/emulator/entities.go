@@ -79,31 +79,34 @@ func (s *Server) insert(r *http.Request, name string, g *grant) reply {
 	if aerr != nil {
 		return errReply(aerr, "")
 	}
-	pk, rk, props, aerr := parseBody(body)
+	pk, rk, props, aerr := parseEntity(body)
 	if aerr != nil {
 		return errReply(aerr, "")
 	}
-	if pk == nil || rk == nil {
-		return errReply(invalidInput("The entity must have a PartitionKey and a RowKey."), "")
+	if !validKey(pk) || !validKey(rk) {
+		return errReply(errBadKey, pk)
 	}
-	if !validKey(*pk) || !validKey(*rk) {
-		return errReply(errBadKey, *pk)
+	if aerr := g.allowsKeys(pk, rk); aerr != nil {
+		return errReply(aerr, pk)
 	}
-	if aerr := g.allowsKeys(*pk, *rk); aerr != nil {
-		return errReply(aerr, *pk)
-	}
-	if aerr := checkEntity(*pk, *rk, props); aerr != nil {
-		return errReply(aerr, *pk)
+	if aerr := checkEntity(pk, rk, props); aerr != nil {
+		return errReply(aerr, pk)
 	}
 	t := s.store.table(name)
-	f, refused, d := s.gate(r.Context(), *pk, model.Request{Table: name, Partition: *pk, Op: model.OpWrite, Entities: 1, Bytes: len(body), Props: len(props)}, extendsOf(t, *pk))
+	f, refused, d := s.gate(r.Context(), pk, model.Request{Table: name, Partition: pk, Op: model.OpWrite, Entities: 1, Bytes: len(body), Props: len(props)}, extendsOf(t, pk))
 	if refused != nil {
 		return *refused
 	}
 	if t == nil {
-		return errReply(errTableNotFound, *pk)
+		return errReply(errTableNotFound, pk)
 	}
-	e := newEntity(*pk, *rk, props, s.store.timestamp(), t.names)
+	// The entity is copied into the table and rendered from: its
+	// properties are encoded into a pooled buffer.
+	pbuf := getBuf()
+	defer putBuf(pbuf)
+	e := new(entity)
+	fillEntity(e, pk, rk, props, s.store.timestamp(), t.names, *pbuf)
+	*pbuf = e.props[:0]
 	if !f.Discard {
 		// One walk down the tree in the common case: the entity goes in,
 		// and comes out again when it was there already or is too many.
@@ -174,7 +177,7 @@ func (s *Server) write1(r *http.Request, rt route, mergeMode bool) reply {
 	if aerr != nil {
 		return errReply(aerr, rt.pk)
 	}
-	_, _, props, aerr := parseBody(body)
+	_, _, _, props, aerr := parseBody(body)
 	if aerr != nil {
 		return errReply(aerr, rt.pk)
 	}

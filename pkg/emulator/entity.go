@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,7 +30,17 @@ type entity struct {
 // ids (nil: by name).
 func newEntity(pk, rk string, props []prop, ts time.Time, nm *names) *entity {
 	keys := pk + rk
-	return &entity{pk: keys[:len(pk)], rk: keys[len(pk):], props: encodeProps(make([]byte, 0, compactCap(props)), props, nm), names: nm,
+	e := new(entity)
+	fillEntity(e, keys[:len(pk)], keys[len(pk):], props, ts, nm, make([]byte, 0, compactCap(props)))
+	return e
+}
+
+// fillEntity makes *e the entity newEntity makes, with its keys as they
+// are and its properties encoded into buf (grown if it must be), which the
+// entity then aliases: for a write that copies the entity into its table
+// (table.insert, table.put) and forgets it, nothing is allocated.
+func fillEntity(e *entity, pk, rk string, props []prop, ts time.Time, nm *names, buf []byte) {
+	*e = entity{pk: pk, rk: rk, props: encodeProps(slices.Grow(buf[:0], compactCap(props)), props, nm), names: nm,
 		ts: ts.UnixNano() / 100, size: fragmentLen(props)}
 }
 
@@ -80,29 +91,31 @@ type prop struct {
 // order, so the first error is the same from run to run. System
 // properties (Timestamp, odata.*) are dropped. The entity's size is for
 // checkEntity, which knows the keys of every request form.
-func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
+func parseBody(body []byte) (pk, rk string, keyed bool, props []prop, err *apiError) {
 	m, ok := scanObject(body) // as json.Unmarshal into a map[string]json.RawMessage
 	defer m.release()
 	if !ok {
-		return nil, nil, nil, invalidInput("The request body is not a JSON object.")
+		return "", "", false, nil, invalidInput("The request body is not a JSON object.")
 	}
-	key := func(name string) (*string, *apiError) {
+	key := func(name string) (string, bool, *apiError) {
 		raw, ok := m.get(name, "")
 		if !ok {
-			return nil, nil
+			return "", false, nil
 		}
 		s, ok := stringValue(raw)
 		if !ok {
-			return nil, invalidInput("%s must be a string.", name)
+			return "", false, invalidInput("%s must be a string.", name)
 		}
-		return &s, nil
+		return s, true, nil
 	}
-	if pk, err = key("PartitionKey"); err != nil {
+	var hasPK, hasRK bool
+	if pk, hasPK, err = key("PartitionKey"); err != nil {
 		return
 	}
-	if rk, err = key("RowKey"); err != nil {
+	if rk, hasRK, err = key("RowKey"); err != nil {
 		return
 	}
+	keyed = hasPK && hasRK
 	system := func(name string) bool {
 		return name == "PartitionKey" || name == "RowKey" || name == "Timestamp" || strings.HasPrefix(name, "odata.") || strings.IndexByte(name, '@') >= 0
 	}
@@ -113,7 +126,7 @@ func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 		}
 	}
 	if n > maxProperties {
-		return nil, nil, nil, errTooManyProperties
+		return "", "", false, nil, errTooManyProperties
 	}
 	props = make([]prop, 0, n)
 	for k, mb := range m.members { // in name order
@@ -122,19 +135,19 @@ func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 			continue
 		}
 		if e := checkPropertyName(name); e != nil {
-			return nil, nil, nil, e
+			return "", "", false, nil, e
 		}
 		if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 			continue
 		}
 		typ := ""
 		if t, ok := m.after(k, "@odata.type"); ok {
-			if typ, ok = stringValue(t); !ok {
-				return nil, nil, nil, invalidInput("The type annotation of %q is not a string.", name)
+			if typ, ok = typeValue(t); !ok {
+				return "", "", false, nil, invalidInput("The type annotation of %q is not a string.", name)
 			}
 		}
 		if e := checkValue(raw, typ); e != nil {
-			return nil, nil, nil, invalidInput("The value of property %q is invalid: %s.", name, e.Error())
+			return "", "", false, nil, invalidInput("The value of property %q is invalid: %s.", name, e.Error())
 		}
 		if typ == "Edm.Double" {
 			if s, isString := unquote(raw); isString && numericString(s) {
@@ -143,11 +156,11 @@ func parseBody(body []byte) (pk, rk *string, props []prop, err *apiError) {
 		}
 		p := prop{name: name, raw: raw, typ: typ} // a scalar: compact already
 		if e := checkValueSize(p); e != nil {
-			return nil, nil, nil, e
+			return "", "", false, nil, e
 		}
 		props = append(props, p)
 	}
-	return pk, rk, props, nil
+	return pk, rk, keyed, props, nil
 }
 
 // validPropertyName reports whether n is a C# identifier, as Azure wants
@@ -175,7 +188,7 @@ func (e valueError) Error() string { return string(e) }
 func checkValue(raw json.RawMessage, typ string) error {
 	isString, s := len(raw) >= 2 && raw[0] == '"', ""
 	if isString && typ != "" && typ != "Edm.String" { // decoded only where the type needs it
-		s, isString = unquote(raw)
+		s, isString = unquoteView(raw)
 	}
 	number := !isString && len(raw) > 0 && (raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9'))
 	boolean := string(raw) == "true" || string(raw) == "false"

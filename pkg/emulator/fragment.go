@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // entityRow evaluates filters against a stored entity, reading only the
@@ -106,6 +107,18 @@ func unquote(raw []byte) (string, bool) {
 	var s string
 	err := json.Unmarshal(raw, &s)
 	return s, err == nil
+}
+
+// unquoteView is unquote without a copy of a string with no escapes: the
+// string aliases raw, so it is read while raw is and not kept.
+func unquoteView(raw []byte) (string, bool) {
+	if len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		if len(raw) == 2 {
+			return "", true
+		}
+		return unsafe.String(&raw[1], len(raw)-2), true
+	}
+	return unquote(raw)
 }
 
 // fragmentLen is len(fragment(props)), computed without writing it.

@@ -14,7 +14,7 @@ func TestFragmentRoundTrip(t *testing.T) {
 		"G":"0000000A-0000-4000-8000-000000000000","G@odata.type":"Edm.Guid",
 		"X":"Af8=","X@odata.type":"Edm.Binary",
 		"I":7,"I@odata.type":"Edm.Int32", "E":"s","E@odata.type":"Edm.String", "F":"NaN","F@odata.type":"Edm.Double"}`
-	_, _, props, err := parseBody([]byte(body))
+	_, _, _, props, err := parseBody([]byte(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,4 +109,20 @@ func fragment(props []prop) []byte {
 		b = appendProp(b, p)
 	}
 	return b
+}
+
+// TestUnquoteView: unquoteView reads what unquote reads, escapes or not,
+// and reads a string without escapes without a copy.
+func TestUnquoteView(t *testing.T) {
+	for _, raw := range []string{`""`, `"a"`, `"2025-01-01T00:00:00Z"`, `"a\"b"`, `"\u00e9t\u00e9"`, `"é"`, `12`, `null`, `"`, ``, `"a\\"`} {
+		gs, gok := unquoteView([]byte(raw))
+		ws, wok := unquote([]byte(raw))
+		if gs != ws || gok != wok {
+			t.Errorf("%s: %q %v, want (unquote) %q %v", raw, gs, gok, ws, wok)
+		}
+	}
+	raw := []byte(`"12345"`)
+	if n := testing.AllocsPerRun(100, func() { unquoteView(raw) }); n != 0 {
+		t.Errorf("%v allocations, want 0", n)
+	}
 }

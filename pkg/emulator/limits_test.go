@@ -93,7 +93,7 @@ func TestEntitySizeBound(t *testing.T) {
 		`{"S":"é日本🙂","Bin":"AAEC/v8=","Bin@odata.type":"Edm.Binary","G":"0f8fad5b-d9cb-469f-a165-70867728950e","G@odata.type":"Edm.Guid"}`,
 		`{"S":"a\"b\u00e9"}`,
 	} {
-		_, _, props, err := parseBody([]byte(body))
+		_, _, _, props, err := parseBody([]byte(body))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +102,7 @@ func TestEntitySizeBound(t *testing.T) {
 			t.Errorf("%s: bound %d below the exact size %d", body, bound, exact)
 		}
 	}
-	_, _, props, _ := parseBody([]byte(`{"S":"abc","I":1,"B":true,"Bin":"AAEC/v8=","Bin@odata.type":"Edm.Binary"}`))
+	_, _, _, props, _ := parseBody([]byte(`{"S":"abc","I":1,"B":true,"Bin":"AAEC/v8=","Bin@odata.type":"Edm.Binary"}`))
 	// 4 + 2×4 (keys) + S: 8+2+4+6 + I: 8+2+4 + B: 8+2+1 + Bin: 8+6+4+5
 	if got, want := entitySize("pk", "rk", props, true), 4+8+20+14+11+23; got != want {
 		t.Errorf("exact size %d, want %d", got, want)

@@ -393,6 +393,22 @@ func stringValue(raw []byte) (string, bool) {
 	return s, json.Unmarshal(raw, &s) == nil
 }
 
+// edmTypes are the names of the Edm types, which type annotations carry.
+var edmTypes = [...]string{"Edm.String", "Edm.Int64", "Edm.DateTime", "Edm.Int32", "Edm.Double", "Edm.Boolean", "Edm.Guid", "Edm.Binary"}
+
+// typeValue is stringValue for a type annotation's value: an Edm type's
+// name is not copied out of raw.
+func typeValue(raw []byte) (string, bool) {
+	if len(raw) > 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+		for _, t := range edmTypes {
+			if string(raw[1:len(raw)-1]) == t {
+				return t, true
+			}
+		}
+	}
+	return stringValue(raw)
+}
+
 // memberNames interns the names of body members: the bodies of a workload
 // carry the same few names over and over, read without allocating once
 // seen.

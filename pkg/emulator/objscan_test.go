@@ -204,3 +204,25 @@ func TestJSONObjectAfterAsGet(t *testing.T) {
 		o.release()
 	}
 }
+
+// TestTypeValue: typeValue reads what stringValue reads, and reads the
+// name of an Edm type without a copy.
+func TestTypeValue(t *testing.T) {
+	raws := []string{`"Edm.Strin"`, `"Edm.Int64 "`, `"edm.int64"`, `"Edm.Int6\u0034"`, `null`, `1`, `""`, `"x"`}
+	for _, typ := range edmTypes {
+		raws = append(raws, `"`+typ+`"`)
+	}
+	for _, raw := range raws {
+		gs, gok := typeValue([]byte(raw))
+		ws, wok := stringValue([]byte(raw))
+		if gs != ws || gok != wok {
+			t.Errorf("%s: %q %v, want (stringValue) %q %v", raw, gs, gok, ws, wok)
+		}
+	}
+	for _, typ := range edmTypes {
+		raw := []byte(`"` + typ + `"`)
+		if n := testing.AllocsPerRun(100, func() { typeValue(raw) }); n != 0 {
+			t.Errorf("%s: %v allocations, want 0", typ, n)
+		}
+	}
+}
