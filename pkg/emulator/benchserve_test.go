@@ -101,12 +101,16 @@ func serveBench(b *testing.B, s *Server, req func(i int) *http.Request, want int
 
 // scenarioServer holds 20,000 entities of 1 KiB in 200 partitions, as
 // bench/scenarios/point-read-1k.yaml seeds for bench/server-cpu.sh.
-func scenarioServer(b *testing.B) *Server {
+func scenarioServer(b *testing.B) *Server { return scenarioServerOf(b, 20_000) }
+
+// scenarioServerOf holds n entities shaped as scenarioServer's, keyed
+// scenarioKey(0) to scenarioKey(n-1).
+func scenarioServerOf(b *testing.B, n int) *Server {
 	b.Helper()
 	s := newServer(b)
 	s.store.create("bench")
 	t := s.store.table("bench")
-	for i := range 20_000 {
+	for i := range n {
 		pk, rk := scenarioKey(i)
 		t.put(newEntity(pk, rk, []prop{{name: "Data", raw: []byte(`"` + payload + `"`)},
 			{name: "Seq", raw: []byte(`"` + strconv.Itoa(i) + `"`), typ: "Edm.Int64"}}, time.Now(), t.names))

@@ -123,6 +123,52 @@ func BenchmarkFastServeInsert(b *testing.B) {
 	}
 }
 
+// BenchmarkFastServeInsertIn1M is BenchmarkFastServeInsert into a table of
+// a million entities of 1 KiB, each insert's keys those of a stored entity
+// chosen at random with a suffix to its RowKey, as bench/bareclient makes
+// them: every insert lands at a random place of the table, its B-tree
+// search reads records the processor's caches do not hold, and the
+// table's new records take memory the kernel must supply (slab.go). The
+// difference to BenchmarkFastServeInsert is what a large table costs an
+// insert.
+func BenchmarkFastServeInsertIn1M(b *testing.B) {
+	s := scenarioServerOf(b, 1_000_000)
+	t := s.store.table("bench")
+	pk, rk := scenarioKey(0)
+	suffix := "-n-00000000"
+	body := fmt.Sprintf(`{"PartitionKey":%q,"RowKey":%q,"device":%q,"EventTime":"2025-01-01T00:00:19.897Z",`+
+		`"EventTime@odata.type":"Edm.DateTime","Seq":"1","Seq@odata.type":"Edm.Int64","Version":0,"Data":%q}`, pk, rk+suffix, pk, payload)
+	r := signed(s, "POST", "/bench", "", []byte(body))
+	r.Header.Del("Prefer")
+	tmpl := rawRequest(b, r)
+	bodyAt := len(tmpl) - len(body)
+	pkAt, rkAt := bodyAt+strings.Index(body, pk), bodyAt+strings.Index(body, rk)
+	fastServeBench(b, s, http.StatusCreated, func(dst []byte, i int) []byte {
+		dst = append(dst, tmpl...)
+		j := (i * 7919) % 1_000_000
+		copy(dst[pkAt:], "dev-")
+		appendPadded(dst[pkAt+4:pkAt+4], j%200, 3)
+		strconv.AppendInt(dst[rkAt:rkAt], 2516666111801029999-int64(j), 10)
+		appendPadded(dst[rkAt+len(rk)+3:rkAt+len(rk)+3], i, 8)
+		return dst
+	})
+	if got := t.tree.Len(); got != 1_000_000+b.N {
+		b.Fatalf("the table holds %d entities, want %d", got, 1_000_000+b.N)
+	}
+}
+
+// appendPadded appends n in decimal, zero-padded to width digits.
+func appendPadded(dst []byte, n, width int) []byte {
+	digits := 1
+	for m := n; m >= 10; m /= 10 {
+		digits++
+	}
+	for ; digits < width; digits++ {
+		dst = append(dst, '0')
+	}
+	return strconv.AppendInt(dst, int64(n), 10)
+}
+
 // BenchmarkFastServePointRead is a point read of one of the 20,000
 // entities of 1 KiB of scenarioServer through the service's HTTP layer
 // (see fastServeBench): the embedded service's share of a point read in
