@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net"
 	"time"
+	"unsafe"
 
 	"github.com/valyala/fasthttp"
 )
@@ -25,11 +26,7 @@ func serveFast(f *floor, ln net.Listener) error {
 	return srv.Serve(ln)
 }
 
-var (
-	get, post         = []byte("GET"), []byte("POST")
-	pkOpen, tablesSeg = []byte("(PartitionKey="), []byte("Tables")
-	preferNoContent   = []byte("return-no-content")
-)
+var preferNoContent = []byte("return-no-content")
 
 // serveFast is ServeHTTP in fasthttp's terms.
 func (f *floor) serveFast(c *fasthttp.RequestCtx) {
@@ -37,21 +34,15 @@ func (f *floor) serveFast(c *fasthttp.RequestCtx) {
 	h.Set("X-Ms-Request-Id", f.requestID())
 	h.Set("X-Ms-Version", version[0])
 	h.Set("X-Content-Type-Options", nosniff[0])
-	path := c.Path()
-	if len(path) > 0 {
-		path = path[1:]
-	}
-	var rest []byte
-	if i := bytes.IndexByte(path, '/'); i >= 0 {
-		rest = path[i+1:]
-	}
-	method := c.Method()
-	switch {
-	case bytes.Equal(method, get) && bytes.Contains(rest, pkOpen):
+	// The method and path as strings aliasing fasthttp's buffers, for
+	// route only: it keeps neither.
+	method, path := c.Method(), c.Path()
+	switch route(unsafe.String(unsafe.SliceData(method), len(method)), unsafe.String(unsafe.SliceData(path), len(path))) {
+	case pointRead:
 		f.answerFast(c, fasthttp.StatusOK, f.entity, true)
-	case bytes.Equal(method, post) && bytes.Equal(rest, tablesSeg):
+	case tableCreated:
 		f.createdFast(c, f.table, false)
-	case bytes.Equal(method, post) && len(rest) > 0 && !bytes.ContainsAny(rest, "/("):
+	case entityInserted:
 		f.createdFast(c, f.entity, true)
 	default:
 		h.Set("X-Ms-Error-Code", notFoundErr[0])

@@ -139,20 +139,42 @@ func (f *floor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h["X-Ms-Request-Id"] = []string{f.requestID()}
 	h["X-Ms-Version"] = version
 	h["X-Content-Type-Options"] = nosniff
-	_, rest, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
-	switch {
-	case r.Method == http.MethodGet && strings.Contains(rest, "(PartitionKey="):
+	switch route(r.Method, r.URL.Path) {
+	case pointRead:
 		f.answer(w, http.StatusOK, f.entity, f.entityLen, true)
-	case r.Method == http.MethodPost && rest == "Tables":
+	case tableCreated:
 		_, _ = io.Copy(io.Discard, r.Body)
 		f.created(w, r, f.table, f.tableLen, false)
-	case r.Method == http.MethodPost && rest != "" && !strings.ContainsAny(rest, "/("):
+	case entityInserted:
 		_, _ = io.Copy(io.Discard, r.Body)
 		f.created(w, r, f.entity, f.entityLen, true)
 	default:
 		h["X-Ms-Error-Code"] = notFoundErr
 		f.answer(w, http.StatusNotFound, f.notFound, f.notFoundLen, false)
 	}
+}
+
+// The requests the floor answers.
+const (
+	notFound       = iota
+	pointRead      // GET .../table(PartitionKey=...,RowKey=...)
+	tableCreated   // POST .../Tables
+	entityInserted // POST .../table
+)
+
+// route is what a request of method on path (the URL's path, the
+// account first) asks for, under either HTTP server.
+func route(method, path string) int {
+	_, rest, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
+	switch {
+	case method == http.MethodGet && strings.Contains(rest, "(PartitionKey="):
+		return pointRead
+	case method == http.MethodPost && rest == "Tables":
+		return tableCreated
+	case method == http.MethodPost && rest != "" && !strings.ContainsAny(rest, "/("):
+		return entityInserted
+	}
+	return notFound
 }
 
 // requestID is a GUID as Azure's: the prefix, then a count in 12 hex

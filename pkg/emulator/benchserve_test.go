@@ -119,9 +119,21 @@ func scenarioServerOf(b *testing.B, n int) *Server {
 	return s
 }
 
+// scenarioRK0 is the RowKey of scenarioServer's first entity (inverted
+// ticks); the i-th entity's is scenarioRK0-i, in 19 digits.
+const scenarioRK0 = 2516666111801029999
+
 // scenarioKey is the i-th key of scenarioServer's entities.
 func scenarioKey(i int) (string, string) {
-	return fmt.Sprintf("dev-%03d", i%200), fmt.Sprintf("%019d", 2516666111801029999-i)
+	return fmt.Sprintf("dev-%03d", i%200), fmt.Sprintf("%019d", scenarioRK0-i)
+}
+
+// scenarioBody is the body of an insert of an entity shaped as the
+// benchmark clients send them (a device, an event time, a sequence number,
+// a version and 1 KiB of Data), with the keys and sequence number given.
+func scenarioBody(pk, rk string, seq int) string {
+	return fmt.Sprintf(`{"PartitionKey":%q,"RowKey":%q,"device":%q,"EventTime":"2025-01-01T00:00:19.897Z",`+
+		`"EventTime@odata.type":"Edm.DateTime","Seq":"%d","Seq@odata.type":"Edm.Int64","Version":0,"Data":%q}`, pk, rk, pk, seq, payload)
 }
 
 // BenchmarkServePointRead is the handler answering a signed point read of
@@ -149,9 +161,7 @@ func BenchmarkServeInsert(b *testing.B) {
 	serveBench(b, s, func(int) *http.Request {
 		n++
 		pk, rk := scenarioKey(n)
-		body := fmt.Sprintf(`{"PartitionKey":%q,"RowKey":"%s-%d","device":%q,"EventTime":"2025-01-01T00:00:19.897Z",`+
-			`"EventTime@odata.type":"Edm.DateTime","Seq":"%d","Seq@odata.type":"Edm.Int64","Version":0,"Data":%q}`, pk, rk, n, pk, n, payload)
-		r := signed(s, "POST", "/bench", "", []byte(body))
+		r := signed(s, "POST", "/bench", "", []byte(scenarioBody(pk, fmt.Sprintf("%s-%d", rk, n), n)))
 		r.Header.Del("Prefer")
 		return r
 	}, http.StatusCreated, nil)

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -98,6 +97,19 @@ func rawRequest(b *testing.B, r *http.Request) []byte {
 	return w.Bytes()
 }
 
+// insertTemplate is a signed insert of scenarioBody(pk, rk, 1) into
+// scenarioServer's table as the Go SDK sends it (the entity in the
+// answer), and where pk and rk are in it: a benchmark writes other keys of
+// the same lengths in their place, the signature covering no body.
+func insertTemplate(b *testing.B, s *Server, pk, rk string) (tmpl []byte, pkAt, rkAt int) {
+	body := scenarioBody(pk, rk, 1)
+	r := signed(s, "POST", "/bench", "", []byte(body))
+	r.Header.Del("Prefer")
+	tmpl = rawRequest(b, r)
+	bodyAt := len(tmpl) - len(body)
+	return tmpl, bodyAt + strings.Index(body, pk), bodyAt + strings.Index(body, rk)
+}
+
 // BenchmarkFastServeInsert is an insert of an entity of 1 KiB, as the
 // Azure SDK for Go sends it (the entity in the answer), into the 20,000
 // of scenarioServer, through the service's HTTP layer (see
@@ -106,16 +118,10 @@ func rawRequest(b *testing.B, r *http.Request) []byte {
 // of the same length, so one signed request is the template of all.
 func BenchmarkFastServeInsert(b *testing.B) {
 	s := scenarioServer(b)
-	pk, rk := scenarioKey(20_000)
-	body := fmt.Sprintf(`{"PartitionKey":%q,"RowKey":%q,"device":%q,"EventTime":"2025-01-01T00:00:19.897Z",`+
-		`"EventTime@odata.type":"Edm.DateTime","Seq":"1","Seq@odata.type":"Edm.Int64","Version":0,"Data":%q}`, pk, rk, pk, payload)
-	r := signed(s, "POST", "/bench", "", []byte(body))
-	r.Header.Del("Prefer")
-	tmpl := rawRequest(b, r)
-	at := len(tmpl) - len(body) + strings.Index(body, rk)
+	tmpl, _, rkAt := insertTemplate(b, s, "dev-000", fmt.Sprintf("%019d", scenarioRK0))
 	fastServeBench(b, s, http.StatusCreated, func(dst []byte, i int) []byte {
 		dst = append(dst, tmpl...)
-		strconv.AppendInt(dst[at:at], 2516666111801029999-int64(20_000+i), 10) // scenarioKey's RowKey, in place
+		appendDigits(dst[rkAt:rkAt], scenarioRK0-(20_000+i), 19) // scenarioKey(20_000+i)'s RowKey
 		return dst
 	})
 	if got := s.store.table("bench").tree.Len(); got != 20_000+b.N {
@@ -133,40 +139,18 @@ func BenchmarkFastServeInsert(b *testing.B) {
 // insert.
 func BenchmarkFastServeInsertIn1M(b *testing.B) {
 	s := scenarioServerOf(b, 1_000_000)
-	t := s.store.table("bench")
-	pk, rk := scenarioKey(0)
-	suffix := "-n-00000000"
-	body := fmt.Sprintf(`{"PartitionKey":%q,"RowKey":%q,"device":%q,"EventTime":"2025-01-01T00:00:19.897Z",`+
-		`"EventTime@odata.type":"Edm.DateTime","Seq":"1","Seq@odata.type":"Edm.Int64","Version":0,"Data":%q}`, pk, rk+suffix, pk, payload)
-	r := signed(s, "POST", "/bench", "", []byte(body))
-	r.Header.Del("Prefer")
-	tmpl := rawRequest(b, r)
-	bodyAt := len(tmpl) - len(body)
-	pkAt, rkAt := bodyAt+strings.Index(body, pk), bodyAt+strings.Index(body, rk)
+	tmpl, pkAt, rkAt := insertTemplate(b, s, "dev-000", fmt.Sprintf("%019d", scenarioRK0)+"-n-00000000")
 	fastServeBench(b, s, http.StatusCreated, func(dst []byte, i int) []byte {
 		dst = append(dst, tmpl...)
 		j := (i * 7919) % 1_000_000
-		copy(dst[pkAt:], "dev-")
-		appendPadded(dst[pkAt+4:pkAt+4], j%200, 3)
-		strconv.AppendInt(dst[rkAt:rkAt], 2516666111801029999-int64(j), 10)
-		appendPadded(dst[rkAt+len(rk)+3:rkAt+len(rk)+3], i, 8)
+		appendDigits(dst[pkAt+len("dev-"):pkAt+len("dev-")], j%200, 3) // scenarioKey(j), then "-n-" and i
+		appendDigits(dst[rkAt:rkAt], scenarioRK0-j, 19)
+		appendDigits(dst[rkAt+19+len("-n-"):rkAt+19+len("-n-")], i, 8)
 		return dst
 	})
-	if got := t.tree.Len(); got != 1_000_000+b.N {
+	if got := s.store.table("bench").tree.Len(); got != 1_000_000+b.N {
 		b.Fatalf("the table holds %d entities, want %d", got, 1_000_000+b.N)
 	}
-}
-
-// appendPadded appends n in decimal, zero-padded to width digits.
-func appendPadded(dst []byte, n, width int) []byte {
-	digits := 1
-	for m := n; m >= 10; m /= 10 {
-		digits++
-	}
-	for ; digits < width; digits++ {
-		dst = append(dst, '0')
-	}
-	return strconv.AppendInt(dst, int64(n), 10)
 }
 
 // BenchmarkFastServePointRead is a point read of one of the 20,000

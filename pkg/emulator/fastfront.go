@@ -18,9 +18,10 @@ import (
 // The service's HTTP/1.1 layer is fasthttp, in front of the same
 // http.Handler (Server.ServeHTTP) that net/http and httptest serve: a
 // fasthttp request is handed to the handler as the *http.Request net/http
-// would have made of the same bytes (TestFastRequestAsNetHTTP), made
-// without an allocation but one for its strings, and the handler's answer is written as
-// net/http would write it, byte for byte but for the order of the header
+// would have made of the same bytes (TestFastRequestAsNetHTTP), its
+// strings in one allocation and nothing else allocated (but the canonical
+// name of a header outside canonicalNames), and the handler's answer is
+// written as net/http would write it, byte for byte but for the order of the header
 // lines and the body's framing (TestWireAsNetHTTP). fasthttp's connection
 // handling (one read and one write per request on a reused buffer, no
 // goroutine or context per request) costs about two thirds of net/http's

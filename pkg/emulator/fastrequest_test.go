@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -21,14 +22,7 @@ func echoRequest(w http.ResponseWriter, r *http.Request) {
 		r.Method, r.URL.String(), r.URL.Path, r.URL.RawPath, r.URL.RawQuery, r.RequestURI, r.Proto, r.ProtoMajor, r.ProtoMinor, r.Host)
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	fmt.Fprintf(&b, "remote %q %v\n", host, err)
-	keys := slices.Sorted(func(yield func(string) bool) {
-		for k := range r.Header {
-			if !yield(k) {
-				return
-			}
-		}
-	})
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(r.Header)) {
 		fmt.Fprintf(&b, "header %q %q\n", k, r.Header[k])
 	}
 	body, err := io.ReadAll(r.Body)

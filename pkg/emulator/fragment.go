@@ -113,9 +113,6 @@ func unquote(raw []byte) (string, bool) {
 // string aliases raw, so it is read while raw is and not kept.
 func unquoteView(raw []byte) (string, bool) {
 	if len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 {
-		if len(raw) == 2 {
-			return "", true
-		}
 		return unsafe.String(&raw[1], len(raw)-2), true
 	}
 	return unquote(raw)
