@@ -73,7 +73,7 @@ func checkIndex(t *testing.T, tb *table, model map[[2]string]string, step int) {
 			pk, rk := fmt.Sprintf("p%02d", p), fmt.Sprintf("r%03d", k)
 			want, ok := model[[2]string{pk, rk}]
 			ref, _, found := tb.idx.find(tb.slab, pk, rk)
-			probe := acquireProbe(pk, rk)
+			probe := acquireProbe(pk, rk, tb.order.summary(pk, rk))
 			it, inTree := tb.tree.Get(probe)
 			releaseProbe(probe)
 			if found != ok || inTree != ok || found && ref != it.ref {

@@ -32,9 +32,10 @@ type probeShard struct {
 
 var probes [probeShards]probeShard
 
-// acquireProbe returns a B-tree item that orders as the keys (pk, rk).
-// The caller gives it back with releaseProbe when its search is done.
-func acquireProbe(pk, rk string) item {
+// acquireProbe returns a B-tree item that orders as the keys (pk, rk),
+// whose summary (keyOrder.summary) in the tree searched is prefix. The
+// caller gives it back with releaseProbe when its search is done.
+func acquireProbe(pk, rk string, prefix uint64) item {
 	sh := rand.Uint32() % probeShards
 	s := &probes[sh]
 	s.mu.Lock()
@@ -54,7 +55,7 @@ func acquireProbe(pk, rk string) item {
 	ref := probeBit | uint64(sh)<<32 | uint64(i)
 	k := probeAt(ref)
 	k.pk, k.rk = pk, rk
-	return item{prefixOf(pk), ref}
+	return item{prefix, ref}
 }
 
 // releaseProbe gives back a probe acquireProbe returned.

@@ -19,8 +19,8 @@ func TestProbesConcurrent(t *testing.T) {
 			defer wg.Done()
 			for i := range rounds {
 				pk, rk := fmt.Sprint("p", g), fmt.Sprint(i)
-				it := acquireProbe(pk, rk)
-				if k := probeAt(it.ref); it.ref&probeBit == 0 || it.prefix != prefixOf(pk) || k.pk != pk || k.rk != rk {
+				it := acquireProbe(pk, rk, uint64(i))
+				if k := probeAt(it.ref); it.ref&probeBit == 0 || it.prefix != uint64(i) || k.pk != pk || k.rk != rk {
 					errs <- fmt.Sprintf("goroutine %d round %d: %+v", g, i, k)
 					return
 				}

@@ -77,11 +77,11 @@ func keysAt(p *byte) (pk, rk string) {
 	return stringAt(p, i, lp), stringAt(p, i+lp, lr)
 }
 
-// item is a B-tree entry: the first 8 bytes of a record's PartitionKey
-// (prefixOf) and the record's ref, or a probe (probe.go). No pointers, so
-// the tree is nothing for the collector to scan; the prefix orders most
-// pairs of entries without reading their records, whose memory a search
-// would otherwise touch at every step.
+// item is a B-tree entry: 64 bits of a record's keys (keyOrder.summary)
+// and the record's ref, or a probe (probe.go). No pointers, so the tree is
+// nothing for the collector to scan; the prefix orders most pairs of
+// entries without reading their records, whose memory a search would
+// otherwise touch at every step.
 type item struct {
 	prefix uint64
 	ref    uint64

@@ -18,6 +18,7 @@ type table struct {
 	mu    sync.RWMutex
 	tree  *btree.BTreeG[item] // records in slab, by their keys
 	idx   *keyIndex           // the same records, for point lookups
+	order keyOrder            // the tree's item prefixes
 	slab  *slab
 	names *names
 
@@ -77,7 +78,7 @@ func (t *table) find(pk, rk string, v *entity) bool {
 		}
 		return ok
 	}
-	probe := acquireProbe(pk, rk)
+	probe := acquireProbe(pk, rk, t.order.summary(pk, rk))
 	it, ok := t.tree.Get(probe)
 	releaseProbe(probe)
 	if ok {
@@ -99,13 +100,15 @@ func (t *table) needsCurrent(o op) bool {
 func (t *table) put(e *entity) {
 	ref, b := t.slab.alloc(recordLen(e))
 	putRecord(b, e)
-	if old, ok := t.tree.ReplaceOrInsert(item{prefixOf(e.pk), ref}); ok {
+	t.order.note(e.pk, e.rk)
+	if old, ok := t.tree.ReplaceOrInsert(item{t.order.summary(e.pk, e.rk), ref}); ok {
 		if _, i, found := t.idx.find(t.slab, e.pk, e.rk); found {
 			t.idx.set(i, ref)
 		}
 		t.slab.free(old.ref, recordLenAt(t.slab.at(old.ref)))
 	} else {
 		t.idx.add(t.slab, e.pk, e.rk, ref)
+		t.reorder()
 	}
 	t.compact()
 }
@@ -121,19 +124,21 @@ func (t *table) insert(e *entity) bool {
 	}
 	ref, b := t.slab.alloc(recordLen(e))
 	putRecord(b, e)
-	if old, found := t.tree.ReplaceOrInsert(item{prefixOf(e.pk), ref}); found {
+	t.order.note(e.pk, e.rk)
+	if old, found := t.tree.ReplaceOrInsert(item{t.order.summary(e.pk, e.rk), ref}); found {
 		t.tree.ReplaceOrInsert(old) // an insert replaces nothing
 		t.slab.free(ref, len(b))
 		return false
 	}
 	t.idx.add(t.slab, e.pk, e.rk, ref)
+	t.reorder()
 	return true
 }
 
 // remove deletes the entity with the keys, if any. Callers hold the write
 // lock; views of it are invalid after.
 func (t *table) remove(pk, rk string) {
-	probe := acquireProbe(pk, rk)
+	probe := acquireProbe(pk, rk, t.order.summary(pk, rk))
 	old, ok := t.tree.Delete(probe)
 	releaseProbe(probe)
 	if ok {
@@ -141,6 +146,9 @@ func (t *table) remove(pk, rk string) {
 			t.idx.removeAt(i)
 		}
 		t.slab.free(old.ref, recordLenAt(t.slab.at(old.ref)))
+		if t.tree.Len() == 0 {
+			t.order.reset() // the next keys choose the prefixes
+		}
 		t.compact()
 	}
 }
@@ -150,7 +158,7 @@ func (t *table) remove(pk, rk string) {
 // keeps. Callers hold a lock.
 func (t *table) ascend(pk, rk string, fn func(e *entity) bool) {
 	var v entity
-	probe := acquireProbe(pk, rk)
+	probe := acquireProbe(pk, rk, t.order.summary(pk, rk))
 	defer releaseProbe(probe)
 	t.tree.AscendGreaterOrEqual(probe, func(it item) bool {
 		v.load(t.slab.at(it.ref), t.names)
@@ -180,7 +188,7 @@ func (t *table) compact() {
 		ref := uint64(c.id)<<32 | uint64(off)
 		n := recordLenAt(&c.mem[off])
 		pk, rk := keysAt(&c.mem[off])
-		it := item{prefixOf(pk), ref}
+		it := item{t.order.summary(pk, rk), ref}
 		if cur, ok := t.tree.Get(it); ok && cur.ref == ref {
 			moved, b := t.slab.alloc(n)
 			copy(b, c.mem[off:off+n])
@@ -200,6 +208,23 @@ func (t *table) compact() {
 // write lock.
 func (t *table) clear() {
 	t.tree.Clear(false)
+	t.order.reset()
 	t.idx.release()
 	t.slab.releaseAll()
+}
+
+// reorder builds the tree again when its prefixes have gone stale (see
+// keyOrder), with those all its keys share. Callers hold the write lock.
+func (t *table) reorder() {
+	if !t.order.stale(t.tree.Len()) {
+		return
+	}
+	t.order.narrow()
+	old := t.tree
+	t.tree = btree.NewG(btreeDegree, t.slab.less)
+	old.Ascend(func(it item) bool {
+		pk, rk := keysAt(t.slab.at(it.ref))
+		t.tree.ReplaceOrInsert(item{t.order.summary(pk, rk), it.ref})
+		return true
+	})
 }

@@ -42,3 +42,28 @@ func benchTableInsert(b *testing.B, n int) {
 		}
 	}
 }
+
+// BenchmarkTableReorder times building a table's tree of reorderMax
+// entries again (table.reorder), what its write lock is held for when the
+// tree's prefixes went stale (keyOrder): here the RowKeys' shared leading
+// digits roll over. The figure is ns per build.
+func BenchmarkTableReorder(b *testing.B) {
+	t := newTable("bench")
+	b.Cleanup(t.clear)
+	e := &entity{props: make([]byte, 256), names: t.names}
+	for i := range reorderMax {
+		e.pk, e.rk = "dev-"+strconv.Itoa(1000+i%1000), strconv.FormatInt(2516099999000000000+int64(i)*100, 10)
+		t.insert(e)
+	}
+	for b.Loop() {
+		t.order.clamped = reorderMax // as many new keys without the prefixes
+		t.order.sharePK--            // and shorter prefixes
+		if t.order.sharePK < 0 {
+			t.order.sharePK = 0
+		}
+		t.reorder()
+		if t.tree.Len() != reorderMax || t.order.clamped != 0 {
+			b.Fatalf("%d entries after building the tree again, %d clamped", t.tree.Len(), t.order.clamped)
+		}
+	}
+}
