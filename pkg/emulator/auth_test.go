@@ -76,3 +76,36 @@ func TestAuthorization(t *testing.T) {
 		}
 	}
 }
+
+// TestSignerRemembersOnlyGoodPairs checks the signer's memory of the last
+// good (string to sign, signature) pair: the same pair is good again, and
+// a signature with one character changed, or the good signature of
+// another string, is not.
+func TestSignerRemembersOnlyGoodPairs(t *testing.T) {
+	key := []byte("the account key")
+	sign := func(s string) string {
+		m := hmac.New(sha256.New, key)
+		m.Write([]byte(s))
+		return base64.StdEncoding.EncodeToString(m.Sum(nil))
+	}
+	sg := &signer{mac: hmac.New(sha256.New, key)}
+	check := func(toSign, sig string) bool {
+		sg.toSign = append(sg.toSign[:0], toSign...)
+		return sg.verify(sig)
+	}
+	a, b := "POST\n\napplication/json\nThu, 26 Nov 2026 12:00:00 GMT\n/acct/t", "POST\n\napplication/json\nThu, 26 Nov 2026 12:00:01 GMT\n/acct/t"
+	good := sign(a)
+	bad := []byte(good)
+	bad[3] ^= 1
+	for i, c := range []struct {
+		toSign, sig string
+		want        bool
+	}{
+		{a, good, true}, {a, good, true}, {a, string(bad), false}, {b, good, false}, {a, good, true},
+		{b, sign(b), true}, {a, good, true}, {a, good[:len(good)-4], false},
+	} {
+		if got := check(c.toSign, c.sig); got != c.want {
+			t.Errorf("check %d: %v, want %v", i, got, c.want)
+		}
+	}
+}

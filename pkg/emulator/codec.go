@@ -112,7 +112,7 @@ func appendCompact(dst, raw []byte, typ string) []byte {
 			}
 		}
 	case "Edm.DateTime":
-		if s, ok := unquote(raw); ok {
+		if s, ok := unquoteView(raw); ok {
 			if sec, nsec, digits, ok := compactTime(s); ok {
 				dst = append(dst, tagDateTime, byte(digits))
 				dst = binary.AppendVarint(dst, sec)
@@ -120,7 +120,7 @@ func appendCompact(dst, raw []byte, typ string) []byte {
 			}
 		}
 	case "Edm.Guid":
-		if s, ok := unquote(raw); ok {
+		if s, ok := unquoteView(raw); ok {
 			if g, upper, ok := compactGUID(s); ok {
 				tag := tagGUIDLower
 				if upper {
@@ -130,7 +130,7 @@ func appendCompact(dst, raw []byte, typ string) []byte {
 			}
 		}
 	case "Edm.Binary":
-		if s, ok := unquote(raw); ok {
+		if s, ok := unquoteView(raw); ok {
 			if b, err := base64.StdEncoding.DecodeString(s); err == nil && base64.StdEncoding.EncodeToString(b) == s {
 				dst = append(dst, tagBinary)
 				dst = binary.AppendUvarint(dst, uint64(len(b)))
