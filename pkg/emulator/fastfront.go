@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"iter"
 	"log"
 	"net"
 	"net/http"
@@ -153,19 +154,17 @@ func (x *exchange) load(c *fasthttp.RequestCtx) bool {
 	uriEnd := len(t)
 	t = append(t, c.Host()...)
 	hostEnd := len(t)
-	at := x.at[:0]
-	// The headers as they came, in order (fasthttp's All adds a
-	// Content-Length nobody sent and merges Cookie lines).
-	for k, v := range c.Request.Header.AllInOrder() {
-		key, ok := canonicalNames[string(k)]
-		if !ok {
-			key = http.CanonicalHeaderKey(string(k))
-		}
-		if key == "Host" || key == "Transfer-Encoding" {
-			continue
-		}
-		at = append(at, span{key, len(t), len(t) + len(v)})
-		t = append(t, v...)
+	// The headers as fasthttp parsed them, each name's values in the
+	// order they came (the map keeps no other order). Where the parse
+	// changed what came, they are read again from the request's bytes:
+	// when fasthttp kept one of repeated Content-Type or User-Agent lines,
+	// added a "Content-Length: 0" nobody sent (the count of headers
+	// differs from the count of lines), or may have rewritten one
+	// (Cookie lines merged, a Trailer or a "Connection: close").
+	rh := &c.Request.Header
+	at, t, n := x.headers(rh.All(), t, hostEnd)
+	if n != bytes.Count(rh.RawHeaders(), newline)-1 || rh.ConnectionClose() || len(rh.Peek("Trailer")) > 0 || hasCookies(rh) {
+		at, t, _ = x.headers(rh.AllInOrder(), t, hostEnd)
 	}
 	x.text, x.at = t, at
 	text := string(t)
@@ -213,6 +212,36 @@ func (x *exchange) load(c *fasthttp.RequestCtx) bool {
 	r.RemoteAddr = addrText(c.RemoteAddr())
 	r.RequestURI = text[:uriEnd]
 	return true
+}
+
+// headers appends the values of the headers hs yields to t[:from], and
+// returns their spans (but Host's and Transfer-Encoding's, which net/http
+// does not keep in the map), t and how many headers hs yielded.
+func (x *exchange) headers(hs iter.Seq2[[]byte, []byte], t []byte, from int) ([]span, []byte, int) {
+	at, t, n := x.at[:0], t[:from], 0
+	for k, v := range hs {
+		n++
+		key, ok := canonicalNames[string(k)]
+		if !ok {
+			key = http.CanonicalHeaderKey(string(k))
+		}
+		if key == "Host" || key == "Transfer-Encoding" {
+			continue
+		}
+		at = append(at, span{key, len(t), len(t) + len(v)})
+		t = append(t, v...)
+	}
+	return at, t, n
+}
+
+var newline = []byte{'\n'}
+
+// hasCookies reports whether a request carries a cookie.
+func hasCookies(h *fasthttp.RequestHeader) bool {
+	for range h.Cookies() {
+		return true
+	}
+	return false
 }
 
 // requestURL sets *u to what url.ParseRequestURI makes of uri; false

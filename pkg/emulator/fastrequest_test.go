@@ -42,8 +42,10 @@ func echoRequest(w http.ResponseWriter, r *http.Request) {
 // TestFastRequestAsNetHTTP: the fasthttp front hands the handler the
 // request net/http would: method, URL and its parts, request target,
 // protocol, host, peer address, headers (canonical names, repeated ones
-// in order, no Host or Transfer-Encoding), body and its length, and a live
-// context. The requests go one after another on one kept-alive connection,
+// in order, no Host or Transfer-Encoding; among them those fasthttp's
+// parse changes: repeated Content-Type and User-Agent lines, cookies,
+// "Connection: Close", a body-less request with and without
+// "Content-Length: 0"), body and its length, and a live context. The requests go one after another on one kept-alive connection,
 // so each is made in an exchange a previous one used: nothing of the one
 // before may show.
 func TestFastRequestAsNetHTTP(t *testing.T) {
@@ -58,6 +60,9 @@ func TestFastRequestAsNetHTTP(t *testing.T) {
 		"HEAD / HTTP/1.1\r\nHost: x\r\n\r\n",
 		"GET /x HTTP/1.1\r\nHost: x\r\nX-A:   spaced  \r\nX-B:\r\nX-C: a\tb\r\nCookie: a=1; b=2\r\nCookie: c=3\r\nAccept-Charset: UTF-8\r\n\r\n",
 		"POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\nabc",
+		"POST /d HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nuser-agent: a\r\n\r\n",
+		"POST /e HTTP/1.1\r\nHost: x\r\nX-R: 1\r\ncontent-type: application/json\r\nX-Empty:\r\nx-r: 2\r\nContent-Length: 2\r\nUser-Agent: b\r\nX-R: 3\r\n\r\n{}",
+		"POST /f HTTP/1.1\r\nHost: x\r\nContent-Type: a/b\r\nContent-Type: c/d\r\nUser-Agent: u1\r\nUser-Agent: u2\r\nContent-Length: 2\r\n\r\n{}",
 		"GET /last HTTP/1.1\r\nHost: x\r\nConnection: Close\r\n\r\n",
 	}
 	std := httptest.NewServer(http.HandlerFunc(echoRequest))
