@@ -163,7 +163,7 @@ func (x *exchange) load(c *fasthttp.RequestCtx) bool {
 	// (Cookie lines merged, a Trailer or a "Connection: close").
 	rh := &c.Request.Header
 	at, t, n := x.headers(rh.All(), t, hostEnd)
-	if n != bytes.Count(rh.RawHeaders(), newline)-1 || rh.ConnectionClose() || len(rh.Peek("Trailer")) > 0 || hasCookies(rh) {
+	if n != bytes.Count(rh.RawHeaders(), []byte("\n"))-1 || rh.ConnectionClose() || len(rh.Peek("Trailer")) > 0 || hasCookies(rh) {
 		at, t, _ = x.headers(rh.AllInOrder(), t, hostEnd)
 	}
 	x.text, x.at = t, at
@@ -233,8 +233,6 @@ func (x *exchange) headers(hs iter.Seq2[[]byte, []byte], t []byte, from int) ([]
 	}
 	return at, t, n
 }
-
-var newline = []byte{'\n'}
 
 // hasCookies reports whether a request carries a cookie.
 func hasCookies(h *fasthttp.RequestHeader) bool {

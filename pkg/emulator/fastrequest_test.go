@@ -45,9 +45,10 @@ func echoRequest(w http.ResponseWriter, r *http.Request) {
 // in order, no Host or Transfer-Encoding; among them those fasthttp's
 // parse changes: repeated Content-Type and User-Agent lines, cookies,
 // "Connection: Close", a body-less request with and without
-// "Content-Length: 0"), body and its length, and a live context. The requests go one after another on one kept-alive connection,
-// so each is made in an exchange a previous one used: nothing of the one
-// before may show.
+// "Content-Length: 0"), body and its length, and a live context. The
+// requests go one after another on one kept-alive connection, so each is
+// made in an exchange a previous one used: nothing of the one before may
+// show.
 func TestFastRequestAsNetHTTP(t *testing.T) {
 	reqs := []string{
 		"GET /devstoreaccount1/t(PartitionKey='a',RowKey='b')?$select=x HTTP/1.1\r\nHost: 127.0.0.1:1\r\n" +

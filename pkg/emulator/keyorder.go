@@ -65,41 +65,37 @@ func (o *keyOrder) summary(pk, rk string) uint64 {
 		// A 0x00 in a PartitionKey (a probe's; no stored key has one):
 		// after every RowKey of the PartitionKey before it, before every
 		// longer PartitionKey.
-		fillBytes(b[z+1:], 0xff)
-		return binary.BigEndian.Uint64(b[:])
+		return binary.BigEndian.Uint64(b[:]) | onesAfter(z+1)
 	}
 	if n++; n < 8 { // b[n-1] is the separator
 		switch {
 		case strings.HasPrefix(rk, o.rk):
 			copy(b[n:], rk[len(o.rk):])
 		case rk > o.rk:
-			fillBytes(b[n:], 0xff)
+			return binary.BigEndian.Uint64(b[:]) | onesAfter(n)
 		}
 	}
 	return binary.BigEndian.Uint64(b[:])
 }
 
-func fillBytes(b []byte, v byte) {
-	for i := range b {
-		b[i] = v
-	}
-}
+// onesAfter is a summary's bytes from the n-th on (0-based) all 0xff.
+func onesAfter(n int) uint64 { return math.MaxUint64 >> (8 * n) }
 
-// note records that the keys (pk, rk) are going into the tree, before
-// their summary is taken: the first keys of an empty tree become its
-// prefixes.
-func (o *keyOrder) note(pk, rk string) {
+// add records that the keys (pk, rk) are going into the tree and returns
+// their summary: the first keys of an empty tree become its prefixes.
+func (o *keyOrder) add(pk, rk string) uint64 {
 	if !o.set {
 		o.pk, o.rk = strings.Clone(pk), strings.Clone(rk)
 		o.sharePK, o.shareRK = len(pk), len(rk)
 		o.set = true
-		return
+		return o.summary(pk, rk)
 	}
 	o.sharePK = commonPrefixLen(pk, o.pk[:o.sharePK])
 	o.shareRK = commonPrefixLen(rk, o.rk[:o.shareRK])
 	if !strings.HasPrefix(pk, o.pk) || !strings.HasPrefix(rk, o.rk) {
 		o.clamped++
 	}
+	return o.summary(pk, rk)
 }
 
 // reorderMax is the most entries a tree is built again with: about 50 ms

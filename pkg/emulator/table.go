@@ -100,8 +100,7 @@ func (t *table) needsCurrent(o op) bool {
 func (t *table) put(e *entity) {
 	ref, b := t.slab.alloc(recordLen(e))
 	putRecord(b, e)
-	t.order.note(e.pk, e.rk)
-	if old, ok := t.tree.ReplaceOrInsert(item{t.order.summary(e.pk, e.rk), ref}); ok {
+	if old, ok := t.tree.ReplaceOrInsert(item{t.order.add(e.pk, e.rk), ref}); ok {
 		if _, i, found := t.idx.find(t.slab, e.pk, e.rk); found {
 			t.idx.set(i, ref)
 		}
@@ -124,8 +123,7 @@ func (t *table) insert(e *entity) bool {
 	}
 	ref, b := t.slab.alloc(recordLen(e))
 	putRecord(b, e)
-	t.order.note(e.pk, e.rk)
-	if old, found := t.tree.ReplaceOrInsert(item{t.order.summary(e.pk, e.rk), ref}); found {
+	if old, found := t.tree.ReplaceOrInsert(item{t.order.add(e.pk, e.rk), ref}); found {
 		t.tree.ReplaceOrInsert(old) // an insert replaces nothing
 		t.slab.free(ref, len(b))
 		return false

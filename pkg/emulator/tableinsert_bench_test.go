@@ -46,8 +46,8 @@ func benchTableInsert(b *testing.B, n int) {
 
 // BenchmarkTableReorder times building a table's tree of reorderMax
 // entries again (table.reorder), what its write lock is held for when the
-// tree's prefixes went stale (keyOrder): here the RowKeys' shared leading
-// digits roll over. The figure is ns per build.
+// tree's prefixes went stale (keyOrder): here the PartitionKeys' shared
+// prefix is a byte shorter for each build. The figure is ns per build.
 func BenchmarkTableReorder(b *testing.B) {
 	t := newTable("bench")
 	b.Cleanup(t.clear)
@@ -57,11 +57,8 @@ func BenchmarkTableReorder(b *testing.B) {
 		t.insert(e)
 	}
 	for b.Loop() {
-		t.order.clamped = reorderMax // as many new keys without the prefixes
-		t.order.sharePK--            // and shorter prefixes
-		if t.order.sharePK < 0 {
-			t.order.sharePK = 0
-		}
+		t.order.clamped = reorderMax                // as many new keys without the prefixes
+		t.order.sharePK = max(t.order.sharePK-1, 0) // and a shorter prefix
 		t.reorder()
 		if t.tree.Len() != reorderMax || t.order.clamped != 0 {
 			b.Fatalf("%d entries after building the tree again, %d clamped", t.tree.Len(), t.order.clamped)
