@@ -40,7 +40,7 @@ func TestAccountTarget(t *testing.T) {
 						n++
 					}
 				}
-				within(t, fmt.Sprintf("requests in second %d", s), float64(n), tt.want, 0.1)
+				within(t, fmt.Sprintf("requests in second %d", s), float64(n), tt.want, 1)
 			}
 			st := m.State()
 			for _, o := range outs {

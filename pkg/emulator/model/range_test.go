@@ -39,7 +39,7 @@ func TestEndRanges(t *testing.T) {
 			m := New(testConfig(), c.now)
 			outs := run(m, c, 6000, 6*time.Second, tt.req)
 			for s, n := range perSecond(outs, time.Second, 5) {
-				within(t, fmt.Sprintf("second %d", s+1), float64(n), tt.want, 0.1)
+				within(t, fmt.Sprintf("second %d", s+1), float64(n), tt.want, 1)
 			}
 			st := m.State()
 			if tt.reason == "" && st.Refusals != 0 {
