@@ -167,6 +167,9 @@ func TestThresholdExitCode(t *testing.T) {
 }
 
 // A threshold with abort_on_fail stops the run early with exit code 99.
+// This checks the command's wiring on the wall clock; when the run stops
+// (on the first tick, 1 s in) is held on the fake clock by
+// TestAbortOnFailStopsAtFirstTick in pkg/workload.
 func TestAbortOnFail(t *testing.T) {
 	dir := t.TempDir()
 	src := `population: {entities: 1000, fields: {order: {kind: sequence}}}
