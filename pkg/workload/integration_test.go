@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -425,8 +426,11 @@ func TestAccountingSoak(t *testing.T) {
 
 // Three shards of one run, driven at once against one embedded service:
 // together they seed the population exactly once, cover disjoint
-// partitions, and their counts per partition and status add up to what the
-// service saw.
+// partitions, the shared table holds what they wrote, and their counts per
+// partition and status add up to what the service saw in their run phase,
+// in both directions (table scans span partitions: the shards' "*" counts
+// add up to the service's). The service's counters are reset once all
+// three have seeded, and before any starts its run phase.
 func TestShardsCoverTheRunOnce(t *testing.T) {
 	in := startEmbedded(t, model.Off(), faults.Config{})
 	svc := embedded(t, in, 16)
@@ -435,56 +439,81 @@ func TestShardsCoverTheRunOnce(t *testing.T) {
 		err error
 	}
 	results := make(chan out, 3)
-	in.ResetStats()
+	var seeded sync.WaitGroup
+	seeded.Add(3)
+	running := make(chan struct{})
+	go func() {
+		seeded.Wait()
+		in.ResetStats()
+		close(running)
+	}()
 	for i := 0; i < 3; i++ {
-		c := config(t, fmt.Sprintf(accountingScenario, "rate: 100", "none"), svc, Overrides{Shard: i, Shards: 3})
+		c := config(t, fmt.Sprintf(accountingScenario, "rate: 100", "none"), svc, Overrides{Shard: i, Shards: 3, Warmup: durationOf(0)})
 		c.Table = "sharded"
+		c.Events.Phase = func(p Phase) {
+			if p == PhaseRun { // called before the run phase's first request
+				seeded.Done()
+				<-running
+			}
+		}
 		go func() {
 			r, err := Run(context.Background(), c)
 			results <- out{r, err}
 		}()
 	}
 	owner := map[string]int{}
-	var seeded int64
-	var requests int64
+	var seededEntities, wrote int64
 	client := map[string]map[string]int64{}
 	for i := 0; i < 3; i++ {
 		o := <-results
 		if o.err != nil {
 			t.Fatal(o.err)
 		}
-		seeded += o.res.Seed.Entities
-		for _, p := range o.res.Summary.Partitions {
-			if p.Key == metrics.CrossPartition {
-				continue
+		s := o.res.Summary
+		seededEntities += o.res.Seed.Entities
+		wrote += s.Ops[metrics.Insert].Entities + s.Ops[metrics.Batch].Entities - s.Ops[metrics.Delete].Entities
+		for _, p := range s.Partitions {
+			if p.Key != metrics.CrossPartition {
+				owner[p.Key]++
 			}
-			owner[p.Key]++
-			client[p.Key] = p.Status
-			for _, n := range p.Status {
-				requests += n
+			if client[p.Key] == nil {
+				client[p.Key] = map[string]int64{}
+			}
+			for status, n := range p.Status {
+				client[p.Key][status] += n
 			}
 		}
 	}
-	if seeded != 3000 {
-		t.Errorf("the shards seeded %d entities together, want 3000", seeded)
+	if seededEntities != 3000 {
+		t.Errorf("the shards seeded %d entities together, want 3000", seededEntities)
 	}
 	for k, n := range owner {
 		if n != 1 {
 			t.Errorf("partition %q was driven by %d shards", k, n)
 		}
 	}
-	n, _ := CountRows(context.Background(), TableStore{svc.Table("sharded")}, RealClock{})
-	if n < 3000 {
-		t.Errorf("the shared table holds %d rows, want the 3000 seeded and more", n)
+	server := in.Stats().Tables["sharded"].Partitions // before counting the rows: that is a table scan too
+	if n, _ := CountRows(context.Background(), TableStore{svc.Table("sharded")}, RealClock{}); n != 3000+wrote {
+		t.Errorf("the shared table holds %d rows; the shards seeded 3000 and wrote %d more", n, wrote)
 	}
-	for key, sp := range in.Stats().Tables["sharded"].Partitions {
-		if key == "" || key == metrics.CrossPartition {
-			continue
+	for key, sp := range server {
+		if key == "" {
+			continue // table-level requests (the tool does not count them as operations)
 		}
 		for status, sn := range sp.Requests {
-			if client[key][status] > sn {
+			if client[key][status] != sn {
 				t.Errorf("partition %q status %q: shards counted %d, server %d", key, status, client[key][status], sn)
 			}
 		}
+	}
+	for key, statuses := range client {
+		for status, n := range statuses {
+			if sn := server[key]; sn == nil || sn.Requests[status] != n {
+				t.Errorf("partition %q status %q: shards counted %d, the server saw fewer", key, status, n)
+			}
+		}
+	}
+	if len(owner) < 30 {
+		t.Errorf("the shards drove %d partitions, want most of the 40", len(owner))
 	}
 }
