@@ -86,6 +86,9 @@ prepare a table for later runs with --reuse-table --skip-seed.`,
 			p.Line("seeded table %s: %s entities, %s rows in %s partitions (%s counted) in %.1fs, %s requests, %s throttled",
 				res.Table, n(res.Seed.Entities), n(res.Seed.Rows), n(int64(res.Seed.Partitions)), n(res.SeedCounted), res.Seed.Duration.Seconds(),
 				n(res.Seed.Requests), n(res.Seed.Throttled))
+			if line := report.SeedRefusals(report.SeedInfo{Status: res.Seed.Status}); line != "" {
+				p.Line("%s", line)
+			}
 			if !f.keepTable {
 				p.Line("the table was deleted again; pass --keep-table to keep it")
 			} else {

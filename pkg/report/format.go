@@ -64,6 +64,25 @@ func statusLine(m map[string]int64) string {
 	return strings.Join(parts, "  ")
 }
 
+// SeedRefusals says how many of the seed phase's requests were refused or
+// failed (the seed phase retries them), with their statuses, or "" when
+// all succeeded.
+func SeedRefusals(s SeedInfo) string {
+	var all, bad int64
+	failed := map[string]int64{}
+	for k, v := range s.Status {
+		all += v
+		if !strings.HasPrefix(k, "2") {
+			bad += v
+			failed[k] = v
+		}
+	}
+	if bad == 0 {
+		return ""
+	}
+	return fmt.Sprintf("seed: %s of %s requests were refused or failed: %s", num(bad), num(all), statusLine(failed))
+}
+
 // displayKey shows the cross-partition pseudo partition readably.
 func displayKey(pk string) string {
 	if pk == "*" {

@@ -95,6 +95,12 @@ func Merge(shards []Shard, partial bool) (*Report, error) {
 		}
 		m.Seed.Partitions += r.Seed.Partitions
 		m.Seed.Throttled += r.Seed.Throttled
+		for k, v := range r.Seed.Status {
+			if m.Seed.Status == nil {
+				m.Seed.Status = map[string]int64{}
+			}
+			m.Seed.Status[k] += v
+		}
 		m.Seed.DurationS = max(m.Seed.DurationS, r.Seed.DurationS)
 		m.Interrupted = m.Interrupted || r.Interrupted
 		if r.Failure != "" {

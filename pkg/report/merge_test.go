@@ -53,10 +53,15 @@ func TestMergeOfShardsEqualsOneRun(t *testing.T) {
 	var parts []*Report
 	for i, reg := range shards {
 		parts = append(parts, build(reg, fmt.Sprintf("%d/3", i)))
+		// Each shard seeds its share; their seed phases' statuses add up.
+		parts[i].Seed.Status = map[string]int64{"202": int64(10 + i), "503 ServerBusy": int64(i)}
 	}
 	got, err := Merge(shardsOf(parts...), false)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if want := map[string]int64{"202": 33, "503 ServerBusy": 3}; !reflect.DeepEqual(got.Seed.Status, want) {
+		t.Errorf("seed status %v, want %v", got.Seed.Status, want)
 	}
 	if !reflect.DeepEqual(got.Totals, want.Totals) {
 		t.Errorf("totals\n got %+v\nwant %+v", got.Totals, want.Totals)

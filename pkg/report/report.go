@@ -116,6 +116,9 @@ type SeedInfo struct {
 	Partitions int     `json:"partitions"`
 	DurationS  float64 `json:"duration_s"`
 	Throttled  int64   `json:"throttled"`
+	// Status counts the seed phase's requests by status, as Stats.Status
+	// counts the run's: every attempt, retried ones included.
+	Status map[string]int64 `json:"status,omitempty"`
 	// Reused is set when the run skipped the seed phase (--skip-seed) on a
 	// table seeded before; Rows is then what was counted in it.
 	Reused bool `json:"reused,omitempty"`

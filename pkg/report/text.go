@@ -94,6 +94,9 @@ func writeHeader(p *textfit.Printer, r *Report) {
 		p.Line("table %s: seeded before, %s rows counted, the scenario's entities found (seed phase skipped)", r.Table, num(r.Seed.Rows))
 	} else if r.Seed.Entities > 0 {
 		p.Line("table %s: seeded %s entities (%s rows) in %s partitions in %.1fs", r.Table, num(r.Seed.Entities), num(r.Seed.Rows), num(int64(r.Seed.Partitions)), r.Seed.DurationS)
+		if line := SeedRefusals(r.Seed); line != "" {
+			p.Line("%s", line)
+		}
 	} else {
 		p.Line("table %s", r.Table)
 	}

@@ -122,5 +122,5 @@ func seedInfo(res *Result) report.SeedInfo {
 		return report.SeedInfo{Reused: true, Rows: max(res.SeedCounted, 0)}
 	}
 	return report.SeedInfo{Entities: res.Seed.Entities, Rows: res.Seed.Rows, Partitions: res.Seed.Partitions,
-		DurationS: res.Seed.Duration.Seconds(), Throttled: res.Seed.Throttled}
+		DurationS: res.Seed.Duration.Seconds(), Throttled: res.Seed.Throttled, Status: res.Seed.Status}
 }

@@ -51,6 +51,10 @@ type SeedResult struct {
 	// Reused is set when the run skipped the seed phase on a table seeded
 	// before (Config.SkipSeed); nothing was written.
 	Reused bool
+	// Status counts the requests by their outcome's key, as the run's
+	// status counts do ("202", "503 ServerBusy", "500", "transport"):
+	// every attempt, the ones retried included.
+	Status map[string]int64
 }
 
 // ErrSeed is returned when the seed phase could not write everything.
@@ -100,6 +104,7 @@ func Seed(ctx context.Context, c SeedConfig) (SeedResult, error) {
 	start := c.Clock.Now()
 	var res SeedResult
 	var done, requests, throttled atomic.Int64
+	status := newStatusCounts()
 	jobs := make(chan seedJob, 2*c.Workers)
 	errs := make(chan error, c.Workers)
 	var wg sync.WaitGroup
@@ -130,6 +135,7 @@ func Seed(ctx context.Context, c SeedConfig) (SeedResult, error) {
 						return
 					}
 					requests.Add(1)
+					status.add(res.Outcome.Key())
 					if res.Outcome.Class == outcome.Throttled {
 						throttled.Add(1)
 					}
@@ -164,6 +170,7 @@ func Seed(ctx context.Context, c SeedConfig) (SeedResult, error) {
 	wg.Wait()
 	res.Partitions = len(partitions)
 	res.Requests, res.Throttled, res.Written = requests.Load(), throttled.Load(), done.Load()
+	res.Status = status.counts()
 	res.Duration = c.Clock.Now().Sub(start)
 	select {
 	case err := <-errs:
@@ -174,6 +181,30 @@ func Seed(ctx context.Context, c SeedConfig) (SeedResult, error) {
 		return res, fmt.Errorf("%w: %v", ErrSeed, err)
 	}
 	return res, nil
+}
+
+// statusCounts counts requests by outcome key; safe for concurrent use.
+type statusCounts struct {
+	mu sync.Mutex
+	m  map[string]int64
+}
+
+func newStatusCounts() *statusCounts { return &statusCounts{m: map[string]int64{}} }
+
+func (s *statusCounts) add(key string) {
+	s.mu.Lock()
+	s.m[key]++
+	s.mu.Unlock()
+}
+
+// counts returns the counts (nil when there are none).
+func (s *statusCounts) counts() map[string]int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.m) == 0 {
+		return nil
+	}
+	return s.m
 }
 
 // CountRows counts the rows of a table page by page, selecting only RowKey;
