@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
 # test.sh runs the whole test suite: it installs the pinned Azurite (tools/azurite),
 # the SDKs of the conformance suite (tools/sdk-js, Debian's Python SDKs) and
-# Chromium, starts azurite-table in memory on a free loopback port, runs `go test -race ./...`
-# with TABLESTRESS_AZURITE set to that instance's connection string, and stops
-# Azurite however the tests end. Extra arguments are passed to `go test`.
+# Chromium, starts azurite-table in memory on a free loopback port, runs the
+# tests with TABLESTRESS_AZURITE set to that instance's connection string, and
+# stops Azurite however the tests end. Extra arguments are passed to `go test`.
+#
+# The tests go through internal/testsummary, which prints failures as go
+# test does and ends with every skipped test and why, and the slowest tests.
+#
+# With CI set, nothing may be missing: a failed install fails the script, a
+# test that needs Azurite, Node, the Python SDKs or Chromium fails rather
+# than skip (internal/testenv), and so does any skip that is not opt-in.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,11 +24,24 @@ apt_install() {
   if eval "$check" >/dev/null 2>&1; then return 0; fi
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "test.sh: installing Debian's $* for $what"
-    (apt-get install -y -q --no-install-recommends "$@" >/dev/null 2>&1 ||
-      (apt-get update -q >/dev/null 2>&1 && apt-get install -y -q --no-install-recommends "$@" >/dev/null 2>&1)) ||
-      echo "test.sh: could not install $*; $what will say so" >&2
+    if (apt-get install -y -q --no-install-recommends "$@" >/dev/null 2>&1 ||
+      (apt-get update -q >/dev/null 2>&1 && apt-get install -y -q --no-install-recommends "$@" >/dev/null 2>&1)) &&
+      eval "$check" >/dev/null 2>&1; then
+      return 0
+    fi
+    missing "could not install $*; $what will fail in CI and skip elsewhere"
   else
-    echo "test.sh: $* not installed and cannot be installed here; $what will skip outside CI" >&2
+    missing "$* not installed and cannot be installed here (not root, or no apt-get); $what will fail in CI and skip elsewhere"
+  fi
+}
+
+# missing MESSAGE reports something the tests need that is not there: under
+# CI, where every test must run, it stops the script.
+missing() {
+  echo "test.sh: $1" >&2
+  if [ -n "${CI:-}" ]; then
+    echo "test.sh: CI is set: every test must run, so this is a failure" >&2
+    exit 1
   fi
 }
 
@@ -35,7 +55,8 @@ apt_install "the SDK conformance suite" "/usr/bin/python3 -c 'import azure.data.
 sdkjs="$root/tools/sdk-js"
 if [ ! -d "$sdkjs/node_modules/@azure/data-tables" ] || [ "$sdkjs/package-lock.json" -nt "$sdkjs/node_modules/.package-lock.json" ]; then
   echo "test.sh: installing the JavaScript SDK from tools/sdk-js/package-lock.json"
-  npm ci --prefix "$sdkjs" --no-audit --no-fund --loglevel=error
+  npm ci --prefix "$sdkjs" --no-audit --no-fund --loglevel=error ||
+    missing "could not install the JavaScript SDK (npm ci in tools/sdk-js); the SDK conformance suite will fail in CI and skip elsewhere"
 fi
 
 # shellcheck source=scripts/azurite.sh
@@ -43,4 +64,8 @@ fi
 azurite_start
 
 go vet ./...
-go test -race -count=1 -timeout 45m "$@" ./...
+
+go build -o bin/testsummary ./internal/testsummary
+ci=()
+if [ -n "${CI:-}" ]; then ci=(-ci); fi
+go test -race -json -count=1 -timeout 45m "$@" ./... 2>&1 | bin/testsummary "${ci[@]}" -module "$(go list -m)"

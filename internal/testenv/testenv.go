@@ -24,6 +24,14 @@ func Missing(t testing.TB, what, how string) {
 	t.Skipf("%s is missing: %s", what, how)
 }
 
+// OptIn skips a test that runs only when asked for (a long soak), saying
+// how to ask: why begins "opt-in:", so that scripts/test.sh's summary
+// lists it and CI does not count it as a missing tool.
+func OptIn(t testing.TB, how string) {
+	t.Helper()
+	t.Skip("opt-in: " + how)
+}
+
 // Azurite returns the connection string of the Azurite instance scripts/
 // test.sh starts (TABLESTRESS_AZURITE).
 func Azurite(t testing.TB) string {

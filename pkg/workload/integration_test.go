@@ -368,7 +368,7 @@ func TestVerifyCatchesDiscardedWrites(t *testing.T) {
 func TestAccountingSoak(t *testing.T) {
 	n, _ := strconv.ParseInt(os.Getenv("TABLESTRESS_SOAK_OPS"), 10, 64)
 	if n <= 0 {
-		t.Skip("set TABLESTRESS_SOAK_OPS (bench/accounting.sh) to run the soak")
+		testenv.OptIn(t, "set TABLESTRESS_SOAK_OPS (bench/accounting.sh) to run the soak")
 	}
 	fc, _ := faults.Parse("503=3%,500=1%,504=1%,429=1%,drop=0.5%,latency=1ms@5%,seed=19")
 	for _, tc := range []struct{ loop, retry string }{
