@@ -1,8 +1,9 @@
 // Command readmefigures re-runs every command of the README's Measured
 // table and prints, for each figure, the README's value beside what the
-// command prints now, their ratio and a verdict: a time fails when it is
-// over MaxSlower times the figure, a size or an allocation count when it is
-// off by more than CountTolerance. bench/readme-figures.sh runs it from the
+// command prints now, their ratio and a verdict: a time or a ratio fails
+// when it is over MaxSlower times the figure, a size or an allocation count
+// when it is off by more than CountTolerance. An absolute time is judged
+// only on the processor its row names (the cpu column, thisCPU). bench/readme-figures.sh runs it from the
 // repository's root.
 //
 // Exit status: 0 when every figure passes, 1 when one fails (or its command
@@ -49,8 +50,9 @@ func run(args []string, stdout, stderr io.Writer, runCmd Runner) int {
 	only := fs.String("rows", "", "comma-separated row numbers to run (1 is the table's first row); default every row")
 	runs := fs.Int("runs", 1, "times to run each command; the median of what they print is compared")
 	list := fs.Bool("list", false, "print the rows and their commands without running them")
+	cpu := fs.String("cpu", thisCPU(), "the processor to judge as: absolute times are judged only on rows measured on it")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bench/readme-figures.sh [-rows 1,3] [-runs N] [-list] [-readme FILE]")
+		fmt.Fprintln(stderr, "usage: bench/readme-figures.sh [-rows 1,3] [-runs N] [-list] [-readme FILE] [-cpu NAME]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -84,7 +86,9 @@ func run(args []string, stdout, stderr io.Writer, runCmd Runner) int {
 	}
 	fmt.Fprintf(stdout, "readme-figures: %s, %d of %d rows, each command run %d time(s); %s %s/%s, %d CPUs%s\n",
 		*readme, len(picked), len(rows), *runs, runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), loadAverage())
-	fmt.Fprintf(stdout, "a time fails over %.1f× its figure; a size or an allocation count fails off it by more than %.0f%%\n",
+	fmt.Fprintf(stdout, "cpu: %s\n", *cpu)
+	fmt.Fprintf(stdout, "a time or a ratio fails over %.1f× its figure; a size or an allocation count fails off it by more than %.0f%%;\n"+
+		"an absolute time is judged only on the cpu it was measured on (a ratio measured in one run, a size or a count on any)\n",
 		MaxSlower, CountTolerance*100)
 	if load, ok := load1(); ok && load > float64(runtime.NumCPU())/2 {
 		fmt.Fprintf(stdout, "warning: the 1-minute load average is %.2f on %d CPUs: while something else runs, times are off\n", load, runtime.NumCPU())
@@ -93,7 +97,7 @@ func run(args []string, stdout, stderr io.Writer, runCmd Runner) int {
 	t := newTable(stdout)
 	dir := filepath.Dir(*readme)
 	var failed []string
-	total, passed := 0, 0
+	total, passed, unjudged := 0, 0, 0
 	for _, k := range picked {
 		row := rows[k]
 		fmt.Fprintf(stderr, "row %d (%s:%d): %s\n", k+1, *readme, row.Line, row.Command)
@@ -103,6 +107,12 @@ func run(args []string, stdout, stderr io.Writer, runCmd Runner) int {
 		}
 		rowOK := true
 		for _, f := range row.Figures {
+			if absolute(f) && row.CPU != *cpu && cmdErr == nil {
+				unjudged++
+				now, _, _, _ := judgeFigure(f, res, nil)
+				t.add(strconv.Itoa(k+1), row.What, f.Text, now, "-", notJudged(row.CPU))
+				continue
+			}
 			total++
 			now, ratio, verdict, ok := judgeFigure(f, res, cmdErr)
 			if ok {
@@ -116,7 +126,7 @@ func run(args []string, stdout, stderr io.Writer, runCmd Runner) int {
 			failed = append(failed, strconv.Itoa(k+1))
 		}
 	}
-	fmt.Fprintf(stdout, "\n%d of %d figures ok%s\n", passed, total, loadAverage())
+	fmt.Fprintf(stdout, "\n%d of %d figures ok, %d not judged (absolute times measured on another CPU)%s\n", passed, total, unjudged, loadAverage())
 	if len(failed) > 0 {
 		fmt.Fprintf(stdout, "FAIL: rows %s\n", strings.Join(failed, ", "))
 		return 1
@@ -168,6 +178,15 @@ func verdictOf(f Figure, ratio float64, ok bool) string {
 		return "ok (faster: the README's figure may be stale)"
 	}
 	return "ok"
+}
+
+// notJudged is the result column of an absolute time measured on another
+// CPU, or on one the README does not name (NotRecorded).
+func notJudged(cpu string) string {
+	if cpu == NotRecorded {
+		return "CPU not recorded: not judged"
+	}
+	return "other CPU: not judged (measured on " + cpu + ")"
 }
 
 // pickRows parses -rows into 0-based indexes; empty means every row.

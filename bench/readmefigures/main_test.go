@@ -10,9 +10,9 @@ import (
 	"testing"
 )
 
-const readmeForRun = "## Measured\n\n| what | figure | command |\n|---|---|---|\n" +
-	"| a read | 19 µs, 0 allocations | `bench-a` |\n" +
-	"| memory | 1,122 bytes per entity | `bench-b` |\n"
+const readmeForRun = "## Measured\n\n| what | figure | command | cpu |\n|---|---|---|---|\n" +
+	"| a read | 19 µs, 0 allocations | `bench-a` | Test CPU (family 1, model 1) |\n" +
+	"| memory | 1,122 bytes per entity | `bench-b` | Test CPU (family 1, model 1) |\n"
 
 // fakeRunner answers each command with canned output.
 func fakeRunner(outputs map[string]string, failing map[string]bool) Runner {
@@ -31,7 +31,7 @@ func runWith(t *testing.T, readme string, r Runner, args ...string) (int, string
 		t.Fatal(err)
 	}
 	var out, errs bytes.Buffer
-	code := run(append([]string{"-readme", path}, args...), &out, &errs, r)
+	code := run(append([]string{"-readme", path, "-cpu", "Test CPU (family 1, model 1)"}, args...), &out, &errs, r)
 	return code, out.String(), errs.String()
 }
 
@@ -85,6 +85,42 @@ func TestRunFails(t *testing.T) {
 	}
 }
 
+// On another CPU an absolute time is printed and not judged, however far
+// off; a ratio measured in one run, a size and an allocation count are
+// judged as everywhere.
+func TestRunOtherCPU(t *testing.T) {
+	readme := readmeForRun + "| floor ratio | 33 µs, 1.10× per floor | `bench-c` | Test CPU (family 1, model 1) |\n"
+	outputs := map[string]string{
+		"bench-a": "BenchmarkA-2 3000 62000 ns/op 0 allocs/op\n", // 3.3× the figure
+		"bench-b": "BenchmarkB-2 1 5 ns/op 1122 bytes/entity\n",
+		"bench-c": "BenchmarkC-2 1 90000 ns/op 1.2 ×/floor\n",
+	}
+	code, out, _ := runWith(t, readme, fakeRunner(outputs, nil), "-cpu", "Other CPU (family 9, model 9)")
+	if code != 0 || strings.Count(out, "other CPU: not judged (measured on Test CPU (family 1, model 1))") != 2 ||
+		!strings.Contains(out, "3 of 3 figures ok, 2 not judged") {
+		t.Errorf("on another CPU: exit %d, want 0 with the two times not judged:\n%s", code, out)
+	}
+	outputs["bench-c"] = "BenchmarkC-2 1 30000 ns/op 1.9 ×/floor\n" // the ratio is off: judged anywhere
+	if code, out, _ := runWith(t, readme, fakeRunner(outputs, nil), "-cpu", "Other CPU (family 9, model 9)"); code != 1 || !strings.Contains(out, "FAIL: rows 3") {
+		t.Errorf("a ratio 1.7× its figure on another CPU: exit %d, want 1 failing row 3:\n%s", code, out)
+	}
+	if code, out, _ := runWith(t, readme, fakeRunner(outputs, nil)); code != 1 || !strings.Contains(out, "FAIL: rows 1, 3") {
+		t.Errorf("on the CPU of the figures: exit %d, want 1 failing rows 1 and 3:\n%s", code, out)
+	}
+}
+
+// cpuOf names the first processor of /proc/cpuinfo with its family and
+// model, which tell apart processors sold under one name.
+func TestCPUOf(t *testing.T) {
+	info := "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 26\nmodel\t\t: 2\nmodel name\t: AMD EPYC\n\nprocessor\t: 1\ncpu family\t: 25\nmodel\t\t: 1\nmodel name\t: AMD EPYC\n"
+	if got := cpuOf(info); got != "AMD EPYC (family 26, model 2)" {
+		t.Errorf("cpuOf = %q", got)
+	}
+	if got := cpuOf("model name\t: Some ARM\n"); got != "Some ARM" {
+		t.Errorf("without family and model: %q", got)
+	}
+}
+
 func TestRunRowsAndRuns(t *testing.T) {
 	calls := map[string]int{}
 	r := func(_ context.Context, _, command string) (string, error) {
@@ -101,7 +137,7 @@ func TestRunRowsAndRuns(t *testing.T) {
 
 func TestRunRefuses(t *testing.T) {
 	none := fakeRunner(nil, nil)
-	if code, _, errs := runWith(t, "## Measured\n| what | figure | command |\n|-|-|-|\n| a | fast | `x` |\n", none); code != 2 || !strings.Contains(errs, `README.md:4: figure "fast"`) {
+	if code, _, errs := runWith(t, "## Measured\n| what | figure | command | cpu |\n|-|-|-|-|\n| a | fast | `x` | X |\n", none); code != 2 || !strings.Contains(errs, `README.md:4: figure "fast"`) {
 		t.Errorf("a bad figure: exit %d, stderr %q; want 2 naming the line", code, errs)
 	}
 	if code, _, errs := runWith(t, readmeForRun, none, "-rows", "3"); code != 2 || !strings.Contains(errs, `"3" is not a row number from 1 to 2`) {

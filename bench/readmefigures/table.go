@@ -15,11 +15,14 @@ type Row struct {
 	What    string // the what column: what the figure includes
 	Figures []Figure
 	Command string // the command column's code span
+	// CPU is the processor the figures were measured on (the cpu column,
+	// as thisCPU writes it): absolute times are judged on that CPU only.
+	CPU string
 }
 
 // ParseTable finds the first table after the Section heading of a README
-// (its file name is for errors) and parses its rows. The table must have the columns what, figure and
-// command (in any order); a command is one code span; a pipe inside a
+// (its file name is for errors) and parses its rows. The table must have the columns what, figure,
+// command and cpu (in any order); a command is one code span; a pipe inside a
 // cell is written \|. Every problem is reported with its line.
 func ParseTable(name, readme string) ([]Row, error) {
 	lines := strings.Split(readme, "\n")
@@ -42,9 +45,9 @@ func ParseTable(name, readme string) ([]Row, error) {
 	for k, h := range splitRow(lines[i]) {
 		col[strings.ToLower(h)] = k
 	}
-	for _, c := range []string{"what", "figure", "command"} {
+	for _, c := range []string{"what", "figure", "command", "cpu"} {
 		if _, ok := col[c]; !ok {
-			return nil, fmt.Errorf("%s:%d: the table has no %q column (want what, figure and command)", name, i+1, c)
+			return nil, fmt.Errorf("%s:%d: the table has no %q column (want what, figure, command and cpu)", name, i+1, c)
 		}
 	}
 	var rows []Row
@@ -67,7 +70,7 @@ func ParseTable(name, readme string) ([]Row, error) {
 }
 
 func parseRow(name string, cells []string, col map[string]int, line int) (Row, error) {
-	need := max(col["what"], col["figure"], col["command"])
+	need := max(col["what"], col["figure"], col["command"], col["cpu"])
 	if len(cells) <= need {
 		return Row{}, fmt.Errorf("%s:%d: %d cells, want at least %d", name, line, len(cells), need+1)
 	}
@@ -83,7 +86,11 @@ func parseRow(name string, cells []string, col map[string]int, line int) (Row, e
 	if cmd == "" {
 		return Row{}, fmt.Errorf("%s:%d: empty command", name, line)
 	}
-	return Row{Line: line, What: cells[col["what"]], Figures: figs, Command: cmd}, nil
+	cpu := cells[col["cpu"]]
+	if cpu == "" {
+		return Row{}, fmt.Errorf("%s:%d: the cpu cell is empty: name the processor the figures were measured on, as bench/readme-figures.sh prints it", name, line)
+	}
+	return Row{Line: line, What: cells[col["what"]], Figures: figs, Command: cmd, CPU: cpu}, nil
 }
 
 // splitRow splits a table row into its trimmed cells; \| is a pipe inside
