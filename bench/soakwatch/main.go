@@ -1,6 +1,7 @@
 // Command soakwatch samples a soak run (bench/soak.sh) at a steady period
 // until the client exits, printing one line per sample: the client's
-// resident memory, goroutines and heap objects (read from its Prometheus
+// resident memory, live heap (as of its last collection), goroutines and
+// heap objects (live or not yet swept; read from its Prometheus
 // endpoint, tablestress run --metrics-addr), the server's resident memory
 // (the embedded service's or Azurite's process), and the rows the run's
 // table holds (a scan selecting RowKey), so that memory that grows with
@@ -47,7 +48,7 @@ func main() {
 		os.Exit(1)
 	}
 	defer svc.Close()
-	fmt.Println("minute  client-rss-MiB  goroutines  heap-objects  server-rss-MiB  rows")
+	fmt.Println("minute  client-rss-MiB  live-heap-MiB  goroutines  heap-objects  server-rss-MiB  rows")
 	start := time.Now()
 	for alive(*clientPID) && time.Since(start) < *first {
 		time.Sleep(time.Second)
@@ -55,8 +56,8 @@ func main() {
 	for alive(*clientPID) {
 		s, err := take(context.Background(), *clientPID, *serverPID, *metrics, svc.Table(*name))
 		if err == nil {
-			fmt.Printf("%6.1f  %14.1f  %10.0f  %12.0f  %14.1f  %d\n", time.Since(start).Minutes(),
-				s.clientRSS/(1<<20), s.goroutines, s.heapObjects, s.serverRSS/(1<<20), s.rows)
+			fmt.Printf("%6.1f  %14.1f  %13.1f  %10.0f  %12.0f  %14.1f  %d\n", time.Since(start).Minutes(),
+				s.clientRSS/(1<<20), s.liveHeap/(1<<20), s.goroutines, s.heapObjects, s.serverRSS/(1<<20), s.rows)
 		} else if alive(*clientPID) {
 			fmt.Fprintln(os.Stderr, "soakwatch:", err)
 		}
@@ -73,7 +74,8 @@ func alive(pid int) bool { return syscall.Kill(pid, 0) == nil }
 // sample is one line of the output.
 type sample struct {
 	clientRSS, serverRSS    float64 // bytes
-	goroutines, heapObjects float64
+	liveHeap                float64 // bytes, as of the client's last collection
+	goroutines, heapObjects float64 // heap objects count garbage not yet swept
 	rows                    int64
 }
 
@@ -87,11 +89,11 @@ func take(ctx context.Context, clientPID, serverPID int, metrics string, tb *tab
 	if s.serverRSS, err = rss(serverPID); err != nil {
 		return s, err
 	}
-	m, err := scrape(ctx, "http://"+metrics+"/metrics", "go_goroutines", "go_memstats_heap_objects")
+	m, err := scrape(ctx, "http://"+metrics+"/metrics", "go_goroutines", "go_memstats_heap_objects", "go_gc_heap_live_bytes")
 	if err != nil {
 		return s, err
 	}
-	s.goroutines, s.heapObjects = m["go_goroutines"], m["go_memstats_heap_objects"]
+	s.goroutines, s.heapObjects, s.liveHeap = m["go_goroutines"], m["go_memstats_heap_objects"], m["go_gc_heap_live_bytes"]
 	s.rows, err = workload.CountRows(ctx, workload.TableStore{Table: tb}, workload.RealClock{})
 	return s, err
 }

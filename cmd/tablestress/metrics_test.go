@@ -46,6 +46,8 @@ func TestPrometheusEndpointDuringRun(t *testing.T) {
 		`tablestress_operation_latency_seconds_bucket{op="point_read",scenario="quickstart",scheme="device-date",le="0.01"}`,
 		`tablestress_partition_entities_total{partition="dev-`,
 		`status="200"`,
+		"\ngo_gc_heap_live_bytes ", // the live heap, for bench/soak.sh
+		"\ngo_goroutines ",
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the scrape lacks %s", want)
