@@ -38,6 +38,15 @@ if [ ! -d "$sdkjs/node_modules/@azure/data-tables" ] || [ "$sdkjs/package-lock.j
   npm ci --prefix "$sdkjs" --no-audit --no-fund --loglevel=error
 fi
 
+# --junit's XML is validated with xmllint (Debian's libxml2-utils) against
+# the JUnit schemas pinned in tools/junit-schema/package-lock.json.
+apt_install "the JUnit XML tests" "command -v xmllint" libxml2-utils
+junitxsd="$root/tools/junit-schema"
+if [ ! -f "$junitxsd/node_modules/.package-lock.json" ] || [ "$junitxsd/package-lock.json" -nt "$junitxsd/node_modules/.package-lock.json" ]; then
+  echo "test.sh: installing the JUnit schemas from tools/junit-schema/package-lock.json"
+  npm ci --prefix "$junitxsd" --no-audit --no-fund --loglevel=error
+fi
+
 # shellcheck source=scripts/azurite.sh
 . "$root/scripts/azurite.sh"
 azurite_start
