@@ -102,7 +102,8 @@ type junitProblem struct {
 // in the properties: a step that failed is what a search looks for, not a
 // failure. Each suite's standard output is the text report. A report with
 // no start time stands for a command that failed before it measured
-// anything: its Failure is the error.
+// anything: its Failure is the error. An error's message is the first line
+// of its Failure, its text all of it.
 func WriteJUnit(w io.Writer, reps []*Report, o JUnitOptions) error {
 	doc := junitSuites{}
 	models := map[string]bool{}
@@ -182,7 +183,12 @@ func runCases(r *Report, class string) []junitCase {
 		if msg == "" {
 			msg = "interrupted before the end of the run"
 		}
-		run.Error = &junitProblem{Type: "run", Message: msg, Text: "the run did not complete: " + msg + "\n" + where}
+		text := "the run did not complete: " + msg + "\n" + where
+		if r.StartedAt.IsZero() {
+			text = "the command failed before it measured anything: " + msg
+		}
+		first, _, _ := strings.Cut(msg, "\n")
+		run.Error = &junitProblem{Type: "run", Message: first, Text: text}
 	case r.Aborted != "":
 		run.Failure = &junitProblem{Type: "aborted", Message: r.Aborted, Text: "the run was stopped early: " + r.Aborted + "\n" + where}
 	}

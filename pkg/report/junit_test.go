@@ -102,7 +102,7 @@ func TestJUnitRuntimeProblems(t *testing.T) {
 	verified := sampleReport()
 	verified.Scheme = "verified"
 	verified.Verify = &Verify{Checked: 100, Missing: 2, Examples: []string{"Orders/0001: missing"}}
-	early := &Report{Scenario: "hot", Failure: "--target: unknown target \"azurit\""}
+	early := &Report{Scenario: "hot", Failure: "--target: unknown target \"azurit\"\n\nstandard error:\nwarning: a line"}
 	doc, _ := junitOf(t, failed, interrupted, aborted, verified, early)
 	if len(doc.Suites) != 5 {
 		t.Fatalf("%d suites, want 5", len(doc.Suites))
@@ -128,7 +128,7 @@ func TestJUnitRuntimeProblems(t *testing.T) {
 	}
 	e := doc.Suites[4]
 	if e.Name != "hot" || e.Tests != 1 || e.Errors != 1 || e.Timestamp != "2026-03-04T05:06:07" || e.SystemOut.Text != "" ||
-		run(4).Error == nil || run(4).Error.Message != early.Failure {
+		run(4).Error == nil || run(4).Error.Message != `--target: unknown target "azurit"` || !strings.HasSuffix(run(4).Error.Text, "standard error:\nwarning: a line") {
 		t.Errorf("the command that failed before measuring: %+v", e)
 	}
 }
