@@ -47,6 +47,12 @@ if [ ! -f "$junitxsd/node_modules/.package-lock.json" ] || [ "$junitxsd/package-
   npm ci --prefix "$junitxsd" --no-audit --no-fund --loglevel=error
 fi
 
+# The GitHub workflows (.github/workflows: the project's CI and the recipe)
+# are linted with the pinned actionlint, which runs Debian's shellcheck on
+# their scripts when it is installed.
+apt_install "actionlint's check of the workflows' scripts" "command -v shellcheck" shellcheck
+go run github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
+
 # shellcheck source=scripts/azurite.sh
 . "$root/scripts/azurite.sh"
 azurite_start
