@@ -66,6 +66,22 @@ if [ ! -d "$sdkjs/node_modules/@azure/data-tables" ] || [ "$sdkjs/package-lock.j
     missing "could not install the JavaScript SDK (npm ci in tools/sdk-js); the SDK conformance suite will fail in CI and skip elsewhere"
 fi
 
+# --junit's XML is validated with xmllint (Debian's libxml2-utils) against
+# the JUnit schemas pinned in tools/junit-schema/package-lock.json.
+apt_install "the JUnit XML tests" "command -v xmllint" libxml2-utils
+junitxsd="$root/tools/junit-schema"
+if [ ! -f "$junitxsd/node_modules/.package-lock.json" ] || [ "$junitxsd/package-lock.json" -nt "$junitxsd/node_modules/.package-lock.json" ]; then
+  echo "test.sh: installing the JUnit schemas from tools/junit-schema/package-lock.json"
+  npm ci --prefix "$junitxsd" --no-audit --no-fund --loglevel=error ||
+    missing "could not install the JUnit schemas (npm ci in tools/junit-schema); the JUnit XML tests will fail in CI and skip elsewhere"
+fi
+
+# The GitHub workflows (.github/workflows: the project's CI and the recipe)
+# are linted with the pinned actionlint, which runs Debian's shellcheck on
+# their scripts when it is installed.
+apt_install "actionlint's check of the workflows' scripts" "command -v shellcheck" shellcheck
+go run github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
+
 # shellcheck source=scripts/azurite.sh
 . "$root/scripts/azurite.sh"
 azurite_start

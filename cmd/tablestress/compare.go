@@ -77,6 +77,7 @@ which service": --models azure,cosmos(ru=4000),cosmos(ru=40000).`,
 		},
 	}
 	f.register(cmd.Flags(), true)
+	cmd.RunE = withJUnit(e, f, cmd.RunE)
 	cmd.Flags().BoolVar(&find, "find", false, "search each scheme's highest sustainable rate (see tablestress find)")
 	sf.register(cmd.Flags())
 	cmd.Flags().StringVar(&f.models, "models", "", "embedded target: run every scheme under each of these models, like 'azure,cosmos(ru=10000)' (default: the scenario's embedded.models)")

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
 
 	"github.com/tablestress/tablestress/pkg/table"
@@ -56,63 +55,5 @@ func TestDockerComposeFile(t *testing.T) {
 	cmd := newRunCmd(&env{})
 	if err := cmd.ParseFlags(ts.Command[2:]); err != nil {
 		t.Errorf("flags %v: %v", ts.Command[2:], err)
-	}
-}
-
-// The GitHub Actions recipe parses and its tablestress commands use
-// scenarios that exist and flags the commands accept.
-func TestGitHubWorkflowRecipe(t *testing.T) {
-	data, err := os.ReadFile("../../.github/workflows/tablestress.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wf struct {
-		Jobs map[string]struct {
-			Services map[string]struct {
-				Image string   `yaml:"image"`
-				Ports []string `yaml:"ports"`
-			} `yaml:"services"`
-			Steps []struct {
-				Run string `yaml:"run"`
-			} `yaml:"steps"`
-		} `yaml:"jobs"`
-	}
-	if err := yaml.Unmarshal(data, &wf); err != nil {
-		t.Fatal(err)
-	}
-	job := wf.Jobs["load-test"]
-	if az := job.Services["azurite"]; !strings.Contains(az.Image, "azurite:3.37.0") || len(az.Ports) == 0 || az.Ports[0] != "10002:10002" {
-		t.Errorf("azurite service: %+v", az)
-	}
-	commands := map[string]func(*env) *cobra.Command{"run": newRunCmd, "compare": newCompareCmd, "validate": newValidateCmd}
-	ran := 0
-	for _, st := range job.Steps {
-		fields := strings.Fields(st.Run)
-		if len(fields) < 3 || fields[0] != "bin/tablestress" {
-			continue
-		}
-		mk, ok := commands[fields[1]]
-		if !ok {
-			t.Errorf("unknown command in %q", st.Run)
-			continue
-		}
-		ran++
-		var flags []string
-		for _, a := range fields[2:] {
-			if strings.HasPrefix(a, "scenarios/") {
-				matches, _ := filepath.Glob(filepath.Join("../..", a))
-				if len(matches) == 0 {
-					t.Errorf("%q names no scenario", a)
-				}
-				continue
-			}
-			flags = append(flags, a)
-		}
-		if err := mk(&env{}).ParseFlags(flags); err != nil {
-			t.Errorf("%q: %v", st.Run, err)
-		}
-	}
-	if ran < 2 {
-		t.Errorf("the recipe runs %d tablestress commands", ran)
 	}
 }

@@ -90,6 +90,7 @@ loaded (--yes skips the question).`,
 	}
 	f.register(cmd.Flags(), true)
 	sf.register(cmd.Flags())
+	cmd.RunE = withJUnit(e, f, cmd.RunE)
 	return cmd
 }
 

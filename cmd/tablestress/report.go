@@ -11,16 +11,19 @@ import (
 func init() { extraCommands = append(extraCommands, newReportCmd) }
 
 func newReportCmd(e *env) *cobra.Command {
-	var format, html, csv string
+	var format, html, csv, junit string
 	cmd := &cobra.Command{
 		Use:   "report FILE.json",
 		Short: "Re-render a saved report or comparison (text, JSON, CSV, HTML)",
 		Long: `report reads a tablestress.report/v1 or tablestress.compare/v1 JSON document
 written with --out and renders it again: as the text summary (or the comparison
-table), as JSON, or as the per-partition CSV; --html writes the HTML report.`,
+table), as JSON, or as the per-partition CSV; --html writes the HTML report
+and --junit the JUnit XML test results (the run's --junit, with the host
+given as localhost: a saved report does not say where it ran).`,
 		Example: `  tablestress report report.json
   tablestress report compare.json --format csv > partitions.csv
-  tablestress report report.json --html report.html`,
+  tablestress report report.json --html report.html
+  tablestress report compare.json --junit results.xml`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageError("report needs exactly one JSON report file")
@@ -55,12 +58,18 @@ table), as JSON, or as the per-partition CSV; --html writes the HTML report.`,
 				return err
 			}
 			f := &runFlags{html: html, csv: csv}
-			return emitFiles(f, reps...)
+			if err := emitFiles(f, reps...); err != nil || junit == "" {
+				return err
+			}
+			return writeFile(junit, func(w *os.File) error {
+				return report.WriteJUnit(w, reps, report.JUnitOptions{Hostname: "localhost"})
+			})
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "text, json or csv")
 	cmd.Flags().StringVar(&html, "html", "", "also write the HTML report to this file")
 	cmd.Flags().StringVar(&csv, "csv", "", "also write the per-partition CSV to this file")
+	cmd.Flags().StringVar(&junit, "junit", "", "also write the JUnit XML test results to this file (each run a suite, each threshold a test case)")
 	return cmd
 }
 

@@ -51,6 +51,7 @@ in-flight requests. Exit codes: 0 ok, 1 the run failed or was interrupted,
 		},
 	}
 	f.register(cmd.Flags(), true)
+	cmd.RunE = withJUnit(e, f, cmd.RunE)
 	cmd.Flags().BoolVar(&f.skipSeed, "skip-seed", false, "run on a table seeded before (tablestress seed --table T --keep-table): count its rows and check a sample of the entities instead of seeding; needs --table, implies --reuse-table")
 	return cmd
 }
@@ -129,8 +130,13 @@ func emit(e *env, f *runFlags, rep *report.Report) error {
 	return emitFiles(f, rep)
 }
 
-// emitFiles writes --out, --csv and --html: one report, or a comparison.
+// emitFiles writes --out, --csv and --html: one report, or a comparison;
+// --junit is written from the same reports when the command returns
+// (withJUnit).
 func emitFiles(f *runFlags, reps ...*report.Report) error {
+	if f.junit != nil {
+		f.junit.reps = append(f.junit.reps, reps...)
+	}
 	var doc any = reps[0]
 	if len(reps) > 1 {
 		doc = &report.Compare{Schema: report.SchemaCompare, Scenario: reps[0].Scenario, Runs: reps}

@@ -50,6 +50,8 @@ type runFlags struct {
 	seedRateSet, seedPartRateSet bool
 	// search is set for find (and compare --find).
 	search *searchFlags
+	// junit is --junit (run, compare, find).
+	junit *junitFlags
 }
 
 func (f *runFlags) register(fs *pflag.FlagSet, withWorkload bool) {
@@ -87,6 +89,8 @@ func (f *runFlags) register(fs *pflag.FlagSet, withWorkload bool) {
 	fs.StringVar(&f.csv, "csv", "", "write the per-partition CSV to this file")
 	fs.StringVar(&f.html, "html", "", "write the HTML report to this file")
 	fs.StringVar(&f.format, "format", "text", "what to print on stdout: text or json")
+	f.junit = &junitFlags{}
+	f.junit.register(fs)
 }
 
 // overrides turns the flags that were given into the run's overrides;

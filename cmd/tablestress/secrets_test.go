@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -20,7 +21,8 @@ import (
 )
 
 // No output of any kind carries the account key or a SAS signature: stdout,
-// stderr, the JSON report, the CSV and the HTML, on success and on failure.
+// stderr, the JSON report, the CSV, the HTML and the JUnit XML, on success
+// and on failure.
 func TestSecretsNeverPrinted(t *testing.T) {
 	secret := base64.StdEncoding.EncodeToString([]byte("this-account-key-must-never-be-printed!!"))
 	in, err := emulator.Start("127.0.0.1:0", emulator.Config{Key: secret, Model: model.Off()})
@@ -46,7 +48,12 @@ func TestSecretsNeverPrinted(t *testing.T) {
 		{"seed", "../../scenarios/quickstart.yaml", "--target", wrong},
 	}
 	var all strings.Builder
-	for _, args := range runs {
+	var junits []string
+	for i, args := range runs {
+		if args[0] == "run" {
+			junits = append(junits, filepath.Join(dir, fmt.Sprintf("junit-%d.xml", i)))
+			args = append(args, "--junit", junits[len(junits)-1])
+		}
 		code, stdout, stderr := runCLI(t, args...)
 		all.WriteString(stdout + stderr)
 		if works[args[3]] && code != exitOK && code != exitThreshold {
@@ -56,7 +63,7 @@ func TestSecretsNeverPrinted(t *testing.T) {
 			t.Errorf("%v succeeded", args[:2])
 		}
 	}
-	for _, f := range []string{out, csvPath, html} {
+	for _, f := range append([]string{out, csvPath, html}, junits...) {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

@@ -76,14 +76,9 @@ func Parse(expr string, ops []string) (Threshold, error) {
 	bad := func(format string, a ...any) (Threshold, error) {
 		return Threshold{}, fmt.Errorf("%w: %q: %s", ErrSyntax, t.Expr, fmt.Sprintf(format, a...))
 	}
-	var lhs, rhs string
-	for _, c := range comparators {
-		if i := strings.Index(t.Expr, c); i >= 0 {
-			t.Cmp, lhs, rhs = c, strings.TrimSpace(t.Expr[:i]), strings.TrimSpace(t.Expr[i+len(c):])
-			break
-		}
-	}
-	if t.Cmp == "" {
+	lhs, cmp, rhs, ok := Split(t.Expr)
+	t.Cmp = cmp
+	if !ok {
 		return bad("no comparison; write it like 'p99(point_read) < 20ms' (comparators: < <= > >= == !=)")
 	}
 	name, arg := lhs, ""
@@ -112,6 +107,19 @@ func Parse(expr string, ops []string) (Threshold, error) {
 	}
 	t.Value = v
 	return t, nil
+}
+
+// Split cuts an expression at its comparator: "p99(point_read) < 20ms" is
+// ("p99(point_read)", "<", "20ms"), each side trimmed. It reads any
+// expression the way Parse does, whatever its metric, and reports false
+// when there is no comparator.
+func Split(expr string) (lhs, cmp, rhs string, ok bool) {
+	for _, c := range comparators {
+		if i := strings.Index(expr, c); i >= 0 {
+			return strings.TrimSpace(expr[:i]), c, strings.TrimSpace(expr[i+len(c):]), true
+		}
+	}
+	return strings.TrimSpace(expr), "", "", false
 }
 
 // parseValue reads the right-hand side in the metric's unit.

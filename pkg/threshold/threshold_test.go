@@ -107,3 +107,24 @@ func FuzzParse(f *testing.F) {
 		th.Eval(fake{})
 	})
 }
+
+// Split cuts any expression at its comparator, as Parse does, whatever the
+// metric: the JUnit report takes a failed threshold's bound from it.
+func TestSplit(t *testing.T) {
+	for _, c := range []struct{ expr, lhs, cmp, rhs string }{
+		{"p99(point_read) < 20ms", "p99(point_read)", "<", "20ms"},
+		{" throttle_rate<=1% ", "throttle_rate", "<=", "1%"},
+		{"p99(question:newest-for-device) >= 5ms", "p99(question:newest-for-device)", ">=", "5ms"},
+		{"dropped != 0", "dropped", "!=", "0"},
+		{"partitions == 3", "partitions", "==", "3"},
+		{"ops > 10", "ops", ">", "10"},
+	} {
+		lhs, cmp, rhs, ok := Split(c.expr)
+		if !ok || lhs != c.lhs || cmp != c.cmp || rhs != c.rhs {
+			t.Errorf("Split(%q) = %q %q %q %v", c.expr, lhs, cmp, rhs, ok)
+		}
+	}
+	if _, _, _, ok := Split("p99 20ms"); ok {
+		t.Error("an expression without a comparator splits")
+	}
+}
