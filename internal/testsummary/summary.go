@@ -87,7 +87,9 @@ func (s *summary) event(e event) {
 func (s *summary) packageEvent(e event) {
 	switch e.Action {
 	case "output":
-		if e.Output != "PASS\n" {
+		// "PASS" as without -v; the warning of a package none of whose
+		// tests a pass's -run selects says no more than its "ok" line.
+		if e.Output != "PASS\n" && e.Output != "testing: warning: no tests to run\n" {
 			fmt.Fprint(s.out, e.Output)
 		}
 	case "fail":

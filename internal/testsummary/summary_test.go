@@ -10,7 +10,7 @@ import (
 // The events of real `go test -json` runs (testdata/sample.jsonl: a pass, a
 // failed subtest, two skips of which one opt-in, a line that is not JSON,
 // a build failure, a package that timed out with a test running, a quiet
-// package) come out as go test prints them without -v, and the end lists
+// package, one with no test to run) come out as go test prints them without -v, and the end lists
 // the skips with their reasons, the slowest tests and the counts.
 func TestSummary(t *testing.T) {
 	f, err := os.Open("testdata/sample.jsonl")
@@ -34,6 +34,7 @@ func TestSummary(t *testing.T) {
 		"# jsamp2 [jsamp2.test]\n./b.go:2:12: undefined: undefined\nFAIL\tjsamp2 [build failed]\n",
 		"FAIL\tjsamp3\t1.012s\npanic: test timed out after 1s\n",
 		"ok  \tjsamp4\t0.5s\n",
+		"ok  \tjsamp5\t0.002s [no tests to run]\n",
 		"\nskipped tests (2):\n  jsamp TestSkip: a_test.go:5: Chromium is missing: install it\n  jsamp TestSkipSub/azurite: a_test.go:6: opt-in: set X\n",
 		"\nslowest tests:\n      12.5s  jsamp3 TestSlow\n       0.0s  jsamp TestPass\n",
 		"\ntests: 3 passed, 2 failed, 2 skipped\n",
@@ -42,7 +43,7 @@ func TestSummary(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}
 	}
-	for _, never := range []string{"a_test.go:3: fine", "=== RUN", "PASS\n", "--- PASS"} {
+	for _, never := range []string{"a_test.go:3: fine", "=== RUN", "PASS\n", "--- PASS", "warning: no tests to run"} {
 		if strings.Contains(got, never) {
 			t.Errorf("output has %q, which go test prints only with -v:\n%s", never, got)
 		}
