@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/tablestress/tablestress/internal/jsontext"
 )
 
 // maxPolicies is how many stored access policies a table holds (REST "Set
@@ -132,8 +134,8 @@ func (s *Server) getTable(r *http.Request, name string) reply {
 		return errReply(errNotFound, "")
 	}
 	out := []byte(`{"odata.metadata":`)
-	out = appendJSONString(out, s.baseURL(r)+"/$metadata#Tables/@Element")
+	out = jsontext.AppendString(out, s.baseURL(r)+"/$metadata#Tables/@Element")
 	out = append(out, `,"TableName":`...)
-	out = appendJSONString(out, t.name)
+	out = jsontext.AppendString(out, t.name)
 	return reply{status: http.StatusOK, table: t.name, body: append(out, '}')}
 }

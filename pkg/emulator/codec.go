@@ -1,11 +1,11 @@
 package emulator
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/binary"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/tablestress/tablestress/internal/jsontext"
 )
 
 // The compact form of an entity's properties, as a stored entity holds
@@ -87,7 +87,7 @@ func appendCompact(dst, raw []byte, typ string) []byte {
 	case "":
 		switch {
 		case len(raw) > 0 && raw[0] == '"':
-			if s, escaped, ok := plainString(raw); ok {
+			if s, escaped, ok := jsontext.Verbatim(raw); ok {
 				tag := tagString
 				if escaped {
 					tag = tagEscaped
@@ -112,7 +112,7 @@ func appendCompact(dst, raw []byte, typ string) []byte {
 			}
 		}
 	case "Edm.DateTime":
-		if s, ok := unquoteView(raw); ok {
+		if s, ok := jsontext.UnquoteView(raw); ok {
 			if sec, nsec, digits, ok := compactTime(s); ok {
 				dst = append(dst, tagDateTime, byte(digits))
 				dst = binary.AppendVarint(dst, sec)
@@ -120,7 +120,7 @@ func appendCompact(dst, raw []byte, typ string) []byte {
 			}
 		}
 	case "Edm.Guid":
-		if s, ok := unquoteView(raw); ok {
+		if s, ok := jsontext.UnquoteView(raw); ok {
 			if g, upper, ok := compactGUID(s); ok {
 				tag := tagGUIDLower
 				if upper {
@@ -130,7 +130,7 @@ func appendCompact(dst, raw []byte, typ string) []byte {
 			}
 		}
 	case "Edm.Binary":
-		if s, ok := unquoteView(raw); ok {
+		if s, ok := jsontext.UnquoteView(raw); ok {
 			if b, err := base64.StdEncoding.DecodeString(s); err == nil && base64.StdEncoding.EncodeToString(b) == s {
 				dst = append(dst, tagBinary)
 				dst = binary.AppendUvarint(dst, uint64(len(b)))
@@ -150,28 +150,6 @@ func appendCompact(dst, raw []byte, typ string) []byte {
 	dst = append(dst, typ...)
 	dst = binary.AppendUvarint(dst, uint64(len(raw)))
 	return append(dst, raw...)
-}
-
-// plainString returns the value of JSON string raw when appendJSONString
-// writes it back as raw, and whether it does so with escapes.
-func plainString(raw []byte) (s []byte, escaped, ok bool) {
-	if len(raw) < 2 || raw[len(raw)-1] != '"' {
-		return nil, false, false
-	}
-	in := raw[1 : len(raw)-1]
-	if bytes.IndexByte(in, '\\') < 0 {
-		// No quote, no backslash: appendJSONString escapes nothing else
-		// but control characters and invalid UTF-8.
-		if !controlFree(in) {
-			return nil, false, false
-		}
-		return in, false, utf8.Valid(in)
-	}
-	v, ok := unquote(raw)
-	if !ok || !bytes.Equal(appendJSONString(nil, v), raw) {
-		return nil, false, false
-	}
-	return []byte(v), true, true
 }
 
 // exactInt parses a decimal integer that strconv writes back the same.

@@ -4,8 +4,9 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"strconv"
-	"unicode/utf8"
 	"unsafe"
+
+	"github.com/tablestress/tablestress/internal/jsontext"
 )
 
 // propReader reads properties in compact form. Names and values alias the
@@ -81,7 +82,7 @@ func appendValueJSON(dst []byte, tag byte, val []byte) []byte {
 	case tagString:
 		return append(append(append(dst, '"'), val...), '"')
 	case tagEscaped:
-		return appendJSONString(dst, unsafe.String(unsafe.SliceData(val), len(val)))
+		return jsontext.AppendString(dst, unsafe.String(unsafe.SliceData(val), len(val)))
 	case tagTrue:
 		return append(dst, "true"...)
 	case tagFalse:
@@ -109,19 +110,6 @@ func appendValueJSON(dst []byte, tag byte, val []byte) []byte {
 	return append(dst, val...) // tagRaw+i
 }
 
-// appendStringJSON is appendJSONString with a fast path for the common
-// string of printable ASCII, copied at once.
-func appendStringJSON(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
-			return appendJSONString(dst, s)
-		}
-	}
-	dst = append(dst, '"')
-	dst = append(dst, s...)
-	return append(dst, '"')
-}
-
 // appendFragment appends the compact properties b as fragment writes them:
 // the minimal-metadata JSON members, each annotation before its value.
 func appendFragment(dst, b []byte, nm *names) []byte {
@@ -142,13 +130,13 @@ func appendFragment(dst, b []byte, nm *names) []byte {
 // first when typed is set and the fragment has one.
 func appendMember(dst []byte, name string, tag byte, val []byte, typed bool) []byte {
 	if typ := typeOf(tag, val); typed && typ != "" {
-		// appendJSONString(name+"@odata.type"): the suffix needs no escaping.
-		dst = appendStringJSON(dst, name)
+		// jsontext.AppendString(name+"@odata.type"): the suffix needs no escaping.
+		dst = jsontext.AppendString(dst, name)
 		dst = append(dst[:len(dst)-1], `@odata.type":`...)
-		dst = appendStringJSON(dst, typ)
+		dst = jsontext.AppendString(dst, typ)
 		dst = append(dst, ',')
 	}
-	dst = appendStringJSON(dst, name)
+	dst = jsontext.AppendString(dst, name)
 	dst = append(dst, ':')
 	return appendValueJSON(dst, tag, val)
 }

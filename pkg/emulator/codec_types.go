@@ -87,6 +87,9 @@ func compactGUID(s string) (g [16]byte, upper, ok bool) {
 	return g, upper, true
 }
 
+// hexDigits are the digits GUIDs and request ids are written in.
+const hexDigits = "0123456789abcdef"
+
 // appendGUID writes 16 bytes as a GUID, 8-4-4-4-12 hex digits.
 func appendGUID(dst, g []byte, upper bool) []byte {
 	digits := hexDigits

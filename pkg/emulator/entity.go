@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tablestress/tablestress/internal/jsontext"
 )
 
 // entity is one row: its keys, its properties in compact form (codec.go)
@@ -92,17 +94,17 @@ type prop struct {
 // properties (Timestamp, odata.*) are dropped. The entity's size is for
 // checkEntity, which knows the keys of every request form.
 func parseBody(body []byte) (pk, rk string, keyed bool, props []prop, err *apiError) {
-	m, ok := scanObject(body) // as json.Unmarshal into a map[string]json.RawMessage
-	defer m.release()
+	m, ok := jsontext.ScanObject(body) // as json.Unmarshal into a map[string]json.RawMessage
+	defer m.Release()
 	if !ok {
 		return "", "", false, nil, invalidInput("The request body is not a JSON object.")
 	}
 	key := func(name string) (string, bool, *apiError) {
-		raw, ok := m.get(name, "")
+		raw, ok := m.Get(name, "")
 		if !ok {
 			return "", false, nil
 		}
-		s, ok := stringValue(raw)
+		s, ok := jsontext.StringValue(raw)
 		if !ok {
 			return "", false, invalidInput("%s must be a string.", name)
 		}
@@ -120,8 +122,8 @@ func parseBody(body []byte) (pk, rk string, keyed bool, props []prop, err *apiEr
 		return name == "PartitionKey" || name == "RowKey" || name == "Timestamp" || strings.HasPrefix(name, "odata.") || strings.IndexByte(name, '@') >= 0
 	}
 	n := 0
-	for _, mb := range m.members {
-		if !system(mb.name) {
+	for _, mb := range m.Members {
+		if !system(mb.Name) {
 			n++
 		}
 	}
@@ -129,8 +131,8 @@ func parseBody(body []byte) (pk, rk string, keyed bool, props []prop, err *apiEr
 		return "", "", false, nil, errTooManyProperties
 	}
 	props = make([]prop, 0, n)
-	for k, mb := range m.members { // in name order
-		name, raw := mb.name, mb.raw
+	for k, mb := range m.Members { // in name order
+		name, raw := mb.Name, mb.Raw
 		if system(name) {
 			continue
 		}
@@ -141,7 +143,7 @@ func parseBody(body []byte) (pk, rk string, keyed bool, props []prop, err *apiEr
 			continue
 		}
 		typ := ""
-		if t, ok := m.after(k, "@odata.type"); ok {
+		if t, ok := m.After(k, "@odata.type"); ok {
 			if typ, ok = typeValue(t); !ok {
 				return "", "", false, nil, invalidInput("The type annotation of %q is not a string.", name)
 			}
@@ -150,7 +152,7 @@ func parseBody(body []byte) (pk, rk string, keyed bool, props []prop, err *apiEr
 			return "", "", false, nil, invalidInput("The value of property %q is invalid: %s.", name, e.Error())
 		}
 		if typ == "Edm.Double" {
-			if s, isString := unquote(raw); isString && numericString(s) {
+			if s, isString := jsontext.Unquote(raw); isString && numericString(s) {
 				raw = json.RawMessage(s) // "2" as the JavaScript SDK sends a whole Double: the number
 			}
 		}
@@ -161,6 +163,22 @@ func parseBody(body []byte) (pk, rk string, keyed bool, props []prop, err *apiEr
 		props = append(props, p)
 	}
 	return pk, rk, keyed, props, nil
+}
+
+// edmTypes are the names of the Edm types, which type annotations carry.
+var edmTypes = [...]string{"Edm.String", "Edm.Int64", "Edm.DateTime", "Edm.Int32", "Edm.Double", "Edm.Boolean", "Edm.Guid", "Edm.Binary"}
+
+// typeValue is jsontext.StringValue for a type annotation's value: an Edm
+// type's name is not copied out of raw.
+func typeValue(raw []byte) (string, bool) {
+	if len(raw) > 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+		for _, t := range edmTypes {
+			if string(raw[1:len(raw)-1]) == t {
+				return t, true
+			}
+		}
+	}
+	return jsontext.StringValue(raw)
 }
 
 // validPropertyName reports whether n is a C# identifier, as Azure wants
@@ -188,7 +206,7 @@ func (e valueError) Error() string { return string(e) }
 func checkValue(raw json.RawMessage, typ string) error {
 	isString, s := len(raw) >= 2 && raw[0] == '"', ""
 	if isString && typ != "" && typ != "Edm.String" { // decoded only where the type needs it
-		s, isString = unquoteView(raw)
+		s, isString = jsontext.UnquoteView(raw)
 	}
 	number := !isString && len(raw) > 0 && (raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9'))
 	boolean := string(raw) == "true" || string(raw) == "false"
@@ -262,12 +280,12 @@ func validGUID(s string) bool {
 // appendProp appends one property, after its type annotation when needed.
 func appendProp(b []byte, p prop) []byte {
 	if annotated(p) {
-		b = appendJSONString(b, p.name+"@odata.type")
+		b = jsontext.AppendString(b, p.name+"@odata.type")
 		b = append(b, ':')
-		b = appendJSONString(b, p.typ)
+		b = jsontext.AppendString(b, p.typ)
 		b = append(b, ',')
 	}
-	b = appendJSONString(b, p.name)
+	b = jsontext.AppendString(b, p.name)
 	b = append(b, ':')
 	return append(b, p.raw...)
 }

@@ -4,11 +4,10 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/binary"
-	"encoding/json"
 	"strconv"
 	"strings"
-	"unicode/utf8"
-	"unsafe"
+
+	"github.com/tablestress/tablestress/internal/jsontext"
 )
 
 // entityRow evaluates filters against a stored entity, reading only the
@@ -62,7 +61,7 @@ func (e *entity) lookup(name string) (value, bool) {
 
 // typedValue converts a stored JSON value with its annotation.
 func typedValue(raw []byte, typ string) (value, bool) {
-	s, isString := unquote(raw)
+	s, isString := jsontext.Unquote(raw)
 	switch typ {
 	case "Edm.Int64":
 		n, err := strconv.ParseInt(s, 10, 64)
@@ -96,65 +95,15 @@ func typedValue(raw []byte, typ string) (value, bool) {
 	return value{k: kDouble, f: f}, err == nil
 }
 
-// unquote returns a JSON string's value; false when raw is not a string.
-func unquote(raw []byte) (string, bool) {
-	if len(raw) < 2 || raw[0] != '"' {
-		return "", false
-	}
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw[1 : len(raw)-1]), true
-	}
-	var s string
-	err := json.Unmarshal(raw, &s)
-	return s, err == nil
-}
-
-// unquoteView is unquote without a copy of a string with no escapes: the
-// string aliases raw, so it is read while raw is and not kept.
-func unquoteView(raw []byte) (string, bool) {
-	if len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 {
-		return unsafe.String(&raw[1], len(raw)-2), true
-	}
-	return unquote(raw)
-}
-
 // fragmentLen is len(fragment(props)), computed without writing it.
 func fragmentLen(props []prop) int {
 	n := max(len(props)-1, 0) // commas
 	for _, p := range props {
-		name := jsonStringLen(p.name)
+		name := jsontext.StringLen(p.name)
 		if annotated(p) {
-			n += name + len("@odata.type") + 1 + jsonStringLen(p.typ) + 1
+			n += name + len("@odata.type") + 1 + jsontext.StringLen(p.typ) + 1
 		}
 		n += name + 1 + len(p.raw)
-	}
-	return n
-}
-
-// jsonStringLen is len(appendJSONString(nil, s)).
-func jsonStringLen(s string) int {
-	n := 2
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf:
-			n++
-			i++
-		case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t':
-			n += 2
-			i++
-		case c < utf8.RuneSelf:
-			n += 6
-			i++
-		default:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				n += 6
-			} else {
-				n += size
-			}
-			i += size
-		}
 	}
 	return n
 }

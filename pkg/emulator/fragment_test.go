@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/tablestress/tablestress/internal/jsontext"
 )
 
 func TestFragmentRoundTrip(t *testing.T) {
@@ -74,7 +76,7 @@ func FuzzFragment(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		v := appendJSONString(nil, s)
+		v := jsontext.AppendString(nil, s)
 		props := []prop{{name: "A", raw: v}, {name: "B", raw: []byte(`"0000000a-0000-4000-8000-000000000000"`), typ: "Edm.Guid"}, {name: "C", raw: v}}
 		e := newEntity("p", "r", props, time.Time{}, newNames())
 		if got, want := e.appendFragment(nil), fragment(props); string(got) != string(want) {
@@ -109,20 +111,4 @@ func fragment(props []prop) []byte {
 		b = appendProp(b, p)
 	}
 	return b
-}
-
-// TestUnquoteView: unquoteView reads what unquote reads, escapes or not,
-// and reads a string without escapes without a copy.
-func TestUnquoteView(t *testing.T) {
-	for _, raw := range []string{`""`, `"a"`, `"2025-01-01T00:00:00Z"`, `"a\"b"`, `"\u00e9t\u00e9"`, `"é"`, `12`, `null`, `"`, ``, `"a\\"`} {
-		gs, gok := unquoteView([]byte(raw))
-		ws, wok := unquote([]byte(raw))
-		if gs != ws || gok != wok {
-			t.Errorf("%s: %q %v, want (unquote) %q %v", raw, gs, gok, ws, wok)
-		}
-	}
-	raw := []byte(`"12345"`)
-	if n := testing.AllocsPerRun(100, func() { unquoteView(raw) }); n != 0 {
-		t.Errorf("%v allocations, want 0", n)
-	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablestress/tablestress/internal/jsontext"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/outcome"
 )
@@ -44,7 +45,7 @@ func TestETagRendering(t *testing.T) {
 			t.Errorf("%v: %q, want %q", now, got, want)
 		}
 		v := view{meta: minimalMetadata}
-		if got, want := string(v.appendEntity(nil, e, false)), `"odata.etag":`+string(appendJSONString(nil, want))+","; !strings.Contains(got, want) {
+		if got, want := string(v.appendEntity(nil, e, false)), `"odata.etag":`+string(jsontext.AppendString(nil, want))+","; !strings.Contains(got, want) {
 			t.Errorf("%v: %s, want %s in it", now, got, want)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/tablestress/tablestress/internal/jsontext"
 )
 
 // Azure's entity limits (REST reference "Understanding the Table service
@@ -75,7 +77,7 @@ func checkValueSize(p prop) *apiError {
 	if len(p.raw) <= maxStringUnits+2 { // a UTF-16 unit takes at least one byte of JSON
 		return nil
 	}
-	s, isString := unquote(p.raw)
+	s, isString := jsontext.Unquote(p.raw)
 	switch {
 	case !isString:
 	case p.typ == "" || p.typ == "Edm.String":
@@ -123,7 +125,7 @@ func valueSize(p prop, exact bool) int {
 		if !exact {
 			return "", len(p.raw) // its JSON: at least as many bytes as UTF-16 units
 		}
-		s, _ := unquote(p.raw)
+		s, _ := jsontext.Unquote(p.raw)
 		return s, utf16Len(s)
 	}
 	switch p.typ {
@@ -145,7 +147,7 @@ func valueSize(p prop, exact bool) int {
 		if !exact {
 			return 4 + base64.StdEncoding.DecodedLen(len(p.raw))
 		}
-		s, _ := unquote(p.raw)
+		s, _ := jsontext.Unquote(p.raw)
 		return 4 + base64.StdEncoding.DecodedLen(len(s)) - strings.Count(s[max(0, len(s)-2):], "=")
 	case "Edm.Guid":
 		return 16

@@ -87,23 +87,6 @@ type item struct {
 	ref    uint64
 }
 
-// prefixOf is the first 8 bytes of key, big-endian, zero-padded: for any
-// keys a and b, prefixOf(a) < prefixOf(b) implies a < b, and a < b implies
-// prefixOf(a) <= prefixOf(b).
-func prefixOf(key string) uint64 {
-	if len(key) >= 8 {
-		return binary.BigEndian.Uint64(unsafe.Slice(unsafe.StringData(key), 8))
-	}
-	var p uint64
-	for i := range 8 {
-		p <<= 8
-		if i < len(key) {
-			p |= uint64(key[i])
-		}
-	}
-	return p
-}
-
 // keysOf returns the keys of the record or probe (probe.go) a B-tree
 // item names, aliasing it.
 func (s *slab) keysOf(ref uint64) (pk, rk string) {

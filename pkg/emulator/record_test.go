@@ -6,35 +6,6 @@ import (
 	"testing"
 )
 
-// TestPrefixOrder checks prefixOf's contract on keys that share prefixes
-// of every length, are shorter and longer than 8 bytes and hold bytes
-// above 0x7f: a smaller prefix means a smaller key, and a smaller key
-// never has a greater prefix.
-func TestPrefixOrder(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	alphabet := []byte("\x01a~\x7f\xc3\xa9\xff")
-	var keys []string
-	for range 3000 {
-		b := make([]byte, rng.IntN(12))
-		for i := range b {
-			b[i] = alphabet[rng.IntN(len(alphabet))]
-		}
-		keys = append(keys, string(b))
-	}
-	keys = append(keys, "", "abcdefgh", "abcdefg", "abcdefgh\x01", "abcdefghi")
-	for i, a := range keys {
-		for _, b := range keys[i+1:] {
-			pa, pb := prefixOf(a), prefixOf(b)
-			if pa < pb && !(a < b) || pa > pb && !(a > b) {
-				t.Fatalf("prefixOf(%q) = %#x, prefixOf(%q) = %#x: out of the keys' order", a, pa, b, pb)
-			}
-			if a < b && pa > pb || a > b && pa < pb {
-				t.Fatalf("%q and %q: prefixes %#x, %#x disagree", a, b, pa, pb)
-			}
-		}
-	}
-}
-
 // TestTableOrdersByKeys stores entities whose keys share long prefixes in
 // a random order and reads them back in key order, and finds each.
 func TestTableOrdersByKeys(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/tablestress/tablestress/internal/jsontext"
 )
 
 // metadata levels of the JSON format (Accept or $format
@@ -33,12 +35,12 @@ func (v *view) base() string { return "http://" + v.host + "/" + v.account }
 // ("/@Element" for a single entity, "" for a list).
 func (v *view) appendMetadataURL(dst []byte, suffix string) []byte {
 	dst = append(dst, `"http://`...)
-	dst = appendJSONChars(dst, v.host)
+	dst = jsontext.AppendChars(dst, v.host)
 	dst = append(dst, '/')
-	dst = appendJSONChars(dst, v.account)
+	dst = jsontext.AppendChars(dst, v.account)
 	dst = append(dst, "/$metadata#"...)
-	dst = appendJSONChars(dst, v.table)
-	dst = appendJSONChars(dst, suffix)
+	dst = jsontext.AppendChars(dst, v.table)
+	dst = jsontext.AppendChars(dst, suffix)
 	return append(dst, '"')
 }
 
@@ -60,9 +62,9 @@ func (v *view) appendEntity(dst []byte, e *entity, single bool) []byte {
 	if v.meta == fullMetadata {
 		path := v.table + "(PartitionKey='" + keyLiteral(e.pk) + "',RowKey='" + keyLiteral(e.rk) + "')"
 		dst = append(dst, `"odata.type":`...)
-		dst = appendJSONString(dst, v.account+"."+v.table)
+		dst = jsontext.AppendString(dst, v.account+"."+v.table)
 		dst = append(dst, `,"odata.id":`...)
-		dst = appendJSONString(dst, v.base()+"/"+path)
+		dst = jsontext.AppendString(dst, v.base()+"/"+path)
 		dst = append(dst, ',')
 	}
 	if v.meta >= minimalMetadata {
@@ -72,7 +74,7 @@ func (v *view) appendEntity(dst []byte, e *entity, single bool) []byte {
 	}
 	if v.meta == fullMetadata {
 		dst = append(dst, `"odata.editLink":`...)
-		dst = appendJSONString(dst, v.table+"(PartitionKey='"+keyLiteral(e.pk)+"',RowKey='"+keyLiteral(e.rk)+"')")
+		dst = jsontext.AppendString(dst, v.table+"(PartitionKey='"+keyLiteral(e.pk)+"',RowKey='"+keyLiteral(e.rk)+"')")
 		dst = append(dst, ',')
 	}
 	n := len(dst)
@@ -83,12 +85,12 @@ func (v *view) appendEntity(dst []byte, e *entity, single bool) []byte {
 	}
 	if v.want("PartitionKey") {
 		dst = append(dst, `"PartitionKey":`...)
-		dst = appendJSONString(dst, e.pk)
+		dst = jsontext.AppendString(dst, e.pk)
 	}
 	if v.want("RowKey") {
 		sep()
 		dst = append(dst, `"RowKey":`...)
-		dst = appendJSONString(dst, e.rk)
+		dst = jsontext.AppendString(dst, e.rk)
 	}
 	if v.want("Timestamp") {
 		sep()

@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/tablestress/tablestress/internal/jsontext"
 )
 
 func (s *Server) createTable(r *http.Request) reply {
@@ -27,9 +29,9 @@ func (s *Server) createTable(r *http.Request) reply {
 		return rep
 	}
 	out := []byte(`{"odata.metadata":`)
-	out = appendJSONString(out, s.baseURL(r)+"/$metadata#Tables/@Element")
+	out = jsontext.AppendString(out, s.baseURL(r)+"/$metadata#Tables/@Element")
 	out = append(out, `,"TableName":`...)
-	out = appendJSONString(out, req.TableName)
+	out = jsontext.AppendString(out, req.TableName)
 	rep.body = append(out, '}')
 	return rep
 }
@@ -79,7 +81,7 @@ func (s *Server) listTables(r *http.Request) reply {
 	top := topOf(q.Get("$top"))
 	after := q.Get("NextTableName")
 	out := []byte(`{"odata.metadata":`)
-	out = appendJSONString(out, s.baseURL(r)+"/$metadata#Tables")
+	out = jsontext.AppendString(out, s.baseURL(r)+"/$metadata#Tables")
 	out = append(out, `,"value":[`...)
 	n, next := 0, ""
 	for _, name := range s.store.names() {
@@ -97,7 +99,7 @@ func (s *Server) listTables(r *http.Request) reply {
 			out = append(out, ',')
 		}
 		out = append(out, `{"TableName":`...)
-		out = appendJSONString(out, name)
+		out = jsontext.AppendString(out, name)
 		out = append(out, '}')
 		n++
 	}

@@ -1,4 +1,4 @@
-package emulator
+package jsontext
 
 import (
 	"bytes"
@@ -12,8 +12,8 @@ import (
 	"unsafe"
 )
 
-// objectCases are bodies scanObject must read as json.Unmarshal into a
-// map[string]json.RawMessage does (which parseBody used before it).
+// objectCases are texts ScanObject must read as json.Unmarshal into a
+// map[string]json.RawMessage does.
 var objectCases = []string{
 	"", " ", "null", " null\n", "nul", "nullx", "{}", " { } ", "[]", "1", `"s"`, "true",
 	`{"a":1}`, `{"a":1,"a":2}`, `{"b":1,"a":2,"b":"x"}`, `{"a":1,}`, `{"a" 1}`, `{"a":1 "b":2}`, `{,}`, `{"a"}`,
@@ -32,18 +32,18 @@ func nested(n int) string {
 	return `{"a":` + strings.Repeat("[", n) + strings.Repeat("]", n) + "}"
 }
 
-// checkScanObject fails unless scanObject reads b as encoding/json does,
-// and stringValue reads each member's value as json.Unmarshal into a
+// checkScanObject fails unless ScanObject reads b as encoding/json does,
+// and StringValue reads each member's value as json.Unmarshal into a
 // string does.
 func checkScanObject(t *testing.T, b []byte) {
 	t.Helper()
 	var want map[string]json.RawMessage
 	err := json.Unmarshal(b, &want)
-	o, ok := scanObject(b)
-	defer o.release()
-	got := o.members
+	o, ok := ScanObject(b)
+	defer o.Release()
+	got := o.Members
 	if ok != (err == nil) {
-		t.Fatalf("%q: scanObject ok %v, json.Unmarshal error %v", b, ok, err)
+		t.Fatalf("%q: ScanObject ok %v, json.Unmarshal error %v", b, ok, err)
 	}
 	if !ok {
 		return
@@ -52,20 +52,20 @@ func checkScanObject(t *testing.T, b []byte) {
 		t.Fatalf("%q: %d members, json.Unmarshal %d", b, len(got), len(want))
 	}
 	for k, m := range got {
-		if k > 0 && got[k-1].name >= m.name {
-			t.Fatalf("%q: members %q and %q out of order", b, got[k-1].name, m.name)
+		if k > 0 && got[k-1].Name >= m.Name {
+			t.Fatalf("%q: members %q and %q out of order", b, got[k-1].Name, m.Name)
 		}
-		if w, found := want[m.name]; !found || !bytes.Equal(w, m.raw) {
-			t.Fatalf("%q: member %q is %q, json.Unmarshal %q (found %v)", b, m.name, m.raw, w, found)
+		if w, found := want[m.Name]; !found || !bytes.Equal(w, m.Raw) {
+			t.Fatalf("%q: member %q is %q, json.Unmarshal %q (found %v)", b, m.Name, m.Raw, w, found)
 		}
-		if raw, found := o.get(m.name, ""); !found || !bytes.Equal(raw, m.raw) {
-			t.Fatalf("%q: get(%q) = %q, %v", b, m.name, raw, found)
+		if raw, found := o.Get(m.Name, ""); !found || !bytes.Equal(raw, m.Raw) {
+			t.Fatalf("%q: Get(%q) = %q, %v", b, m.Name, raw, found)
 		}
 		var ws string
-		wantErr := json.Unmarshal(m.raw, &ws)
-		gs, gok := stringValue(m.raw)
+		wantErr := json.Unmarshal(m.Raw, &ws)
+		gs, gok := StringValue(m.Raw)
 		if gok != (wantErr == nil) || gok && gs != ws {
-			t.Fatalf("%q: stringValue(%q) = %q, %v; json.Unmarshal %q, %v", b, m.raw, gs, gok, ws, wantErr)
+			t.Fatalf("%q: StringValue(%q) = %q, %v; json.Unmarshal %q, %v", b, m.Raw, gs, gok, ws, wantErr)
 		}
 	}
 }
@@ -87,10 +87,10 @@ func FuzzScanObject(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) { checkScanObject(t, b) })
 }
 
-// TestJSONObjectGet finds a name given in two parts among names that sort
+// TestObjectGet finds a name given in two parts among names that sort
 // around it.
-func TestJSONObjectGet(t *testing.T) {
-	o, ok := scanObject([]byte(`{"N":1,"N0":2,"N@odata.type":"Edm.Int64","NA":3,"M":4,"O":5,"N@odata.typf":6}`))
+func TestObjectGet(t *testing.T) {
+	o, ok := ScanObject([]byte(`{"N":1,"N0":2,"N@odata.type":"Edm.Int64","NA":3,"M":4,"O":5,"N@odata.typf":6}`))
 	if !ok {
 		t.Fatal("not read")
 	}
@@ -108,7 +108,7 @@ func TestJSONObjectGet(t *testing.T) {
 		{"P", "", ""},
 	}
 	for _, tt := range tests {
-		raw, found := o.get(tt.a, tt.b)
+		raw, found := o.Get(tt.a, tt.b)
 		if string(raw) != tt.want || found != (tt.want != "") {
 			t.Errorf("get(%q, %q) = %q, %v; want %q", tt.a, tt.b, raw, found, tt.want)
 		}
@@ -151,29 +151,29 @@ func TestSortMembersAsStableSort(t *testing.T) {
 	stems := []string{"", "a", "EventTim", "EventTime", "EventTime@odata.type", "Seq", "ab\x00", "ab", "\xff\xfe", "PartitionKey"}
 	for round := range 5000 {
 		n := r.IntN(40)
-		ms := make([]member, n)
+		ms := make([]Member, n)
 		for i := range ms {
 			name := stems[r.IntN(len(stems))]
 			if r.IntN(2) == 0 {
 				name += string(rune('A' + r.IntN(3)))
 			}
-			ms[i] = member{name: name, raw: []byte{byte(i)}, key: prefixOf(name)}
+			ms[i] = Member{Name: name, Raw: []byte{byte(i)}, key: nameKey(name)}
 		}
 		want := slices.Clone(ms)
-		slices.SortStableFunc(want, func(a, b member) int { return strings.Compare(a.name, b.name) })
+		slices.SortStableFunc(want, func(a, b Member) int { return strings.Compare(a.Name, b.Name) })
 		sortMembers(ms)
 		for i := range ms {
-			if ms[i].name != want[i].name || ms[i].raw[0] != want[i].raw[0] {
-				t.Fatalf("round %d, %d members: at %d %q (#%d), want %q (#%d)", round, n, i, ms[i].name, ms[i].raw[0], want[i].name, want[i].raw[0])
+			if ms[i].Name != want[i].Name || ms[i].Raw[0] != want[i].Raw[0] {
+				t.Fatalf("round %d, %d members: at %d %q (#%d), want %q (#%d)", round, n, i, ms[i].Name, ms[i].Raw[0], want[i].Name, want[i].Raw[0])
 			}
 		}
 	}
 }
 
-// TestJSONObjectAfterAsGet holds after(k, suffix) to get(name of k,
+// TestObjectAfterAsGet holds After(k, suffix) to Get(name of k,
 // suffix) on objects whose names share prefixes with their annotations'
 // (N, N0, N@a, N@odata.type, N@odata.typf, NA, ...).
-func TestJSONObjectAfterAsGet(t *testing.T) {
+func TestObjectAfterAsGet(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 1))
 	stems := []string{"N", "N0", "N_", "NA", "M", "Na", "N0A", ""}
 	tails := []string{"", "@odata.type", "@odata.typ", "@odata.typf", "@a", "@odata.type0", "0", "@"}
@@ -188,41 +188,19 @@ func TestJSONObjectAfterAsGet(t *testing.T) {
 			fmt.Fprintf(&body, "%q:%d", stems[r.IntN(len(stems))]+tails[r.IntN(len(tails))], i)
 		}
 		body.WriteByte('}')
-		o, ok := scanObject([]byte(body.String()))
+		o, ok := ScanObject([]byte(body.String()))
 		if !ok {
 			t.Fatalf("%s: not read", body.String())
 		}
-		for k, m := range o.members {
+		for k, m := range o.Members {
 			for _, s := range suffixes {
-				got, gotOK := o.after(k, s)
-				want, wantOK := o.get(m.name, s)
+				got, gotOK := o.After(k, s)
+				want, wantOK := o.Get(m.Name, s)
 				if string(got) != string(want) || gotOK != wantOK {
-					t.Fatalf("round %d, %s: after(%d %q, %q) = %q, %v; get = %q, %v", round, body.String(), k, m.name, s, got, gotOK, want, wantOK)
+					t.Fatalf("round %d, %s: After(%d %q, %q) = %q, %v; Get = %q, %v", round, body.String(), k, m.Name, s, got, gotOK, want, wantOK)
 				}
 			}
 		}
-		o.release()
-	}
-}
-
-// TestTypeValue: typeValue reads what stringValue reads, and reads the
-// name of an Edm type without a copy.
-func TestTypeValue(t *testing.T) {
-	raws := []string{`"Edm.Strin"`, `"Edm.Int64 "`, `"edm.int64"`, `"Edm.Int6\u0034"`, `null`, `1`, `""`, `"x"`}
-	for _, typ := range edmTypes {
-		raws = append(raws, `"`+typ+`"`)
-	}
-	for _, raw := range raws {
-		gs, gok := typeValue([]byte(raw))
-		ws, wok := stringValue([]byte(raw))
-		if gs != ws || gok != wok {
-			t.Errorf("%s: %q %v, want (stringValue) %q %v", raw, gs, gok, ws, wok)
-		}
-	}
-	for _, typ := range edmTypes {
-		raw := []byte(`"` + typ + `"`)
-		if n := testing.AllocsPerRun(100, func() { typeValue(raw) }); n != 0 {
-			t.Errorf("%s: %v allocations, want 0", typ, n)
-		}
+		o.Release()
 	}
 }

@@ -1,4 +1,4 @@
-package emulator
+package jsontext
 
 import (
 	"math/rand/v2"

@@ -1,4 +1,4 @@
-package emulator
+package jsontext
 
 import "encoding/binary"
 
