@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tablestress/tablestress/internal/jsontext"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
 )
 
 // maxPolicies is how many stored access policies a table holds (REST "Set
@@ -118,7 +119,7 @@ func (s *Server) setACL(r *http.Request, t *table) reply {
 			if err != nil {
 				return errReply(errInvalidXML, "")
 			}
-			*v.out = tm.UTC().Format(timeLayout)
+			*v.out = tm.UTC().Format(edm.TimeLayout)
 		}
 		pols = append(pols, p)
 	}

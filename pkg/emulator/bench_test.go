@@ -15,6 +15,7 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 
+	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
 
@@ -156,7 +157,7 @@ func seed256(s *Server, n int) {
 	for i := 0; i < n; i++ {
 		dev := fmt.Sprintf("dev-%04d", i*7919%1000)
 		body := fmt.Sprintf(`{"PartitionKey":%q,"RowKey":"%d","device":%q,"EventTime":%q,"EventTime@odata.type":"Edm.DateTime","Seq":"%d","Seq@odata.type":"Edm.Int64","Version":0,"Data":%q}`,
-			dev, 2516666111999999999-int64(i)*10000, dev, at.Add(time.Duration(i)*time.Millisecond).Format(timeLayout), i, data)
+			dev, 2516666111999999999-int64(i)*10000, dev, at.Add(time.Duration(i)*time.Millisecond).Format(edm.TimeLayout), i, data)
 		pk, rk, props, err := parseEntity([]byte(body))
 		if err != nil {
 			panic(err)

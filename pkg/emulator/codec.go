@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/tablestress/tablestress/internal/jsontext"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
 )
 
 // The compact form of an entity's properties, as a stored entity holds
@@ -113,7 +114,7 @@ func appendCompact(dst, raw []byte, typ string) []byte {
 		}
 	case "Edm.DateTime":
 		if s, ok := jsontext.UnquoteView(raw); ok {
-			if sec, nsec, digits, ok := compactTime(s); ok {
+			if sec, nsec, digits, ok := edm.CompactTime(s); ok {
 				dst = append(dst, tagDateTime, byte(digits))
 				dst = binary.AppendVarint(dst, sec)
 				return binary.AppendUvarint(dst, uint64(nsec))
@@ -121,7 +122,7 @@ func appendCompact(dst, raw []byte, typ string) []byte {
 		}
 	case "Edm.Guid":
 		if s, ok := jsontext.UnquoteView(raw); ok {
-			if g, upper, ok := compactGUID(s); ok {
+			if g, upper, ok := edm.CompactGUID(s); ok {
 				tag := tagGUIDLower
 				if upper {
 					tag = tagGUIDUpper

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/tablestress/tablestress/internal/jsontext"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
 )
 
 // propReader reads properties in compact form. Names and values alias the
@@ -96,9 +97,9 @@ func appendValueJSON(dst []byte, tag byte, val []byte) []byte {
 	case tagDateTime:
 		sec, n := binary.Varint(val[1:])
 		nsec, _ := binary.Uvarint(val[1+n:])
-		return append(appendTime(append(dst, '"'), sec, int64(nsec), int(val[0]), ":"), '"')
+		return append(edm.AppendTime(append(dst, '"'), sec, int64(nsec), int(val[0]), ":"), '"')
 	case tagGUIDLower, tagGUIDUpper:
-		return append(appendGUID(append(dst, '"'), val, tag == tagGUIDUpper), '"')
+		return append(edm.AppendGUID(append(dst, '"'), val, tag == tagGUIDUpper), '"')
 	case tagBinary:
 		return append(base64.StdEncoding.AppendEncode(append(dst, '"'), val), '"')
 	case tagRawTyped:

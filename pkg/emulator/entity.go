@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tablestress/tablestress/internal/jsontext"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
 )
 
 // entity is one row: its keys, its properties in compact form (codec.go)
@@ -47,13 +48,7 @@ func fillEntity(e *entity, pk, rk string, props []prop, ts time.Time, nm *names,
 }
 
 // time is the entity's write time (its Timestamp).
-func (e *entity) time() time.Time { return ticksTime(e.ts) }
-
-// ticksTime is the time of ts, in 100 ns ticks since the Unix epoch (as
-// entity.ts), for any ts (nanoseconds in an int64 end in 2262).
-func ticksTime(ts int64) time.Time {
-	return time.Unix(ts/ticksPerSecond, ts%ticksPerSecond*100).UTC()
-}
+func (e *entity) time() time.Time { return edm.TicksTime(e.ts) }
 
 // appendFragment appends the entity's properties as fragment(props)
 // writes them: the minimal-metadata JSON members.
@@ -236,11 +231,11 @@ func checkValue(raw json.RawMessage, typ string) error {
 			return valueError("Edm.Boolean needs true or false")
 		}
 	case "Edm.DateTime":
-		if _, err := parseTime(s); !isString || err != nil {
+		if _, err := edm.ParseTime(s); !isString || err != nil {
 			return valueError("Edm.DateTime needs an ISO 8601 time")
 		}
 	case "Edm.Guid":
-		if !isString || !validGUID(s) {
+		if !isString || !edm.ValidGUID(s) {
 			return valueError("Edm.Guid needs a GUID")
 		}
 	case "Edm.Binary":
@@ -257,24 +252,6 @@ func checkValue(raw json.RawMessage, typ string) error {
 // JavaScript SDK writes one with a whole value ("2").
 func numericString(s string) bool {
 	return s != "" && json.Valid([]byte(s)) && (s[0] == '-' || (s[0] >= '0' && s[0] <= '9'))
-}
-
-func parseTime(s string) (time.Time, error) { return time.Parse(time.RFC3339Nano, s) }
-
-func validGUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i, c := range s {
-		if i == 8 || i == 13 || i == 18 || i == 23 {
-			if c != '-' {
-				return false
-			}
-		} else if !strings.ContainsRune("0123456789abcdefABCDEF", c) {
-			return false
-		}
-	}
-	return true
 }
 
 // appendProp appends one property, after its type annotation when needed.
@@ -324,4 +301,4 @@ func merge(old, props []prop) []prop {
 }
 
 // etag is the entity's ETag, derived from its timestamp as Azure does.
-func (e *entity) etag() string { return string(appendETagTicks(nil, e.ts)) }
+func (e *entity) etag() string { return string(edm.AppendETag(nil, e.ts)) }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
 )
 
 // benchConn is a connection whose reads are b.N requests, made one at a
@@ -121,7 +123,7 @@ func BenchmarkFastServeInsert(b *testing.B) {
 	tmpl, _, rkAt := insertTemplate(b, s, "dev-000", fmt.Sprintf("%019d", scenarioRK0))
 	fastServeBench(b, s, http.StatusCreated, func(dst []byte, i int) []byte {
 		dst = append(dst, tmpl...)
-		appendDigits(dst[rkAt:rkAt], scenarioRK0-(20_000+i), 19) // scenarioKey(20_000+i)'s RowKey
+		edm.AppendDigits(dst[rkAt:rkAt], scenarioRK0-(20_000+i), 19) // scenarioKey(20_000+i)'s RowKey
 		return dst
 	})
 	if got := s.store.table("bench").tree.Len(); got != 20_000+b.N {
@@ -143,9 +145,9 @@ func BenchmarkFastServeInsertIn1M(b *testing.B) {
 	fastServeBench(b, s, http.StatusCreated, func(dst []byte, i int) []byte {
 		dst = append(dst, tmpl...)
 		j := (i * 7919) % 1_000_000
-		appendDigits(dst[pkAt+len("dev-"):pkAt+len("dev-")], j%200, 3) // scenarioKey(j), then "-n-" and i
-		appendDigits(dst[rkAt:rkAt], scenarioRK0-j, 19)
-		appendDigits(dst[rkAt+19+len("-n-"):rkAt+19+len("-n-")], i, 8)
+		edm.AppendDigits(dst[pkAt+len("dev-"):pkAt+len("dev-")], j%200, 3) // scenarioKey(j), then "-n-" and i
+		edm.AppendDigits(dst[rkAt:rkAt], scenarioRK0-j, 19)
+		edm.AppendDigits(dst[rkAt+19+len("-n-"):rkAt+19+len("-n-")], i, 8)
 		return dst
 	})
 	if got := s.store.table("bench").tree.Len(); got != 1_000_000+b.N {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
 )
 
 // The OData $filter subset of the Table service: comparisons (eq ne gt ge
@@ -318,7 +320,7 @@ func typedLiteral(word, body string, pos int) (value, error) {
 		}
 		return value{k: kTime, t: t}, nil
 	case "guid":
-		if !validGUID(body) {
+		if !edm.ValidGUID(body) {
 			return value{}, &filterError{pos, fmt.Sprintf("%q is not a guid", body)}
 		}
 		return value{k: kGUID, s: strings.ToLower(body)}, nil

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tablestress/tablestress/internal/jsontext"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
 )
 
 // entityRow evaluates filters against a stored entity, reading only the
@@ -67,7 +68,7 @@ func typedValue(raw []byte, typ string) (value, bool) {
 		n, err := strconv.ParseInt(s, 10, 64)
 		return value{k: kInt, i: n}, isString && err == nil
 	case "Edm.DateTime":
-		t, err := parseTime(s)
+		t, err := edm.ParseTime(s)
 		return value{k: kTime, t: t}, isString && err == nil
 	case "Edm.Guid":
 		return value{k: kGUID, s: strings.ToLower(s)}, isString

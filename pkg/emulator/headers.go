@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"sync/atomic"
 	"time"
+
+	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
 )
 
 // The response headers every answer carries, set by direct assignment to
@@ -69,18 +71,9 @@ func (c *dateCache) of(now time.Time) []string {
 // nanoseconds shifted right by 20 bits, and of its low 48 bits.
 func appendRequestID(dst []byte, now time.Time) []byte {
 	ns := now.UnixNano()
-	dst = appendHex(dst, uint64(uint32(ns>>20)), 8)
+	dst = edm.AppendHex(dst, uint64(uint32(ns>>20)), 8)
 	dst = append(dst, "-0000-0000-0000-"...)
-	return appendHex(dst, uint64(ns)&0xffffffffffff, 12)
-}
-
-// appendHex appends v in width lowercase hex digits, zero-padded (v must
-// fit).
-func appendHex(dst []byte, v uint64, width int) []byte {
-	for i := width - 1; i >= 0; i-- {
-		dst = append(dst, hexDigits[(v>>(4*uint(i)))&0xf])
-	}
-	return dst
+	return edm.AppendHex(dst, uint64(ns)&0xffffffffffff, 12)
 }
 
 // requestID is appendRequestID as a string.
@@ -103,7 +96,7 @@ func (s *Server) setHeaders(h http.Header, rep *reply, bodyLen int, now time.Tim
 	}
 	lenEnd := len(line)
 	if rep.tagged {
-		line = appendETagTicks(line, rep.tagTS)
+		line = edm.AppendETag(line, rep.tagTS)
 	}
 	all := string(line)
 	vals := make([]string, 3)

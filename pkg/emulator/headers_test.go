@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tablestress/tablestress/internal/jsontext"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/outcome"
 )
@@ -35,12 +36,12 @@ func TestRequestIDFormat(t *testing.T) {
 // TestETagRendering writes ETags as Azure derives them from the
 // timestamp, in headers and in JSON.
 func TestETagRendering(t *testing.T) {
-	if got, want := string(appendETagTicks(nil, newEntity("p", "r", nil, instants[1], newNames()).ts)), `W/"datetime'2026-01-02T03%3A04%3A05.1234567Z'"`; got != want {
+	if got, want := string(edm.AppendETag(nil, newEntity("p", "r", nil, instants[1], newNames()).ts)), `W/"datetime'2026-01-02T03%3A04%3A05.1234567Z'"`; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
 	for _, now := range instants {
 		e := newEntity("p", "r", nil, now, newNames())
-		want := `W/"datetime'` + strings.ReplaceAll(e.time().Format(timeLayout), ":", "%3A") + `'"`
+		want := `W/"datetime'` + strings.ReplaceAll(e.time().Format(edm.TimeLayout), ":", "%3A") + `'"`
 		if got := e.etag(); got != want {
 			t.Errorf("%v: %q, want %q", now, got, want)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tablestress/tablestress/internal/jsontext"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
 )
 
 // metadata levels of the JSON format (Accept or $format
@@ -52,7 +53,7 @@ func (v *view) want(name string) bool { return v.sel == nil || v.sel[name] }
 // odata.metadata.
 func (v *view) appendEntity(dst []byte, e *entity, single bool) []byte {
 	var tb [40]byte
-	ts := appendTicks(tb[:0], e.ts, ":") // for the ETag and the Timestamp
+	ts := edm.AppendTicks(tb[:0], e.ts, ":") // for the ETag and the Timestamp
 	dst = append(dst, '{')
 	if v.meta >= minimalMetadata && single {
 		dst = append(dst, `"odata.metadata":`...)
@@ -69,7 +70,7 @@ func (v *view) appendEntity(dst []byte, e *entity, single bool) []byte {
 	}
 	if v.meta >= minimalMetadata {
 		dst = append(dst, `"odata.etag":"W/\"datetime'`...)
-		dst = appendColons(dst, ts, "%3A")
+		dst = edm.AppendColons(dst, ts, "%3A")
 		dst = append(dst, `'\"",`...)
 	}
 	if v.meta == fullMetadata {
@@ -128,41 +129,9 @@ func keyLiteral(k string) string {
 	return strings.ReplaceAll(url.PathEscape(strings.ReplaceAll(k, "'", "''")), "%27", "'")
 }
 
-// timeLayout is how the service writes Edm.DateTime values and Timestamps:
-// seven fractional digits, UTC.
-const timeLayout = "2006-01-02T15:04:05.0000000Z"
-
 // viewOf is the rendering a request asks for.
 func (s *Server) viewOf(r *http.Request, table string, sel map[string]bool) view {
 	return view{meta: metaLevel(r), sel: sel, host: r.Host, account: s.account, table: table}
-}
-
-// etagPrefix and etagSuffix surround an ETag's timestamp, whose colons are
-// written %3A: W/"datetime'2026-01-02T03%3A04%3A05.0000000Z'".
-const (
-	etagPrefix = `W/"datetime'`
-	etagSuffix = `'"`
-)
-
-// appendETagTicks appends the ETag of an entity written at ts (see
-// entity.ts), derived from its timestamp as Azure does.
-func appendETagTicks(dst []byte, ts int64) []byte {
-	dst = append(dst, etagPrefix...)
-	dst = appendTicks(dst, ts, "%3A")
-	return append(dst, etagSuffix...)
-}
-
-// appendColons appends a timestamp formatted with timeLayout with its
-// colons written as colon: "%3A" in an ETag.
-func appendColons(dst, ts []byte, colon string) []byte {
-	for _, c := range ts {
-		if c == ':' {
-			dst = append(dst, colon...)
-		} else {
-			dst = append(dst, c)
-		}
-	}
-	return dst
 }
 
 // renderPooled renders one entity's answer into a buffer of bufPool,

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
 )
 
 // rangeRows is how many rows the model's first and last range partitions
@@ -158,7 +160,7 @@ func (s *store) timestamp() time.Time {
 		last := s.lastTS.Load()
 		next := max(now, last+1)
 		if s.lastTS.CompareAndSwap(last, next) {
-			return ticksTime(next)
+			return edm.TicksTime(next)
 		}
 	}
 }

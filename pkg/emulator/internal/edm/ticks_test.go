@@ -1,4 +1,4 @@
-package emulator
+package edm
 
 import (
 	"math/rand/v2"
@@ -7,17 +7,17 @@ import (
 	"time"
 )
 
-// TestAppendTicksAsPackageTime holds appendTicks to time.Time.AppendFormat
-// with timeLayout: random times over the whole range, days around every
+// TestAppendTicksAsPackageTime holds AppendTicks to time.Time.AppendFormat
+// with TimeLayout: random times over the whole range, days around every
 // month's and leap year's edges, and times outside the fast range.
 func TestAppendTicksAsPackageTime(t *testing.T) {
 	check := func(ts int64) {
 		t.Helper()
-		want := ticksTime(ts).Format(timeLayout)
-		if got := string(appendTicks(nil, ts, ":")); got != want {
+		want := TicksTime(ts).Format(TimeLayout)
+		if got := string(AppendTicks(nil, ts, ":")); got != want {
 			t.Fatalf("ticks %d: %s, want %s", ts, got, want)
 		}
-		if got, want := string(appendTicks([]byte("x"), ts, "%3A")), "x"+strings.ReplaceAll(want, ":", "%3A"); got != want {
+		if got, want := string(AppendTicks([]byte("x"), ts, "%3A")), "x"+strings.ReplaceAll(want, ":", "%3A"); got != want {
 			t.Fatalf("ticks %d (ETag form): %s, want %s", ts, got, want)
 		}
 	}
@@ -28,12 +28,12 @@ func TestAppendTicksAsPackageTime(t *testing.T) {
 	}
 	// Every day's first and last tick from 1970 to 2500 (leap years,
 	// centuries, month ends), and the range's ends.
-	const day = 86400 * ticksPerSecond
+	const day = 86400 * TicksPerSecond
 	for d := int64(0); d < 194_000; d++ {
 		check(d * day)
 		check(d*day + day - 1)
 	}
-	for _, ts := range []int64{0, 1, maxTicks - 1, maxTicks, maxTicks + 12345, -1, -day - 7, -62135596800*ticksPerSecond - 1, time.Date(2026, 11, 23, 21, 4, 5, 123456700, time.UTC).UnixNano() / 100} {
+	for _, ts := range []int64{0, 1, maxTicks - 1, maxTicks, maxTicks + 12345, -1, -day - 7, -62135596800*TicksPerSecond - 1, time.Date(2026, 11, 23, 21, 4, 5, 123456700, time.UTC).UnixNano() / 100} {
 		check(ts)
 	}
 }
@@ -43,12 +43,12 @@ func BenchmarkAppendTicks(b *testing.B) {
 	ts := time.Date(2026, 11, 23, 21, 4, 5, 123456700, time.UTC).UnixNano() / 100
 	b.Run("fast", func(b *testing.B) {
 		for b.Loop() {
-			appendTicks(buf[:0], ts, ":")
+			AppendTicks(buf[:0], ts, ":")
 		}
 	})
 	b.Run("time", func(b *testing.B) {
 		for b.Loop() {
-			ticksTime(ts).AppendFormat(buf[:0], timeLayout)
+			TicksTime(ts).AppendFormat(buf[:0], TimeLayout)
 		}
 	})
 }
