@@ -16,6 +16,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 
 	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
 
@@ -299,11 +300,12 @@ func BenchmarkRangeSeek50In1M(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		pk, rk := rangeKey(i)
-		f, _ := parseFilter(fmt.Sprintf("PartitionKey eq '%s' and RowKey ge '%s'", pk, rk))
-		rg := rangeOf(f)
+		f, _ := filter.Parse(fmt.Sprintf("PartitionKey eq '%s' and RowKey ge '%s'", pk, rk))
+		rg := filter.RangeOf(f)
 		n := 0
+		spk, srk := rg.Start()
 		tb.mu.RLock()
-		next := tb.scan(rg.start(), rg, f, newPage(50), func(*entity) { n++ })
+		next := tb.scan(&entity{pk: spk, rk: srk}, rg, f, newPage(50), func(*entity) { n++ })
 		tb.mu.RUnlock()
 		if n != 50 || next == nil {
 			b.Fatalf("%d rows", n)

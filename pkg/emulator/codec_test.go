@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
 )
 
 // checkLossless stores body's properties in a table under the keys and
@@ -47,9 +49,9 @@ func checkLossless(t *testing.T, pk, rk, body string) *entity {
 		}
 		for _, p := range wantProps {
 			want, wok := typedValue(p.raw, p.typ)
-			got, ok := (entityRow{e: e}).get(p.name)
-			same := got == want || (got.k == kDouble && math.IsNaN(got.f) && want.k == kDouble && math.IsNaN(want.f)) ||
-				(got.k == kTime && got.t.Equal(want.t) && want.k == kTime)
+			got, ok := (entityRow{e: e}).Get(p.name)
+			same := got == want || (got.Kind == filter.Double && math.IsNaN(got.F) && want.Kind == filter.Double && math.IsNaN(want.F)) ||
+				(got.Kind == filter.Time && got.T.Equal(want.T) && want.Kind == filter.Time)
 			if ok != wok || !same {
 				t.Errorf("%s = %+v %v, want %+v %v", p.name, got, ok, want, wok)
 			}
@@ -162,7 +164,7 @@ func TestCodecNamesOverflow(t *testing.T) {
 	if got, want := string(e.appendFragment(nil)), string(fragment(props)); got != want {
 		t.Errorf("fragment %s, want %s", got, want)
 	}
-	if v, ok := (entityRow{e: e}).get("Extra"); !ok || v.s != "v" {
+	if v, ok := (entityRow{e: e}).Get("Extra"); !ok || v.S != "v" {
 		t.Errorf("Extra = %+v %v", v, ok)
 	}
 }

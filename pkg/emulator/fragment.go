@@ -9,6 +9,7 @@ import (
 
 	"github.com/tablestress/tablestress/internal/jsontext"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
 )
 
 // entityRow evaluates filters against a stored entity, reading only the
@@ -18,17 +19,17 @@ type entityRow struct {
 	e *entity
 }
 
-func (r entityRow) get(name string) (value, bool) {
+func (r entityRow) Get(name string) (filter.Value, bool) {
 	switch name {
 	case "PartitionKey":
-		return value{k: kString, s: r.e.pk}, true
+		return filter.Value{Kind: filter.String, S: r.e.pk}, true
 	case "RowKey":
-		return value{k: kString, s: r.e.rk}, true
+		return filter.Value{Kind: filter.String, S: r.e.rk}, true
 	case "Timestamp":
-		return value{k: kTime, t: r.e.time()}, true
+		return filter.Value{Kind: filter.Time, T: r.e.time()}, true
 	}
 	if strings.Contains(name, "@") {
-		return value{}, false // annotations are not properties
+		return filter.Value{}, false // annotations are not properties
 	}
 	return r.e.lookup(name)
 }
@@ -36,24 +37,24 @@ func (r entityRow) get(name string) (value, bool) {
 // lookup returns a property's value as typedValue gives it for the
 // property's JSON and annotation, without decoding the other properties.
 // A String's value is a copy; the common kinds are read without JSON.
-func (e *entity) lookup(name string) (value, bool) {
+func (e *entity) lookup(name string) (filter.Value, bool) {
 	pr := propReader{b: e.props, nm: e.names}
 	for {
 		n, tag, val, ok := pr.next()
 		if !ok {
-			return value{}, false
+			return filter.Value{}, false
 		}
 		if n != name {
 			continue
 		}
 		switch tag {
 		case tagString, tagEscaped:
-			return value{k: kString, s: string(val)}, true
+			return filter.Value{Kind: filter.String, S: string(val)}, true
 		case tagTrue, tagFalse:
-			return value{k: kBool, b: tag == tagTrue}, true
+			return filter.Value{Kind: filter.Bool, B: tag == tagTrue}, true
 		case tagInt, tagInt64:
 			i, _ := binary.Varint(val)
-			return value{k: kInt, i: i}, true
+			return filter.Value{Kind: filter.Int, I: i}, true
 		}
 		var buf [64]byte
 		return typedValue(appendValueJSON(buf[:0], tag, val), typeOf(tag, val))
@@ -61,39 +62,39 @@ func (e *entity) lookup(name string) (value, bool) {
 }
 
 // typedValue converts a stored JSON value with its annotation.
-func typedValue(raw []byte, typ string) (value, bool) {
+func typedValue(raw []byte, typ string) (filter.Value, bool) {
 	s, isString := jsontext.Unquote(raw)
 	switch typ {
 	case "Edm.Int64":
 		n, err := strconv.ParseInt(s, 10, 64)
-		return value{k: kInt, i: n}, isString && err == nil
+		return filter.Value{Kind: filter.Int, I: n}, isString && err == nil
 	case "Edm.DateTime":
 		t, err := edm.ParseTime(s)
-		return value{k: kTime, t: t}, isString && err == nil
+		return filter.Value{Kind: filter.Time, T: t}, isString && err == nil
 	case "Edm.Guid":
-		return value{k: kGUID, s: strings.ToLower(s)}, isString
+		return filter.Value{Kind: filter.GUID, S: strings.ToLower(s)}, isString
 	case "Edm.Binary":
 		b, err := base64.StdEncoding.DecodeString(s)
-		return value{k: kBinary, s: string(b)}, isString && err == nil
+		return filter.Value{Kind: filter.Binary, S: string(b)}, isString && err == nil
 	case "Edm.Double":
 		if isString { // NaN, Infinity, -Infinity
 			f, err := strconv.ParseFloat(s, 64)
-			return value{k: kDouble, f: f}, err == nil
+			return filter.Value{Kind: filter.Double, F: f}, err == nil
 		}
 	}
 	switch {
 	case isString:
-		return value{k: kString, s: s}, true
+		return filter.Value{Kind: filter.String, S: s}, true
 	case bytes.Equal(raw, []byte("true")), bytes.Equal(raw, []byte("false")):
-		return value{k: kBool, b: raw[0] == 't'}, true
+		return filter.Value{Kind: filter.Bool, B: raw[0] == 't'}, true
 	}
 	if typ != "Edm.Double" && !bytes.ContainsAny(raw, ".eE") {
 		if n, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
-			return value{k: kInt, i: n}, true
+			return filter.Value{Kind: filter.Int, I: n}, true
 		}
 	}
 	f, err := strconv.ParseFloat(string(raw), 64)
-	return value{k: kDouble, f: f}, err == nil
+	return filter.Value{Kind: filter.Double, F: f}, err == nil
 }
 
 // fragmentLen is len(fragment(props)), computed without writing it.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tablestress/tablestress/internal/jsontext"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
 )
 
 func TestFragmentRoundTrip(t *testing.T) {
@@ -35,34 +36,34 @@ func TestFragmentRoundTrip(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		want value
+		want filter.Value
 	}{
-		{"S", value{k: kString, s: `a,b"c\d:e`}},    // escapes, comma and colon inside a string
-		{"É", value{k: kString, s: "ü"}},            // non-ASCII name
-		{"N", value{k: kInt, i: 5}},                 // implied Int32
-		{"D", value{k: kDouble, f: 2.5}},            // implied Double
-		{"B", value{k: kBool, b: false}},            // Boolean
-		{"L", value{k: kInt, i: -9007199254740993}}, // Int64 beyond float64 precision
-		{"G", value{k: kGUID, s: "0000000a-0000-4000-8000-000000000000"}},
-		{"X", value{k: kBinary, s: "\x01\xff"}}, // base64 decoded
-		{"I", value{k: kInt, i: 7}},             // annotated Int32
-		{"E", value{k: kString, s: "s"}},        // annotated String
+		{"S", filter.Value{Kind: filter.String, S: `a,b"c\d:e`}},    // escapes, comma and colon inside a string
+		{"É", filter.Value{Kind: filter.String, S: "ü"}},            // non-ASCII name
+		{"N", filter.Value{Kind: filter.Int, I: 5}},                 // implied Int32
+		{"D", filter.Value{Kind: filter.Double, F: 2.5}},            // implied Double
+		{"B", filter.Value{Kind: filter.Bool, B: false}},            // Boolean
+		{"L", filter.Value{Kind: filter.Int, I: -9007199254740993}}, // Int64 beyond float64 precision
+		{"G", filter.Value{Kind: filter.GUID, S: "0000000a-0000-4000-8000-000000000000"}},
+		{"X", filter.Value{Kind: filter.Binary, S: "\x01\xff"}}, // base64 decoded
+		{"I", filter.Value{Kind: filter.Int, I: 7}},             // annotated Int32
+		{"E", filter.Value{Kind: filter.String, S: "s"}},        // annotated String
 	}
 	row := entityRow{e: e}
 	for _, tt := range tests {
-		got, ok := row.get(tt.name)
+		got, ok := row.Get(tt.name)
 		if !ok || got != tt.want {
 			t.Errorf("%s = %+v %v, want %+v", tt.name, got, ok, tt.want)
 		}
 	}
-	if v, ok := row.get("F"); !ok || v.k != kDouble || v.f == v.f {
+	if v, ok := row.Get("F"); !ok || v.Kind != filter.Double || v.F == v.F {
 		t.Errorf("F = %+v, want NaN", v)
 	}
-	if v, ok := row.get("T"); !ok || v.k != kTime || v.t.Nanosecond() != 123456700 {
+	if v, ok := row.Get("T"); !ok || v.Kind != filter.Time || v.T.Nanosecond() != 123456700 {
 		t.Errorf("T = %+v", v)
 	}
 	for _, missing := range []string{"Nul", "odata.etag", "L@odata.type", "s"} { // null is not stored; names are case-sensitive
-		if _, ok := row.get(missing); ok {
+		if _, ok := row.Get(missing); ok {
 			t.Errorf("%s is found", missing)
 		}
 	}
@@ -84,11 +85,11 @@ func FuzzFragment(f *testing.F) {
 		}
 		want, _ := typedValue(v, "")
 		for _, name := range []string{"A", "C"} {
-			if got, ok := (entityRow{e: e}).get(name); !ok || got != want {
+			if got, ok := (entityRow{e: e}).Get(name); !ok || got != want {
 				t.Fatalf("%s = %+v %v, want %+v", name, got, ok, want)
 			}
 		}
-		if got, ok := (entityRow{e: e}).get("B"); !ok || got.k != kGUID {
+		if got, ok := (entityRow{e: e}).Get("B"); !ok || got.Kind != filter.GUID {
 			t.Fatalf("B = %+v %v", got, ok)
 		}
 		if got := e.properties(); fmt.Sprint(got) != fmt.Sprint(props) {

@@ -3,6 +3,7 @@ package emulator
 import (
 	"strings"
 
+	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
 
@@ -94,16 +95,16 @@ func (p *page) returned(bytes int) {
 // at is not: that page counts it), so a filter that bounds the keys visits
 // only the range. Callers hold the table's read lock; emit renders what
 // it keeps of the entity (a view, see table.ascend) before returning.
-func (t *table) scan(start *entity, rg keyRange, f node, p *page, emit func(*entity)) (next *entity) {
+func (t *table) scan(start *entity, rg filter.KeyRange, f filter.Node, p *page, emit func(*entity)) (next *entity) {
 	t.ascend(start.pk, start.rk, func(e *entity) bool {
-		if rg.pkHi.above(e.pk) || (rg.pkEq && rg.rkHi.above(e.rk)) {
+		if rg.Past(e.pk, e.rk) {
 			return false
 		}
 		if p.seen == p.budget || !p.enter(e.pk) {
 			next = e.keys()
 			return false
 		}
-		if f != nil && !f.eval(entityRow{e: e}) {
+		if f != nil && !f.Eval(entityRow{e: e}) {
 			p.visit()
 			return true
 		}

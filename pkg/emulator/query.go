@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
 
@@ -39,12 +40,12 @@ func topOf(s string) int {
 // (nil: every entity).
 type keyRangeNode struct {
 	g *grant
-	x node
+	x filter.Node
 }
 
-func (n keyRangeNode) eval(r row) bool {
+func (n keyRangeNode) Eval(r filter.Row) bool {
 	er, ok := r.(entityRow)
-	return ok && n.g.inRange(er.e.pk, er.e.rk) && (n.x == nil || n.x.eval(r))
+	return ok && n.g.inRange(er.e.pk, er.e.rk) && (n.x == nil || n.x.Eval(r))
 }
 
 // query answers GET /table() with one page: entities matching $filter in
@@ -54,20 +55,21 @@ func (n keyRangeNode) eval(r row) bool {
 // starts in and charges it afterwards for every entity it visited.
 func (s *Server) query(r *http.Request, name string, g *grant) reply {
 	q := r.URL.Query()
-	f, err := parseFilter(q.Get("$filter"))
-	rg := rangeOf(f)
+	f, err := filter.Parse(q.Get("$filter"))
+	rg := filter.RangeOf(f)
 	if err == nil && g.limitsKeys() {
 		f = keyRangeNode{g: g, x: f} // a SAS's key range bounds what the query sees
 	}
 	part := "*"
-	if pk, ok := rg.partition(); ok {
+	if pk, ok := rg.Partition(); ok {
 		part = pk
 	}
 	if err != nil {
 		return errReply(invalidInput("%v", err), part)
 	}
 	t := s.store.table(name)
-	start := rg.start()
+	pk, rk := rg.Start()
+	start := &entity{pk: pk, rk: rk}
 	if npk := q.Get("NextPartitionKey"); npk != "" || q.Get("NextRowKey") != "" {
 		cont := &entity{pk: decodeToken(npk), rk: decodeToken(q.Get("NextRowKey"))}
 		if entityLess(start, cont) {
@@ -131,9 +133,9 @@ func (s *Server) query(r *http.Request, name string, g *grant) reply {
 
 // firstIn returns the PartitionKey of the first entity from start on
 // within the key range, "" when there is none. Callers hold a read lock.
-func (t *table) firstIn(start *entity, rg keyRange) (pk string) {
+func (t *table) firstIn(start *entity, rg filter.KeyRange) (pk string) {
 	t.ascend(start.pk, start.rk, func(e *entity) bool {
-		if !rg.pkHi.above(e.pk) && !(rg.pkEq && rg.rkHi.above(e.rk)) {
+		if !rg.Past(e.pk, e.rk) {
 			pk = strings.Clone(e.pk) // it outlives the view
 		}
 		return false

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
 )
 
 func TestExtends(t *testing.T) {
@@ -74,12 +76,13 @@ func TestRangeQueriesSeek(t *testing.T) {
 		{"PartitionKey eq 'p0123' and Missing eq 1", 1000, 0, 200},                                    // a filter on a non-key property: the whole partition
 	}
 	for _, tt := range tests {
-		f, err := parseFilter(tt.filter)
+		f, err := filter.Parse(tt.filter)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rg := rangeOf(f)
-		start := rg.start()
+		rg := filter.RangeOf(f)
+		spk, srk := rg.Start()
+		start := &entity{pk: spk, rk: srk}
 		n := 0
 		p := newPage(tt.limit)
 		tb.scan(start, rg, f, p, func(*entity) { n++ })

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tablestress/tablestress/internal/jsontext"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
 )
 
 func (s *Server) createTable(r *http.Request) reply {
@@ -65,16 +66,16 @@ func (s *Server) deleteTable(name string) reply {
 // tableRow evaluates filters on table names.
 type tableRow string
 
-func (t tableRow) get(name string) (value, bool) {
+func (t tableRow) Get(name string) (filter.Value, bool) {
 	if name == "TableName" {
-		return value{k: kString, s: string(t)}, true
+		return filter.Value{Kind: filter.String, S: string(t)}, true
 	}
-	return value{}, false
+	return filter.Value{}, false
 }
 
 func (s *Server) listTables(r *http.Request) reply {
 	q := r.URL.Query()
-	f, err := parseFilter(q.Get("$filter"))
+	f, err := filter.Parse(q.Get("$filter"))
 	if err != nil {
 		return errReply(invalidInput("%v", err), "")
 	}
@@ -88,7 +89,7 @@ func (s *Server) listTables(r *http.Request) reply {
 		if after != "" && name < after {
 			continue
 		}
-		if f != nil && !f.eval(tableRow(name)) {
+		if f != nil && !f.Eval(tableRow(name)) {
 			continue
 		}
 		if n == top {

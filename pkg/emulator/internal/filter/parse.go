@@ -1,4 +1,4 @@
-package emulator
+package filter
 
 import (
 	"encoding/hex"
@@ -9,57 +9,6 @@ import (
 
 	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
 )
-
-// The OData $filter subset of the Table service: comparisons (eq ne gt ge
-// lt le) of a property with a literal, joined by and, or, not and
-// parentheses. Literals: 'string' (with '' for a quote), 123 (Int32),
-// 123L (Int64), 1.5 or 1e3 (Double), true/false, datetime'...', guid'...',
-// X'hex' and binary'hex'.
-
-type valueKind uint8
-
-const (
-	kString valueKind = iota
-	kInt
-	kDouble
-	kBool
-	kTime
-	kGUID
-	kBinary
-)
-
-// value is a typed property or literal value.
-type value struct {
-	k valueKind
-	s string // string, guid (lower case), binary (raw bytes)
-	i int64
-	f float64
-	b bool
-	t time.Time
-}
-
-// node is a filter expression.
-type node interface {
-	eval(r row) bool
-}
-
-type andNode struct{ l, r node }
-type orNode struct{ l, r node }
-type notNode struct{ x node }
-type cmpNode struct {
-	prop string
-	op   string
-	lit  value
-}
-type boolProp struct{ prop string }
-
-func (n andNode) eval(r row) bool { return n.l.eval(r) && n.r.eval(r) }
-func (n orNode) eval(r row) bool  { return n.l.eval(r) || n.r.eval(r) }
-func (n notNode) eval(r row) bool { return !n.x.eval(r) }
-func (n boolProp) eval(r row) bool {
-	v, ok := r.get(n.prop)
-	return ok && v.k == kBool && v.b
-}
 
 // filterError locates a syntax error.
 type filterError struct {
@@ -72,7 +21,7 @@ func (e *filterError) Error() string { return fmt.Sprintf("$filter at %d: %s", e
 type token struct {
 	kind string // ident, lit, op, (, ), eof
 	text string
-	lit  value
+	lit  Value
 	pos  int
 }
 
@@ -81,8 +30,8 @@ type parser struct {
 	i    int
 }
 
-// parseFilter parses a $filter expression; an empty one matches everything.
-func parseFilter(s string) (node, error) {
+// Parse parses a $filter expression; an empty one matches everything.
+func Parse(s string) (Node, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, nil
 	}
@@ -109,7 +58,7 @@ func (p *parser) isWord(w string) bool {
 	return t.kind == "ident" && strings.EqualFold(t.text, w)
 }
 
-func (p *parser) or() (node, error) {
+func (p *parser) or() (Node, error) {
 	l, err := p.and()
 	if err != nil {
 		return nil, err
@@ -125,7 +74,7 @@ func (p *parser) or() (node, error) {
 	return l, nil
 }
 
-func (p *parser) and() (node, error) {
+func (p *parser) and() (Node, error) {
 	l, err := p.unary()
 	if err != nil {
 		return nil, err
@@ -141,7 +90,7 @@ func (p *parser) and() (node, error) {
 	return l, nil
 }
 
-func (p *parser) unary() (node, error) {
+func (p *parser) unary() (Node, error) {
 	if p.isWord("not") {
 		p.next()
 		x, err := p.unary()
@@ -167,10 +116,10 @@ func (p *parser) unary() (node, error) {
 
 var comparisonOps = map[string]bool{"eq": true, "ne": true, "gt": true, "ge": true, "lt": true, "le": true}
 
-func (p *parser) comparison() (node, error) {
+func (p *parser) comparison() (Node, error) {
 	a := p.next()
 	if a.kind != "ident" && a.kind != "lit" {
-		return nil, &filterError{a.pos, fmt.Sprintf("expected a property name or a value, found %q", a.text)}
+		return nil, &filterError{a.pos, fmt.Sprintf("expected a property name or a Value, found %q", a.text)}
 	}
 	op := p.peek()
 	if op.kind != "ident" || !comparisonOps[strings.ToLower(op.text)] {
@@ -193,70 +142,76 @@ func (p *parser) comparison() (node, error) {
 
 var flip = map[string]string{"eq": "eq", "ne": "ne", "gt": "lt", "ge": "le", "lt": "gt", "le": "ge"}
 
+// tokenize splits a filter into tokens, ending with an "eof" token.
 func tokenize(s string) ([]token, error) {
 	var out []token
 	i := 0
 	for i < len(s) {
 		c := s[i]
+		var t token
+		n, err := i+1, error(nil)
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			i++
+			continue
 		case c == '(' || c == ')':
-			out = append(out, token{kind: string(c), text: string(c), pos: i})
-			i++
+			t = token{kind: string(c), text: string(c), pos: i}
 		case c == '\'':
-			str, n, err := quoted(s, i)
-			if err != nil {
-				return nil, err
+			var str string
+			if str, n, err = quoted(s, i); err == nil {
+				t = token{kind: "lit", text: s[i:n], lit: Value{Kind: String, S: str}, pos: i}
 			}
-			out = append(out, token{kind: "lit", text: s[i:n], lit: value{k: kString, s: str}, pos: i})
-			i = n
 		case c == '-' || (c >= '0' && c <= '9'):
-			j := i + 1
-			for j < len(s) && strings.IndexByte("0123456789.eE+-", s[j]) >= 0 {
-				if (s[j] == '+' || s[j] == '-') && s[j-1] != 'e' && s[j-1] != 'E' {
-					break
-				}
-				j++
-			}
-			text := s[i:j]
-			v, n, err := number(s, i, j)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, token{kind: "lit", text: text, lit: v, pos: i})
-			i = n
+			t, n, err = numberToken(s, i)
 		case isIdentByte(c, true):
-			j := i + 1
-			for j < len(s) && isIdentByte(s[j], false) {
-				j++
-			}
-			word := s[i:j]
-			if j < len(s) && s[j] == '\'' {
-				str, n, err := quoted(s, j)
-				if err != nil {
-					return nil, err
-				}
-				v, err := typedLiteral(word, str, i)
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, token{kind: "lit", text: s[i:n], lit: v, pos: i})
-				i = n
-				continue
-			}
-			switch strings.ToLower(word) {
-			case "true", "false":
-				out = append(out, token{kind: "lit", text: word, lit: value{k: kBool, b: strings.EqualFold(word, "true")}, pos: i})
-			default:
-				out = append(out, token{kind: "ident", text: word, pos: i})
-			}
-			i = j
+			t, n, err = wordToken(s, i)
 		default:
-			return nil, &filterError{i, fmt.Sprintf("unexpected character %q", c)}
+			err = &filterError{i, fmt.Sprintf("unexpected character %q", c)}
 		}
+		if err != nil {
+			return nil, err
+		}
+		out, i = append(out, t), n
 	}
 	return append(out, token{kind: "eof", text: "end of filter", pos: len(s)}), nil
+}
+
+// numberToken reads the number literal at s[i] and returns its token and
+// the index after it.
+func numberToken(s string, i int) (token, int, error) {
+	j := i + 1
+	for j < len(s) && strings.IndexByte("0123456789.eE+-", s[j]) >= 0 {
+		if (s[j] == '+' || s[j] == '-') && s[j-1] != 'e' && s[j-1] != 'E' {
+			break
+		}
+		j++
+	}
+	v, n, err := number(s, i, j)
+	return token{kind: "lit", text: s[i:j], lit: v, pos: i}, n, err
+}
+
+// wordToken reads the word at s[i]: a typed literal (datetime'...'), a
+// Boolean literal, or an identifier (a property name, a keyword), and
+// returns its token and the index after it.
+func wordToken(s string, i int) (token, int, error) {
+	j := i + 1
+	for j < len(s) && isIdentByte(s[j], false) {
+		j++
+	}
+	word := s[i:j]
+	if j < len(s) && s[j] == '\'' {
+		str, n, err := quoted(s, j)
+		if err != nil {
+			return token{}, 0, err
+		}
+		v, err := typedLiteral(word, str, i)
+		return token{kind: "lit", text: s[i:n], lit: v, pos: i}, n, err
+	}
+	switch strings.ToLower(word) {
+	case "true", "false":
+		return token{kind: "lit", text: word, lit: Value{Kind: Bool, B: strings.EqualFold(word, "true")}, pos: i}, j, nil
+	}
+	return token{kind: "ident", text: word, pos: i}, j, nil
 }
 
 func isIdentByte(c byte, first bool) bool {
@@ -281,55 +236,55 @@ func quoted(s string, i int) (string, int, error) {
 	return "", 0, &filterError{i, "unterminated string literal"}
 }
 
-func number(s string, i, j int) (value, int, error) {
+func number(s string, i, j int) (Value, int, error) {
 	text := s[i:j]
 	if j < len(s) && (s[j] == 'L' || s[j] == 'l') {
 		n, err := strconv.ParseInt(text, 10, 64)
 		if err != nil {
-			return value{}, 0, &filterError{i, fmt.Sprintf("%q is not an Int64", text)}
+			return Value{}, 0, &filterError{i, fmt.Sprintf("%q is not an Int64", text)}
 		}
-		return value{k: kInt, i: n}, j + 1, nil
+		return Value{Kind: Int, I: n}, j + 1, nil
 	}
 	if j < len(s) && (s[j] == 'd' || s[j] == 'D' || s[j] == 'f' || s[j] == 'F' || s[j] == 'm' || s[j] == 'M') {
 		j++
 		f, err := strconv.ParseFloat(text, 64)
 		if err != nil {
-			return value{}, 0, &filterError{i, fmt.Sprintf("%q is not a number", text)}
+			return Value{}, 0, &filterError{i, fmt.Sprintf("%q is not a number", text)}
 		}
-		return value{k: kDouble, f: f}, j, nil
+		return Value{Kind: Double, F: f}, j, nil
 	}
 	if !strings.ContainsAny(text, ".eE") {
 		n, err := strconv.ParseInt(text, 10, 32)
 		if err == nil {
-			return value{k: kInt, i: n}, j, nil
+			return Value{Kind: Int, I: n}, j, nil
 		}
 	}
 	f, err := strconv.ParseFloat(text, 64)
 	if err != nil {
-		return value{}, 0, &filterError{i, fmt.Sprintf("%q is not a number", text)}
+		return Value{}, 0, &filterError{i, fmt.Sprintf("%q is not a number", text)}
 	}
-	return value{k: kDouble, f: f}, j, nil
+	return Value{Kind: Double, F: f}, j, nil
 }
 
-func typedLiteral(word, body string, pos int) (value, error) {
+func typedLiteral(word, body string, pos int) (Value, error) {
 	switch strings.ToLower(word) {
 	case "datetime":
 		t, err := time.Parse(time.RFC3339Nano, body)
 		if err != nil {
-			return value{}, &filterError{pos, fmt.Sprintf("%q is not a datetime", body)}
+			return Value{}, &filterError{pos, fmt.Sprintf("%q is not a datetime", body)}
 		}
-		return value{k: kTime, t: t}, nil
+		return Value{Kind: Time, T: t}, nil
 	case "guid":
 		if !edm.ValidGUID(body) {
-			return value{}, &filterError{pos, fmt.Sprintf("%q is not a guid", body)}
+			return Value{}, &filterError{pos, fmt.Sprintf("%q is not a guid", body)}
 		}
-		return value{k: kGUID, s: strings.ToLower(body)}, nil
+		return Value{Kind: GUID, S: strings.ToLower(body)}, nil
 	case "x", "binary":
 		b, err := hex.DecodeString(body)
 		if err != nil {
-			return value{}, &filterError{pos, fmt.Sprintf("%q is not hex binary", body)}
+			return Value{}, &filterError{pos, fmt.Sprintf("%q is not hex binary", body)}
 		}
-		return value{k: kBinary, s: string(b)}, nil
+		return Value{Kind: Binary, S: string(b)}, nil
 	}
-	return value{}, &filterError{pos, fmt.Sprintf("unknown literal type %q", word)}
+	return Value{}, &filterError{pos, fmt.Sprintf("unknown literal type %q", word)}
 }
