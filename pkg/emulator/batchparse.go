@@ -9,6 +9,8 @@ import (
 	"net/textproto"
 	"net/url"
 	"strings"
+
+	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 )
 
 // errMalformedBatch answers a $batch body whose framing cannot be read:
@@ -147,7 +149,7 @@ func innerPath(target, account string) (string, bool) {
 
 // parseEntity is parseBody for a body that must name its keys: an
 // insert's, or an upsert's that Load takes.
-func parseEntity(body []byte) (pk, rk string, props []prop, err *apiError) {
+func parseEntity(body []byte) (pk, rk string, props []store.Prop, err *apiError) {
 	p, r, keyed, props, err := parseBody(body)
 	switch {
 	case err != nil:

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
 
@@ -60,14 +61,14 @@ func preference(r *http.Request) string {
 // extendsOf computes, for the partition model, whether a write to pk
 // creates a PartitionKey at an end of table t (see table.extends); nil t
 // (a missing table) extends nothing.
-func extendsOf(t *table, pk string) func() int {
+func extendsOf(t *store.Table, pk string) func() int {
 	return func() int {
 		if t == nil {
 			return 0
 		}
-		t.mu.RLock()
-		defer t.mu.RUnlock()
-		return t.extends(pk)
+		t.RLock()
+		defer t.RUnlock()
+		return t.Extends(pk)
 	}
 }
 
@@ -92,7 +93,7 @@ func (s *Server) insert(r *http.Request, name string, g *grant) reply {
 	if aerr := checkEntity(pk, rk, props); aerr != nil {
 		return errReply(aerr, pk)
 	}
-	t := s.store.table(name)
+	t := s.store.Table(name)
 	f, refused, d := s.gate(r.Context(), pk, model.Request{Table: name, Partition: pk, Op: model.OpWrite, Entities: 1, Bytes: len(body), Props: len(props)}, extendsOf(t, pk))
 	if refused != nil {
 		return *refused
@@ -104,25 +105,24 @@ func (s *Server) insert(r *http.Request, name string, g *grant) reply {
 	// properties are encoded into a pooled buffer.
 	pbuf := getBuf()
 	defer putBuf(pbuf)
-	e := new(entity)
-	fillEntity(e, pk, rk, props, s.store.timestamp(), t.names, *pbuf)
-	*pbuf = e.props[:0]
+	e := new(store.Entity)
+	*pbuf = store.FillEntity(e, pk, rk, props, s.store.Timestamp(), t.Names(), *pbuf)[:0]
 	if !f.Discard {
 		// One walk down the tree in the common case: the entity goes in,
 		// and comes out again when it was there already or is too many.
-		t.mu.Lock()
-		if !t.insert(e) {
-			t.mu.Unlock()
-			return timedReply(errReply(errEntityExists, e.pk), model.OpWrite, 0, len(body), d)
+		t.Lock()
+		if !t.Insert(e) {
+			t.Unlock()
+			return timedReply(errReply(errEntityExists, e.PK()), model.OpWrite, 0, len(body), d)
 		}
-		if aerr := s.grow(t, e.pk, e.bytes()); aerr != nil {
-			t.remove(e.pk, e.rk)
-			t.mu.Unlock()
-			return timedReply(errReply(aerr, e.pk), model.OpWrite, 0, len(body), d)
+		if aerr := s.grow(t, e.PK(), e.Bytes()); aerr != nil {
+			t.Remove(e.PK(), e.RK())
+			t.Unlock()
+			return timedReply(errReply(aerr, e.PK()), model.OpWrite, 0, len(body), d)
 		}
-		t.mu.Unlock()
+		t.Unlock()
 	}
-	rep := timedReply(reply{part: e.pk, entities: 1, tagged: true, tagTS: e.ts, discard: f.Discard}, model.OpWrite, 1, len(body), d)
+	rep := timedReply(reply{part: e.PK(), entities: 1, tagged: true, tagTS: e.Ticks(), discard: f.Discard}, model.OpWrite, 1, len(body), d)
 	if preference(r) == returnNoContent {
 		rep.status, rep.prefer = http.StatusNoContent, returnNoContent
 		return rep
@@ -136,7 +136,7 @@ func (s *Server) insert(r *http.Request, name string, g *grant) reply {
 // getEntity is a point read. The entity is found before the model judges
 // the read: Cosmos DB charges it by its size.
 func (s *Server) getEntity(r *http.Request, rt route) reply {
-	t := s.store.table(rt.table)
+	t := s.store.Table(rt.table)
 	found, size := false, 0
 	var ts int64
 	var body []byte
@@ -144,14 +144,14 @@ func (s *Server) getEntity(r *http.Request, rt route) reply {
 	if t != nil {
 		// The answer is rendered under the lock, from the stored record:
 		// a view of it is valid under the lock only.
-		var v entity
-		t.mu.RLock()
-		if found = t.find(rt.pk, rt.rk, &v); found {
-			size, ts = v.bytes(), v.ts
+		var v store.Entity
+		t.RLock()
+		if found = t.Find(rt.pk, rt.rk, &v); found {
+			size, ts = v.Bytes(), v.Ticks()
 			w := s.viewOf(r, rt.table, selectSet(queryValue(r, "$select")))
 			body, pooled = renderPooled(&w, &v)
 		}
-		t.mu.RUnlock()
+		t.RUnlock()
 	}
 	_, refused, d := s.gate(r.Context(), rt.pk, model.Request{Table: rt.table, Partition: rt.pk, Op: model.OpRead, Entities: 1, Bytes: size}, nil)
 	if refused != nil {
@@ -185,7 +185,7 @@ func (s *Server) write1(r *http.Request, rt route, mergeMode bool) reply {
 		return errReply(errBadKey, rt.pk)
 	}
 	ifMatch := reqHeader(r, "If-Match")
-	t := s.store.table(rt.table)
+	t := s.store.Table(rt.table)
 	f, refused, d := s.gate(r.Context(), rt.pk, model.Request{Table: rt.table, Partition: rt.pk, Op: model.OpWrite, Entities: 1, Bytes: len(body), Props: len(props)}, extendsOf(t, rt.pk))
 	if refused != nil {
 		return *refused
@@ -197,7 +197,7 @@ func (s *Server) write1(r *http.Request, rt route, mergeMode bool) reply {
 	if aerr != nil {
 		return timedReply(errReply(aerr, rt.pk), model.OpWrite, 0, len(body), d)
 	}
-	return timedReply(reply{status: http.StatusNoContent, part: rt.pk, entities: 1, tagged: true, tagTS: e.ts, discard: f.Discard}, model.OpWrite, 1, len(body), d)
+	return timedReply(reply{status: http.StatusNoContent, part: rt.pk, entities: 1, tagged: true, tagTS: e.Ticks(), discard: f.Discard}, model.OpWrite, 1, len(body), d)
 }
 
 func (s *Server) deleteEntity(r *http.Request, rt route) reply {
@@ -209,7 +209,7 @@ func (s *Server) deleteEntity(r *http.Request, rt route) reply {
 	if refused != nil {
 		return *refused
 	}
-	t := s.store.table(rt.table)
+	t := s.store.Table(rt.table)
 	if t == nil {
 		return errReply(errTableNotFound, rt.pk)
 	}
@@ -232,30 +232,49 @@ const (
 type op struct {
 	kind    opKind
 	pk, rk  string
-	props   []prop
+	props   []store.Prop
 	merge   bool
 	ifMatch string
 }
 
-// apply performs one change under the table's write lock.
-func (s *Server) apply(t *table, o op, discard bool) (*entity, *apiError) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	var old *entity
-	if t.needsCurrent(o) {
-		old = t.get(o.pk, o.rk)
+// needsCurrent reports whether applying o depends on the entity it
+// replaces: not for an unconditional Insert Or Replace, unless the table
+// keeps partition sizes, which grow by the difference. Callers hold a lock.
+func needsCurrent(t *store.Table, o op) bool {
+	return o.kind != opWrite || o.merge || o.ifMatch != "" || t.KeepsSizes()
+}
+
+// grow accounts delta bytes to partition pk of table t when the table
+// keeps sizes, refusing a growth beyond the model's partition limit
+// (Cosmos DB's 20 GB logical partition) with its answer. The caller holds
+// t's write lock and applies the change when grow returns nil.
+func (s *Server) grow(t *store.Table, pk string, delta int) *apiError {
+	if t.Grow(pk, delta, s.model.PartitionBytes()) {
+		return nil
 	}
-	e, err := s.check(t.names, old, o)
+	d := s.model.PartitionFull()
+	return &apiError{d.Status, d.Code, d.Message}
+}
+
+// apply performs one change under the table's write lock.
+func (s *Server) apply(t *store.Table, o op, discard bool) (*store.Entity, *apiError) {
+	t.Lock()
+	defer t.Unlock()
+	var old *store.Entity
+	if needsCurrent(t, o) {
+		old = t.Get(o.pk, o.rk)
+	}
+	e, err := s.check(t.Names(), old, o)
 	if err != nil || discard {
 		return e, err
 	}
-	if err := s.grow(t, o.pk, e.bytes()-old.bytes()); err != nil {
+	if err := s.grow(t, o.pk, e.Bytes()-old.Bytes()); err != nil {
 		return nil, err
 	}
 	if o.kind == opDelete {
-		t.remove(o.pk, o.rk)
+		t.Remove(o.pk, o.rk)
 	} else {
-		t.put(e)
+		t.Put(e)
 	}
 	return e, nil
 }
@@ -263,7 +282,7 @@ func (s *Server) apply(t *table, o op, discard bool) (*entity, *apiError) {
 // check validates o against the current entity (nil when missing) and
 // returns the entity to store (nil for deletes), its properties named in
 // the table's dictionary nm.
-func (s *Server) check(nm *names, old *entity, o op) (*entity, *apiError) {
+func (s *Server) check(nm *store.Names, old *store.Entity, o op) (*store.Entity, *apiError) {
 	switch o.kind {
 	case opInsert:
 		if old != nil {
@@ -272,12 +291,12 @@ func (s *Server) check(nm *names, old *entity, o op) (*entity, *apiError) {
 		if err := checkEntity(o.pk, o.rk, o.props); err != nil {
 			return nil, err
 		}
-		return newEntity(o.pk, o.rk, o.props, s.store.timestamp(), nm), nil
+		return store.NewEntity(o.pk, o.rk, o.props, s.store.Timestamp(), nm), nil
 	case opDelete:
 		if old == nil {
 			return nil, errNotFound
 		}
-		if o.ifMatch != "*" && o.ifMatch != old.etag() {
+		if o.ifMatch != "*" && o.ifMatch != old.ETag() {
 			return nil, errCondition
 		}
 		return nil, nil
@@ -286,13 +305,13 @@ func (s *Server) check(nm *names, old *entity, o op) (*entity, *apiError) {
 		if old == nil {
 			return nil, errNotFound
 		}
-		if o.ifMatch != "*" && o.ifMatch != old.etag() {
+		if o.ifMatch != "*" && o.ifMatch != old.ETag() {
 			return nil, errCondition
 		}
 	}
 	props := o.props
 	if o.merge && old != nil {
-		props = merge(old.properties(), o.props)
+		props = store.Merge(old.Properties(), o.props)
 		if len(props) > maxProperties {
 			return nil, errTooManyProperties
 		}
@@ -300,5 +319,5 @@ func (s *Server) check(nm *names, old *entity, o op) (*entity, *apiError) {
 	if err := checkEntity(o.pk, o.rk, props); err != nil {
 		return nil, err
 	}
-	return newEntity(o.pk, o.rk, props, s.store.timestamp(), nm), nil
+	return store.NewEntity(o.pk, o.rk, props, s.store.Timestamp(), nm), nil
 }

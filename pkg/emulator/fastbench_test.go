@@ -126,7 +126,7 @@ func BenchmarkFastServeInsert(b *testing.B) {
 		edm.AppendDigits(dst[rkAt:rkAt], scenarioRK0-(20_000+i), 19) // scenarioKey(20_000+i)'s RowKey
 		return dst
 	})
-	if got := s.store.table("bench").tree.Len(); got != 20_000+b.N {
+	if got := s.store.Table("bench").Len(); got != 20_000+b.N {
 		b.Fatalf("the table holds %d entities, want %d", got, 20_000+b.N)
 	}
 }
@@ -136,7 +136,7 @@ func BenchmarkFastServeInsert(b *testing.B) {
 // chosen at random with a suffix to its RowKey, as bench/bareclient makes
 // them: every insert lands at a random place of the table, its B-tree
 // search reads records the processor's caches do not hold, and the
-// table's new records take memory the kernel must supply (slab.go). The
+// table's new records take memory the kernel must supply (internal/store/slab.go). The
 // difference to BenchmarkFastServeInsert is what a large table costs an
 // insert.
 func BenchmarkFastServeInsertIn1M(b *testing.B) {
@@ -150,7 +150,7 @@ func BenchmarkFastServeInsertIn1M(b *testing.B) {
 		edm.AppendDigits(dst[rkAt+19+len("-n-"):rkAt+19+len("-n-")], i, 8)
 		return dst
 	})
-	if got := s.store.table("bench").tree.Len(); got != 1_000_000+b.N {
+	if got := s.store.Table("bench").Len(); got != 1_000_000+b.N {
 		b.Fatalf("the table holds %d entities, want %d", got, 1_000_000+b.N)
 	}
 }

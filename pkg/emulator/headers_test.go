@@ -9,6 +9,7 @@ import (
 
 	"github.com/tablestress/tablestress/internal/jsontext"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/outcome"
 )
@@ -36,13 +37,13 @@ func TestRequestIDFormat(t *testing.T) {
 // TestETagRendering writes ETags as Azure derives them from the
 // timestamp, in headers and in JSON.
 func TestETagRendering(t *testing.T) {
-	if got, want := string(edm.AppendETag(nil, newEntity("p", "r", nil, instants[1], newNames()).ts)), `W/"datetime'2026-01-02T03%3A04%3A05.1234567Z'"`; got != want {
+	if got, want := string(edm.AppendETag(nil, store.NewEntity("p", "r", nil, instants[1], store.NewNames()).Ticks())), `W/"datetime'2026-01-02T03%3A04%3A05.1234567Z'"`; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
 	for _, now := range instants {
-		e := newEntity("p", "r", nil, now, newNames())
-		want := `W/"datetime'` + strings.ReplaceAll(e.time().Format(edm.TimeLayout), ":", "%3A") + `'"`
-		if got := e.etag(); got != want {
+		e := store.NewEntity("p", "r", nil, now, store.NewNames())
+		want := `W/"datetime'` + strings.ReplaceAll(e.Time().Format(edm.TimeLayout), ":", "%3A") + `'"`
+		if got := e.ETag(); got != want {
 			t.Errorf("%v: %q, want %q", now, got, want)
 		}
 		v := view{meta: minimalMetadata}

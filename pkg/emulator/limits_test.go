@@ -57,7 +57,7 @@ func TestEntityKeysAndLimits(t *testing.T) {
 	}
 	for i, tt := range tests {
 		s := newServer(t)
-		s.store.create("t")
+		s.store.Create("t")
 		w := serve(s, signed(s, http.MethodPost, "/t", "", []byte(tt.body)))
 		if tt.code == "" {
 			if w.Code != http.StatusNoContent {

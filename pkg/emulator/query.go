@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
 
@@ -44,8 +45,8 @@ type keyRangeNode struct {
 }
 
 func (n keyRangeNode) Eval(r filter.Row) bool {
-	er, ok := r.(entityRow)
-	return ok && n.g.inRange(er.e.pk, er.e.rk) && (n.x == nil || n.x.Eval(r))
+	e, ok := r.(*store.Entity)
+	return ok && n.g.inRange(e.PK(), e.RK()) && (n.x == nil || n.x.Eval(r))
 }
 
 // query answers GET /table() with one page: entities matching $filter in
@@ -67,12 +68,11 @@ func (s *Server) query(r *http.Request, name string, g *grant) reply {
 	if err != nil {
 		return errReply(invalidInput("%v", err), part)
 	}
-	t := s.store.table(name)
-	pk, rk := rg.Start()
-	start := &entity{pk: pk, rk: rk}
+	t := s.store.Table(name)
+	var start keys
+	start.pk, start.rk = rg.Start()
 	if npk := q.Get("NextPartitionKey"); npk != "" || q.Get("NextRowKey") != "" {
-		cont := &entity{pk: decodeToken(npk), rk: decodeToken(q.Get("NextRowKey"))}
-		if entityLess(start, cont) {
+		if cont := (keys{decodeToken(npk), decodeToken(q.Get("NextRowKey"))}); start.less(cont) {
 			start = cont
 		}
 	}
@@ -82,11 +82,11 @@ func (s *Server) query(r *http.Request, name string, g *grant) reply {
 		req.Partition = part
 	}
 	if t != nil && active {
-		t.mu.RLock()
-		if first := t.firstIn(start, rg); first != "" {
-			req.Partition, req.Extends = first, t.endOf(first)
+		t.RLock()
+		if first := firstIn(t, start, rg); first != "" {
+			req.Partition, req.Extends = first, t.EndOf(first)
 		}
-		t.mu.RUnlock()
+		t.RUnlock()
 	}
 	_, refused, d := s.gate(r.Context(), part, req, nil)
 	if refused != nil {
@@ -109,34 +109,35 @@ func (s *Server) query(r *http.Request, name string, g *grant) reply {
 	if active {
 		p.budget = s.model.PageVisits()
 		p.place = func(pk string) int { return s.model.Place(name, pk) }
-		p.end = t.endOf
+		p.end = t.EndOf
 	}
-	t.mu.RLock()
-	next := t.scan(start, rg, f, p, func(e *entity) {
+	t.RLock()
+	next, more := scan(t, start, rg, f, p, func(e *store.Entity) {
 		if p.n > 0 {
 			out = append(out, ',')
 		}
 		out = v.appendEntity(out, e, false)
 	})
-	t.mu.RUnlock()
+	t.RUnlock()
 	out = append(out, "]}"...)
 	s.model.ChargePage(name, p.visits)
 	s.stats.visits(name, p.visits)
 	*buf = out
 	rep := timedReply(reply{status: http.StatusOK, body: out, part: part, entities: p.n, pooled: buf}, model.OpQuery, 0, 0, d)
 	rep.work.Visited = p.seen
-	if next != nil {
+	if more {
 		rep.header = map[string]string{"x-ms-continuation-NextPartitionKey": encodeToken(next.pk), "x-ms-continuation-NextRowKey": encodeToken(next.rk)}
 	}
 	return rep
 }
 
-// firstIn returns the PartitionKey of the first entity from start on
-// within the key range, "" when there is none. Callers hold a read lock.
-func (t *table) firstIn(start *entity, rg filter.KeyRange) (pk string) {
-	t.ascend(start.pk, start.rk, func(e *entity) bool {
-		if !rg.Past(e.pk, e.rk) {
-			pk = strings.Clone(e.pk) // it outlives the view
+// firstIn returns the PartitionKey of the first entity of table t from
+// start on within the key range, "" when there is none. Callers hold a
+// read lock.
+func firstIn(t *store.Table, start keys, rg filter.KeyRange) (pk string) {
+	t.Ascend(start.pk, start.rk, func(e *store.Entity) bool {
+		if !rg.Past(e.PK(), e.RK()) {
+			pk = strings.Clone(e.PK()) // it outlives the view
 		}
 		return false
 	})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tablestress/tablestress/internal/jsontext"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 )
 
 // metadata levels of the JSON format (Accept or $format
@@ -51,9 +52,9 @@ func (v *view) want(name string) bool { return v.sel == nil || v.sel[name] }
 // appendEntity renders e as the service returns it; single is for the
 // answer about one entity (a point read, an insert), which names its
 // odata.metadata.
-func (v *view) appendEntity(dst []byte, e *entity, single bool) []byte {
+func (v *view) appendEntity(dst []byte, e *store.Entity, single bool) []byte {
 	var tb [40]byte
-	ts := edm.AppendTicks(tb[:0], e.ts, ":") // for the ETag and the Timestamp
+	ts := edm.AppendTicks(tb[:0], e.Ticks(), ":") // for the ETag and the Timestamp
 	dst = append(dst, '{')
 	if v.meta >= minimalMetadata && single {
 		dst = append(dst, `"odata.metadata":`...)
@@ -61,7 +62,7 @@ func (v *view) appendEntity(dst []byte, e *entity, single bool) []byte {
 		dst = append(dst, ',')
 	}
 	if v.meta == fullMetadata {
-		path := v.table + "(PartitionKey='" + keyLiteral(e.pk) + "',RowKey='" + keyLiteral(e.rk) + "')"
+		path := v.table + "(PartitionKey='" + keyLiteral(e.PK()) + "',RowKey='" + keyLiteral(e.RK()) + "')"
 		dst = append(dst, `"odata.type":`...)
 		dst = jsontext.AppendString(dst, v.account+"."+v.table)
 		dst = append(dst, `,"odata.id":`...)
@@ -75,7 +76,7 @@ func (v *view) appendEntity(dst []byte, e *entity, single bool) []byte {
 	}
 	if v.meta == fullMetadata {
 		dst = append(dst, `"odata.editLink":`...)
-		dst = jsontext.AppendString(dst, v.table+"(PartitionKey='"+keyLiteral(e.pk)+"',RowKey='"+keyLiteral(e.rk)+"')")
+		dst = jsontext.AppendString(dst, v.table+"(PartitionKey='"+keyLiteral(e.PK())+"',RowKey='"+keyLiteral(e.RK())+"')")
 		dst = append(dst, ',')
 	}
 	n := len(dst)
@@ -86,12 +87,12 @@ func (v *view) appendEntity(dst []byte, e *entity, single bool) []byte {
 	}
 	if v.want("PartitionKey") {
 		dst = append(dst, `"PartitionKey":`...)
-		dst = jsontext.AppendString(dst, e.pk)
+		dst = jsontext.AppendString(dst, e.PK())
 	}
 	if v.want("RowKey") {
 		sep()
 		dst = append(dst, `"RowKey":`...)
-		dst = jsontext.AppendString(dst, e.rk)
+		dst = jsontext.AppendString(dst, e.RK())
 	}
 	if v.want("Timestamp") {
 		sep()
@@ -102,23 +103,23 @@ func (v *view) appendEntity(dst []byte, e *entity, single bool) []byte {
 		dst = append(dst, ts...) // digits, '-', ':', '.', 'T', 'Z': nothing to escape
 		dst = append(dst, '"')
 	}
-	if v.sel == nil && (v.meta == minimalMetadata || !e.annotated()) {
+	if v.sel == nil && (v.meta == minimalMetadata || !e.Annotated()) {
 		// The stored fragment is the minimal-metadata form.
-		if len(e.props) > 0 {
+		if e.HasProperties() {
 			sep()
-			dst = e.appendFragment(dst)
+			dst = e.AppendFragment(dst)
 		}
 		return append(dst, '}')
 	}
-	for _, p := range e.properties() {
-		if !v.want(p.name) {
+	for _, p := range e.Properties() {
+		if !v.want(p.Name) {
 			continue
 		}
 		sep()
 		if v.meta == noMetadata {
-			p.typ = ""
+			p.Type = ""
 		}
-		dst = appendProp(dst, p)
+		dst = store.AppendProp(dst, p)
 	}
 	return append(dst, '}')
 }
@@ -136,7 +137,7 @@ func (s *Server) viewOf(r *http.Request, table string, sel map[string]bool) view
 
 // renderPooled renders one entity's answer into a buffer of bufPool,
 // returned with it for reply.pooled.
-func renderPooled(v *view, e *entity) ([]byte, *[]byte) {
+func renderPooled(v *view, e *store.Entity) ([]byte, *[]byte) {
 	buf := getBuf()
 	*buf = v.appendEntity(*buf, e, true)
 	return *buf, buf

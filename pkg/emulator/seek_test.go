@@ -7,16 +7,17 @@ import (
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 )
 
 // rangeTable is a small table for checking that key-range seeks return
 // exactly what a full scan with the filter returns.
-func rangeTable() *table {
-	t := newTable("fuzz")
+func rangeTable() *store.Table {
+	t := store.NewTable("fuzz")
 	for p := 0; p < 6; p++ {
 		for r := 0; r < 6; r++ {
-			props := []prop{{name: "I", raw: []byte(fmt.Sprint(p*6 + r))}, {name: "S", raw: []byte(fmt.Sprintf(`"%c"`, 'a'+r))}}
-			t.put(newEntity(fmt.Sprintf("p%d", p), fmt.Sprintf("r%d", r), props, time.Time{}, t.names))
+			props := []store.Prop{{Name: "I", Raw: []byte(fmt.Sprint(p*6 + r))}, {Name: "S", Raw: []byte(fmt.Sprintf(`"%c"`, 'a'+r))}}
+			t.Put(store.NewEntity(fmt.Sprintf("p%d", p), fmt.Sprintf("r%d", r), props, time.Time{}, t.Names()))
 		}
 	}
 	return t
@@ -24,25 +25,24 @@ func rangeTable() *table {
 
 // seekMatches returns the keys a query finds through the key-range seek,
 // a page of limit at a time, following continuations.
-func seekMatches(t *table, f filter.Node, limit int) []string {
+func seekMatches(t *store.Table, f filter.Node, limit int) []string {
 	rg := filter.RangeOf(f)
-	pk, rk := rg.Start()
-	start := &entity{pk: pk, rk: rk}
+	var start keys
+	start.pk, start.rk = rg.Start()
 	var out []string
-	for start != nil {
-		next := t.scan(start, rg, f, newPage(limit), func(e *entity) { out = append(out, e.pk+"/"+e.rk) })
-		start = next
+	for more := true; more; {
+		start, more = scan(t, start, rg, f, newPage(limit), func(e *store.Entity) { out = append(out, e.PK()+"/"+e.RK()) })
 	}
 	return out
 }
 
 // scanMatches returns the keys that match the filter, by evaluating it on
 // every entity.
-func scanMatches(t *table, f filter.Node) []string {
+func scanMatches(t *store.Table, f filter.Node) []string {
 	var out []string
-	t.ascend("", "", func(e *entity) bool {
-		if f == nil || f.Eval(entityRow{e: e}) {
-			out = append(out, e.pk+"/"+e.rk)
+	t.Ascend("", "", func(e *store.Entity) bool {
+		if f == nil || f.Eval(e) {
+			out = append(out, e.PK()+"/"+e.RK())
 		}
 		return true
 	})

@@ -44,6 +44,7 @@ import (
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
 
@@ -83,7 +84,7 @@ type Server struct {
 	account string
 	key     []byte
 	now     func() time.Time
-	store   *store
+	store   *store.Store
 	model   *model.Model
 	faults  atomic.Pointer[faults.Injector]
 	stats   *stats
@@ -117,10 +118,9 @@ func New(cfg Config) (*Server, error) {
 	} else {
 		dates = &dateCache{}
 	}
-	s := &Server{account: cfg.Account, key: key, prefix: "/" + cfg.Account, dates: dates, now: cfg.Now, store: newStore(cfg.Now),
+	s := &Server{account: cfg.Account, key: key, prefix: "/" + cfg.Account, dates: dates, now: cfg.Now, store: store.New(cfg.Now, cfg.Model.Enabled && cfg.Model.Kind == model.Cosmos),
 		model: model.New(cfg.Model, cfg.Now), stats: newStats()}
 	s.measure.on = true
-	s.store.sized = cfg.Model.Enabled && cfg.Model.Kind == model.Cosmos
 	s.SetFaults(cfg.Faults)
 	return s, nil
 }

@@ -65,13 +65,13 @@ func (s *Server) Stats() Stats {
 // Rows returns how many entities a table holds, in O(1); false when the
 // table does not exist. It is safe for concurrent use.
 func (s *Server) Rows(table string) (int, bool) {
-	t := s.store.table(table)
+	t := s.store.Table(table)
 	if t == nil {
 		return 0, false
 	}
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	return t.tree.Len(), true
+	t.RLock()
+	defer t.RUnlock()
+	return t.Len(), true
 }
 
 // ResetStats zeroes the request counters (not the fault and model state).

@@ -21,7 +21,7 @@ func (s *Server) createTable(r *http.Request) reply {
 	if e := checkTableName(req.TableName); e != nil {
 		return reply{status: e.status, err: e, table: req.TableName}
 	}
-	if !s.store.create(req.TableName) {
+	if !s.store.Create(req.TableName) {
 		return reply{status: errTableExists.status, err: errTableExists, table: req.TableName}
 	}
 	rep := reply{status: http.StatusCreated, table: req.TableName, prefer: returnContent}
@@ -57,7 +57,7 @@ func checkTableName(n string) *apiError {
 }
 
 func (s *Server) deleteTable(name string) reply {
-	if !s.store.drop(name) {
+	if !s.store.Drop(name) {
 		return errReply(errNotFound, "") // Delete Table answers ResourceNotFound (entity operations say TableNotFound)
 	}
 	return reply{status: http.StatusNoContent}
@@ -85,7 +85,7 @@ func (s *Server) listTables(r *http.Request) reply {
 	out = jsontext.AppendString(out, s.baseURL(r)+"/$metadata#Tables")
 	out = append(out, `,"value":[`...)
 	n, next := 0, ""
-	for _, name := range s.store.names() {
+	for _, name := range s.store.Names() {
 		if after != "" && name < after {
 			continue
 		}

@@ -1,4 +1,4 @@
-package emulator
+package store
 
 // Chunk sizes: a table's first chunk is small, each next one twice the
 // last up to chunkMax; a record over chunkMax/4 gets a chunk of its own.
@@ -15,12 +15,12 @@ const (
 // garbage collector to scan.
 //
 // Records are immutable: a write appends a new record and frees the old
-// one, whose bytes stay dead in their chunk until compaction (table.compact)
+// one, whose bytes stay dead in their chunk until compaction (Table.compact)
 // moves the chunk's live records elsewhere and releases it. A chunk whose
 // records are all dead is released at once. Released memory is unmapped:
 // a record's bytes may be read only under the lock of the table that
 // holds it, and whatever outlives the lock is copied out first
-// (see entity). A slab is guarded by its table's write lock.
+// (see Entity). A slab is guarded by its table's write lock.
 type slab struct {
 	byID   []*chunk // by chunk id; nil for ids free for reuse
 	freeID []uint32
@@ -80,17 +80,17 @@ func (s *slab) add(n int) *chunk {
 	return c
 }
 
-// zeroFreed makes free zero a dead record's keys, time and properties
+// ZeroFreed makes free zero a dead record's keys, time and properties
 // (not the lengths compaction walks the chunk by), so that a view kept
 // past its table's lock reads zeros rather than the old entity; tests set
 // it.
-var zeroFreed = false
+var ZeroFreed = false
 
 // free marks the n-byte record ref dead, releasing its chunk when that
 // held the last live record (and takes no more).
 func (s *slab) free(ref uint64, n int) {
 	c := s.byID[ref>>32]
-	if zeroFreed {
+	if ZeroFreed {
 		scrub(s.at(ref))
 	}
 	c.live -= n

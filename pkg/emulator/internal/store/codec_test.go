@@ -1,4 +1,4 @@
-package emulator
+package store
 
 import (
 	"encoding/base64"
@@ -17,43 +17,43 @@ import (
 // checks that the stored entity is what the service kept before its
 // compact form: the same fragment and size, the same properties, the same
 // filter values, read from the record as from the entity the write built.
-func checkLossless(t *testing.T, pk, rk, body string) *entity {
+func checkLossless(t *testing.T, pk, rk, body string) *Entity {
 	t.Helper()
-	_, _, _, props, err := parseBody([]byte(body))
+	props, err := propsOf(body)
 	if err != nil {
 		t.Fatalf("%s: %v", body, err)
 	}
-	tb := newTable("codec")
-	built := newEntity(pk, rk, props, time.Unix(1700000000, 123456700), tb.names)
-	tb.put(built)
-	stored := tb.get(pk, rk)
+	tb := NewTable("codec")
+	built := NewEntity(pk, rk, props, time.Unix(1700000000, 123456700), tb.Names())
+	tb.Put(built)
+	stored := tb.Get(pk, rk)
 	if stored == nil {
 		t.Fatalf("%q/%q is not found again", pk, rk)
 	}
 	want := fragment(props)
-	wantProps := append([]prop(nil), props...)
+	wantProps := append([]Prop(nil), props...)
 	for i, p := range wantProps {
-		if !annotated(p) {
-			wantProps[i].typ = "" // the fragment keeps no annotation the JSON implies
+		if !p.Annotated() {
+			wantProps[i].Type = "" // the fragment keeps no annotation the JSON implies
 		}
 	}
-	for _, e := range []*entity{built, stored, stored.detach()} {
-		if got := e.appendFragment(nil); string(got) != string(want) {
+	for _, e := range []*Entity{built, stored, stored.detach()} {
+		if got := e.AppendFragment(nil); string(got) != string(want) {
 			t.Errorf("fragment\n%s\nwant\n%s", got, want)
 		}
-		if e.pk != pk || e.rk != rk || e.ts != built.ts || e.bytes() != len(pk)+len(rk)+len(want) {
-			t.Errorf("keys %q %q, ts %d, bytes %d; want %q %q, %d, %d", e.pk, e.rk, e.ts, e.bytes(), pk, rk, built.ts, len(pk)+len(rk)+len(want))
+		if e.pk != pk || e.rk != rk || e.ts != built.ts || e.Bytes() != len(pk)+len(rk)+len(want) {
+			t.Errorf("keys %q %q, ts %d, bytes %d; want %q %q, %d, %d", e.pk, e.rk, e.ts, e.Bytes(), pk, rk, built.ts, len(pk)+len(rk)+len(want))
 		}
-		if got := e.properties(); fmt.Sprint(got) != fmt.Sprint(wantProps) {
+		if got := e.Properties(); fmt.Sprint(got) != fmt.Sprint(wantProps) {
 			t.Errorf("properties() = %v, want %v", got, wantProps)
 		}
 		for _, p := range wantProps {
-			want, wok := typedValue(p.raw, p.typ)
-			got, ok := (entityRow{e: e}).Get(p.name)
+			want, wok := typedValue(p.Raw, p.Type)
+			got, ok := e.Get(p.Name)
 			same := got == want || (got.Kind == filter.Double && math.IsNaN(got.F) && want.Kind == filter.Double && math.IsNaN(want.F)) ||
 				(got.Kind == filter.Time && got.T.Equal(want.T) && want.Kind == filter.Time)
 			if ok != wok || !same {
-				t.Errorf("%s = %+v %v, want %+v %v", p.name, got, ok, want, wok)
+				t.Errorf("%s = %+v %v, want %+v %v", p.Name, got, ok, want, wok)
 			}
 		}
 	}
@@ -150,28 +150,28 @@ func TestCodecIsCompact(t *testing.T) {
 // TestCodecNamesOverflow checks that names past a full dictionary are
 // stored in the entity, and read back the same.
 func TestCodecNamesOverflow(t *testing.T) {
-	nm := newNames()
+	nm := NewNames()
 	for i := range maxNames {
 		if _, ok := nm.id(fmt.Sprintf("n%d", i)); !ok {
 			t.Fatalf("name %d refused", i)
 		}
 	}
-	props := []prop{{name: "Extra", raw: []byte(`"v"`)}, {name: "n7", raw: []byte(`1`)}}
-	e := newEntity("p", "r", props, time.Time{}, nm)
+	props := []Prop{{Name: "Extra", Raw: []byte(`"v"`)}, {Name: "n7", Raw: []byte(`1`)}}
+	e := NewEntity("p", "r", props, time.Time{}, nm)
 	if nm.len() != maxNames {
 		t.Errorf("the dictionary grew to %d names past its %d", nm.len(), maxNames)
 	}
-	if got, want := string(e.appendFragment(nil)), string(fragment(props)); got != want {
+	if got, want := string(e.AppendFragment(nil)), string(fragment(props)); got != want {
 		t.Errorf("fragment %s, want %s", got, want)
 	}
-	if v, ok := (entityRow{e: e}).Get("Extra"); !ok || v.S != "v" {
+	if v, ok := e.Get("Extra"); !ok || v.S != "v" {
 		t.Errorf("Extra = %+v %v", v, ok)
 	}
 }
 
 func TestFragmentLen(t *testing.T) {
 	for _, name := range []string{"A", "Ünï", "\xff", "a\"b", "x\ny"} {
-		props := []prop{{name: name, raw: []byte(`"v"`)}, {name: "T", raw: []byte(`"2025-01-15T12:00:00Z"`), typ: "Edm.DateTime"}, {name: "D", raw: []byte(`2`), typ: "Edm.Double"}}
+		props := []Prop{{Name: name, Raw: []byte(`"v"`)}, {Name: "T", Raw: []byte(`"2025-01-15T12:00:00Z"`), Type: "Edm.DateTime"}, {Name: "D", Raw: []byte(`2`), Type: "Edm.Double"}}
 		if got, want := fragmentLen(props), len(fragment(props)); got != want {
 			t.Errorf("%q: fragmentLen %d, want %d", name, got, want)
 		}
@@ -190,7 +190,7 @@ func FuzzCodec(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, body string) {
-		if _, _, _, _, err := parseBody([]byte(body)); err != nil {
+		if _, err := propsOf(body); err != nil {
 			return
 		}
 		checkLossless(t, "p", "r", body)
@@ -199,7 +199,7 @@ func FuzzCodec(f *testing.F) {
 
 // detach returns a copy of e that owns its memory, for use after the
 // table's lock is released (and its table is gone); nil for nil.
-func (e *entity) detach() *entity {
+func (e *Entity) detach() *Entity {
 	if e == nil {
 		return nil
 	}

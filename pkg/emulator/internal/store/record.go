@@ -1,4 +1,4 @@
-package emulator
+package store
 
 import (
 	"encoding/binary"
@@ -11,13 +11,13 @@ import (
 //	| uvarint size | uvarint len(props) | props
 //
 // where ts is the write time in 100 ns ticks, size the length of the
-// properties' JSON fragment (entity.bytes) and props their compact form
+// properties' JSON fragment (Entity.Bytes) and props their compact form
 // (codec.go). The table's B-tree holds each record's ref (slab.go) and
 // orders the records by their keys. One record, no pointers, about 20
 // bytes besides the keys and the data.
 
 // recordLen is the length of e's record.
-func recordLen(e *entity) int {
+func recordLen(e *Entity) int {
 	return uvarintLen(len(e.pk)) + uvarintLen(len(e.rk)) + len(e.pk) + len(e.rk) + 8 +
 		uvarintLen(e.size) + uvarintLen(len(e.props)) + len(e.props)
 }
@@ -31,7 +31,7 @@ func uvarintLen(n int) int {
 }
 
 // putRecord writes e's record into b, recordLen(e) bytes.
-func putRecord(b []byte, e *entity) {
+func putRecord(b []byte, e *Entity) {
 	w := binary.AppendUvarint(b[:0], uint64(len(e.pk)))
 	w = binary.AppendUvarint(w, uint64(len(e.rk)))
 	w = append(w, e.pk...)
@@ -41,7 +41,7 @@ func putRecord(b []byte, e *entity) {
 	w = binary.AppendUvarint(w, uint64(len(e.props)))
 	w = append(w, e.props...)
 	if len(w) != len(b) || &w[0] != &b[0] {
-		panic("emulator: a record of the wrong length")
+		panic("store: a record of the wrong length")
 	}
 }
 
@@ -113,8 +113,8 @@ func (s *slab) less(a, b item) bool {
 
 // load makes e a view of the record at p, whose names are nm's, and
 // returns the record's length. The view aliases the record: it is valid
-// while the table's lock is held (see entity).
-func (e *entity) load(p *byte, nm *names) int {
+// while the table's lock is held (see Entity).
+func (e *Entity) load(p *byte, nm *Names) int {
 	lp, i := uvarintAt(p, 0)
 	lr, i := uvarintAt(p, i)
 	e.pk, e.rk = stringAt(p, i, lp), stringAt(p, i+lp, lr)
@@ -132,7 +132,7 @@ func (e *entity) load(p *byte, nm *names) int {
 
 // recordLenAt is the length of the record at p.
 func recordLenAt(p *byte) int {
-	var e entity
+	var e Entity
 	return e.load(p, nil)
 }
 

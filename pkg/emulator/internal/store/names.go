@@ -1,4 +1,4 @@
-package emulator
+package store
 
 import (
 	"strings"
@@ -12,25 +12,25 @@ import (
 // grow the dictionary without bound.
 const maxNames = 1 << 16
 
-// names is a table's dictionary of property names: a stored entity holds
+// Names is a table's dictionary of property names: a stored entity holds
 // a small id for each property name rather than the name, which most
 // tables repeat in every row. Ids are assigned once and never change or
 // get reused. It is safe for concurrent use; reading a name takes no lock.
-type names struct {
+type Names struct {
 	ids  sync.Map // name → uint32 id
 	mu   sync.Mutex
 	list atomic.Pointer[[]string] // id → name
 }
 
-func newNames() *names {
-	n := &names{}
+func NewNames() *Names {
+	n := &Names{}
 	n.list.Store(new([]string))
 	return n
 }
 
 // id returns name's id, assigning the next one to a new name; false when
 // the dictionary is full.
-func (n *names) id(name string) (uint32, bool) {
+func (n *Names) id(name string) (uint32, bool) {
 	if id, ok := n.ids.Load(name); ok {
 		return id.(uint32), true
 	}
@@ -53,7 +53,7 @@ func (n *names) id(name string) (uint32, bool) {
 }
 
 // name returns the name of an id that id returned.
-func (n *names) name(id uint32) string { return (*n.list.Load())[id] }
+func (n *Names) name(id uint32) string { return (*n.list.Load())[id] }
 
 // len is how many names the dictionary holds.
-func (n *names) len() int { return len(*n.list.Load()) }
+func (n *Names) len() int { return len(*n.list.Load()) }

@@ -1,4 +1,4 @@
-package emulator
+package store
 
 import (
 	"fmt"
@@ -18,7 +18,7 @@ func TestKeyIndexFollowsTheTree(t *testing.T) {
 		t.Run(fmt.Sprintf("rehash=%v", rehash), func(t *testing.T) {
 			rehashAlways = rehash
 			defer func() { rehashAlways = false }()
-			tb := newTable("t")
+			tb := NewTable("t")
 			model := map[[2]string]string{}
 			r := rand.New(rand.NewPCG(1, uint64(len(fmt.Sprint(rehash)))))
 			key := func() (string, string) {
@@ -28,22 +28,22 @@ func TestKeyIndexFollowsTheTree(t *testing.T) {
 			for step := range 20_000 {
 				pk, rk := key()
 				val := strings.Repeat(string(rune('a'+step%26)), 1+r.IntN(9000))
-				e := newEntity(pk, rk, []prop{{name: "v", raw: []byte(`"` + val + `"`)}}, time.Unix(0, int64(step)), tb.names)
+				e := NewEntity(pk, rk, []Prop{{Name: "v", Raw: []byte(`"` + val + `"`)}}, time.Unix(0, int64(step)), tb.Names())
 				mapped := tb.slab.mapped
 				switch r.IntN(4) {
 				case 0, 1:
-					tb.put(e)
+					tb.Put(e)
 					model[[2]string{pk, rk}] = val
 				case 2:
 					_, had := model[[2]string{pk, rk}]
-					if got := tb.insert(e); got == had {
+					if got := tb.Insert(e); got == had {
 						t.Fatalf("step %d: insert(%s,%s) = %v with the entity there %v", step, pk, rk, got, had)
 					}
 					if !had {
 						model[[2]string{pk, rk}] = val
 					}
 				case 3:
-					tb.remove(pk, rk)
+					tb.Remove(pk, rk)
 					delete(model, [2]string{pk, rk})
 				}
 				if tb.slab.mapped < mapped {
@@ -66,7 +66,7 @@ func TestKeyIndexFollowsTheTree(t *testing.T) {
 
 // checkIndex looks every key of the test's space up through the index and
 // through the tree, and checks both against the model.
-func checkIndex(t *testing.T, tb *table, model map[[2]string]string, step int) {
+func checkIndex(t *testing.T, tb *Table, model map[[2]string]string, step int) {
 	t.Helper()
 	for p := range 30 {
 		for k := range 200 {
@@ -79,7 +79,7 @@ func checkIndex(t *testing.T, tb *table, model map[[2]string]string, step int) {
 			if found != ok || inTree != ok || found && ref != it.ref {
 				t.Fatalf("step %d: (%s,%s) in the model %v, index %v (ref %x), tree %v (ref %x)", step, pk, rk, ok, found, ref, inTree, it.ref)
 			}
-			if e := tb.get(pk, rk); ok && (e == nil || !strings.Contains(string(e.props), want)) {
+			if e := tb.Get(pk, rk); ok && (e == nil || !strings.Contains(string(e.props), want)) {
 				t.Fatalf("step %d: (%s,%s) get does not hold its value", step, pk, rk)
 			}
 		}
@@ -105,22 +105,22 @@ func TestKeyIndexPacksRefs(t *testing.T) {
 // TestKeyIndexTurnsOff gives the index a ref it cannot pack: it turns
 // off, and the table still finds every entity, through the B-tree.
 func TestKeyIndexTurnsOff(t *testing.T) {
-	tb := newTable("t")
+	tb := NewTable("t")
 	for i := range 100 {
-		tb.put(&entity{pk: "p", rk: fmt.Sprintf("r%03d", i)})
+		tb.Put(&Entity{pk: "p", rk: fmt.Sprintf("r%03d", i)})
 	}
 	tb.idx.add(tb.slab, "p", "zz", 1<<54) // a chunk id past what a slot holds
 	if tb.idx.usable() {
 		t.Fatal("the index took a ref it cannot pack")
 	}
-	tb.put(&entity{pk: "p", rk: "r100"})
+	tb.Put(&Entity{pk: "p", rk: "r100"})
 	for i := range 101 {
-		if tb.get("p", fmt.Sprintf("r%03d", i)) == nil {
+		if tb.Get("p", fmt.Sprintf("r%03d", i)) == nil {
 			t.Fatalf("r%03d not found with the index off", i)
 		}
 	}
 	tb.clear()
-	tb.put(&entity{pk: "p", rk: "a"})
+	tb.Put(&Entity{pk: "p", rk: "a"})
 	if !tb.idx.usable() || tb.idx.live != 1 {
 		t.Errorf("a cleared table's index: usable %v, %d records", tb.idx.usable(), tb.idx.live)
 	}
@@ -129,9 +129,9 @@ func TestKeyIndexTurnsOff(t *testing.T) {
 // TestKeyIndexLoad checks the index's size stays within its contract as
 // a table grows: at most three quarters full, at least a quarter.
 func TestKeyIndexLoad(t *testing.T) {
-	tb := newTable("t")
+	tb := NewTable("t")
 	for i := range 50_000 {
-		tb.put(&entity{pk: fmt.Sprintf("p%d", i%7), rk: fmt.Sprint(i)})
+		tb.Put(&Entity{pk: fmt.Sprintf("p%d", i%7), rk: fmt.Sprint(i)})
 		n := len(tb.idx.slots)
 		if 4*tb.idx.used > 3*n || i > minSlots && 4*tb.idx.live < n {
 			t.Fatalf("%d records: %d slots used of %d", tb.idx.live, tb.idx.used, n)

@@ -1,4 +1,4 @@
-package emulator
+package store
 
 import (
 	"encoding/base64"
@@ -14,7 +14,7 @@ import (
 // bytes read (or the dictionary), so they are valid as long as those are.
 type propReader struct {
 	b  []byte
-	nm *names
+	nm *Names
 }
 
 // next returns the next property's name, tag and value bytes (by tag: the
@@ -113,7 +113,7 @@ func appendValueJSON(dst []byte, tag byte, val []byte) []byte {
 
 // appendFragment appends the compact properties b as fragment writes them:
 // the minimal-metadata JSON members, each annotation before its value.
-func appendFragment(dst, b []byte, nm *names) []byte {
+func appendFragment(dst, b []byte, nm *Names) []byte {
 	r := propReader{b: b, nm: nm}
 	for first := true; ; first = false {
 		name, tag, val, ok := r.next()
@@ -127,7 +127,7 @@ func appendFragment(dst, b []byte, nm *names) []byte {
 	}
 }
 
-// appendMember appends one property as appendProp does: its annotation
+// appendMember appends one property as AppendProp does: its annotation
 // first when typed is set and the fragment has one.
 func appendMember(dst []byte, name string, tag byte, val []byte, typed bool) []byte {
 	if typ := typeOf(tag, val); typed && typ != "" {
@@ -142,10 +142,10 @@ func appendMember(dst []byte, name string, tag byte, val []byte, typed bool) []b
 	return appendValueJSON(dst, tag, val)
 }
 
-// decodeProps returns the compact properties b as parseBody would have
-// returned the stored fragment's members, types as the fragment keeps them.
-func decodeProps(b []byte, nm *names) []prop {
-	var out []prop
+// decodeProps returns the compact properties b as the request parsing
+// returned them, types as the fragment keeps them.
+func decodeProps(b []byte, nm *Names) []Prop {
+	var out []Prop
 	var raws []byte
 	var ends []int
 	r := propReader{b: b, nm: nm}
@@ -156,11 +156,11 @@ func decodeProps(b []byte, nm *names) []prop {
 		}
 		raws = appendValueJSON(raws, tag, val)
 		ends = append(ends, len(raws))
-		out = append(out, prop{name: name, typ: typeOf(tag, val)})
+		out = append(out, Prop{Name: name, Type: typeOf(tag, val)})
 	}
 	from := 0
 	for i := range out {
-		out[i].raw = raws[from:ends[i]:ends[i]]
+		out[i].Raw = raws[from:ends[i]:ends[i]]
 		from = ends[i]
 	}
 	return out

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package emulator
+package store
 
 // mapChunk returns nil: chunks come from the Go heap on this system.
 func mapChunk(int) []byte { return nil }

@@ -1,4 +1,4 @@
-package emulator
+package store
 
 import (
 	"runtime"
@@ -8,19 +8,20 @@ import (
 	"github.com/google/btree"
 )
 
-// table is one table: entities ordered by (PartitionKey, RowKey) in a
+// Table is one table: entities ordered by (PartitionKey, RowKey) in a
 // B-tree of records (record.go) held in the table's slab (slab.go), their
-// property names in the table's dictionary (names.go). Reads take the read
-// lock, writes and transactions the write lock; an entity read is valid
-// under the lock only (see entity).
-type table struct {
+// property names in the table's dictionary (names.go). Its RWMutex is the
+// table's lock, which its callers take: reads take the read lock, writes
+// and transactions the write lock; an entity read is valid under the lock
+// only (see Entity).
+type Table struct {
+	sync.RWMutex
 	name  string
-	mu    sync.RWMutex
 	tree  *btree.BTreeG[item] // records in slab, by their keys
 	idx   *keyIndex           // the same records, for point lookups
 	order keyOrder            // the tree's item prefixes
 	slab  *slab
-	names *names
+	names *Names
 
 	// The key ranges of the table's first and last range partitions,
 	// refreshed as the table grows (see extends).
@@ -30,27 +31,20 @@ type table struct {
 
 	// acl is the table's stored access policies (Set Table ACL), read
 	// without a lock by every request signed with a SAS that names one.
-	acl atomic.Pointer[[]accessPolicy]
+	acl atomic.Pointer[[]Policy]
 
-	// sizes is the bytes each partition holds (entity.bytes), kept when
+	// sizes is the bytes each partition holds (Entity.Bytes), kept when
 	// the model limits partition sizes (Cosmos DB; nil otherwise), under
 	// the write lock.
 	sizes map[string]int64
 }
 
-func entityLess(a, b *entity) bool {
-	if a.pk != b.pk {
-		return a.pk < b.pk
-	}
-	return a.rk < b.rk
-}
-
 // btreeDegree is the B-tree's minimum degree: nodes of 31 to 63 records.
 const btreeDegree = 32
 
-func newTable(name string) *table {
+func NewTable(name string) *Table {
 	sl := &slab{}
-	t := &table{name: name, tree: btree.NewG(btreeDegree, sl.less), idx: &keyIndex{}, slab: sl, names: newNames()}
+	t := &Table{name: name, tree: btree.NewG(btreeDegree, sl.less), idx: &keyIndex{}, slab: sl, names: NewNames()}
 	// A table nobody drops (a test's, a server's left behind) gives its
 	// memory back when it is collected.
 	runtime.AddCleanup(t, (*slab).releaseAll, t.slab)
@@ -58,19 +52,19 @@ func newTable(name string) *table {
 	return t
 }
 
-// get returns a view of the entity with the keys, or nil. Callers hold a
+// Get returns a view of the entity with the keys, or nil. Callers hold a
 // lock and copy what they keep after it.
-func (t *table) get(pk, rk string) *entity {
-	e := &entity{}
-	if !t.find(pk, rk, e) {
+func (t *Table) Get(pk, rk string) *Entity {
+	e := &Entity{}
+	if !t.Find(pk, rk, e) {
 		return nil
 	}
 	return e
 }
 
-// find makes v a view of the entity with the keys and reports whether
-// there is one (as get).
-func (t *table) find(pk, rk string, v *entity) bool {
+// Find makes v a view of the entity with the keys and reports whether
+// there is one (as Get).
+func (t *Table) Find(pk, rk string, v *Entity) bool {
 	if t.idx.usable() {
 		ref, _, ok := t.idx.find(t.slab, pk, rk)
 		if ok {
@@ -87,17 +81,20 @@ func (t *table) find(pk, rk string, v *entity) bool {
 	return ok
 }
 
-// needsCurrent reports whether applying o depends on the entity it
-// replaces: not for an unconditional Insert Or Replace, unless the table
-// keeps partition sizes, which grow by the difference. Callers hold a lock.
-func (t *table) needsCurrent(o op) bool {
-	return o.kind != opWrite || o.merge || o.ifMatch != "" || t.sizes != nil
-}
+// Name is the table's name, as it was created.
+func (t *Table) Name() string { return t.name }
 
-// put stores a copy of e (which the table's dictionary named), replacing
+// Names is the table's dictionary of property names, which the entities
+// it stores name their properties by (NewEntity, FillEntity).
+func (t *Table) Names() *Names { return t.names }
+
+// Len is how many entities the table holds. Callers hold a lock.
+func (t *Table) Len() int { return t.tree.Len() }
+
+// Put stores a copy of e (which the table's dictionary named), replacing
 // the entity with its keys. Callers hold the write lock; views of the
 // replaced entity are invalid after.
-func (t *table) put(e *entity) {
+func (t *Table) Put(e *Entity) {
 	ref, b := t.slab.alloc(recordLen(e))
 	putRecord(b, e)
 	if old, ok := t.tree.ReplaceOrInsert(item{t.order.add(e.pk, e.rk), ref}); ok {
@@ -112,10 +109,10 @@ func (t *table) put(e *entity) {
 	t.compact()
 }
 
-// insert stores a copy of e unless an entity with its keys is there, and
+// Insert stores a copy of e unless an entity with its keys is there, and
 // reports whether it did: one walk down the tree either way (none when the
 // index finds the keys). Callers hold the write lock.
-func (t *table) insert(e *entity) bool {
+func (t *Table) Insert(e *Entity) bool {
 	if t.idx.usable() {
 		if _, _, found := t.idx.find(t.slab, e.pk, e.rk); found {
 			return false
@@ -133,9 +130,9 @@ func (t *table) insert(e *entity) bool {
 	return true
 }
 
-// remove deletes the entity with the keys, if any. Callers hold the write
+// Remove deletes the entity with the keys, if any. Callers hold the write
 // lock; views of it are invalid after.
-func (t *table) remove(pk, rk string) {
+func (t *Table) Remove(pk, rk string) {
 	probe := acquireProbe(pk, rk, t.order.summary(pk, rk))
 	old, ok := t.tree.Delete(probe)
 	releaseProbe(probe)
@@ -151,11 +148,11 @@ func (t *table) remove(pk, rk string) {
 	}
 }
 
-// ascend calls fn with a view of every entity from (pk, rk) on, in key
+// Ascend calls fn with a view of every entity from (pk, rk) on, in key
 // order, until it returns false. The view is reused: fn copies what it
 // keeps. Callers hold a lock.
-func (t *table) ascend(pk, rk string, fn func(e *entity) bool) {
-	var v entity
+func (t *Table) Ascend(pk, rk string, fn func(e *Entity) bool) {
+	var v Entity
 	probe := acquireProbe(pk, rk, t.order.summary(pk, rk))
 	defer releaseProbe(probe)
 	t.tree.AscendGreaterOrEqual(probe, func(it item) bool {
@@ -165,9 +162,9 @@ func (t *table) ascend(pk, rk string, fn func(e *entity) bool) {
 }
 
 // descend calls fn with a view of every entity from the greatest keys
-// down, until it returns false (as ascend).
-func (t *table) descend(fn func(e *entity) bool) {
-	var v entity
+// down, until it returns false (as Ascend).
+func (t *Table) descend(fn func(e *Entity) bool) {
+	var v Entity
 	t.tree.Descend(func(it item) bool {
 		v.load(t.slab.at(it.ref), t.names)
 		return fn(&v)
@@ -177,7 +174,7 @@ func (t *table) descend(fn func(e *entity) bool) {
 // compact moves the live records of the slab's sparsest chunk into its
 // active one when dead records take over a third of the slab (see
 // slab.sparse), and releases the chunk. Callers hold the write lock.
-func (t *table) compact() {
+func (t *Table) compact() {
 	c := t.slab.sparse()
 	if c == nil {
 		return
@@ -204,7 +201,7 @@ func (t *table) compact() {
 
 // clear empties the table and releases its memory. Callers hold the
 // write lock.
-func (t *table) clear() {
+func (t *Table) clear() {
 	t.tree.Clear(false)
 	t.order.reset()
 	t.idx.release()
@@ -213,7 +210,7 @@ func (t *table) clear() {
 
 // reorder builds the tree again when its prefixes have gone stale (see
 // keyOrder), with those all its keys share. Callers hold the write lock.
-func (t *table) reorder() {
+func (t *Table) reorder() {
 	if !t.order.stale(t.tree.Len()) {
 		return
 	}
@@ -226,3 +223,8 @@ func (t *table) reorder() {
 		return true
 	})
 }
+
+// Memory is the bytes of the table's live records and the bytes its slab
+// holds for them (live ones, dead ones not yet compacted, and free room).
+// Callers hold a lock.
+func (t *Table) Memory() (live, mapped int) { return t.slab.live, t.slab.mapped }

@@ -1,4 +1,4 @@
-package emulator
+package store
 
 import (
 	"fmt"
@@ -98,10 +98,10 @@ func TestKeySummaryDistinguishes(t *testing.T) {
 // the tree was built again with the prefixes all its keys share.
 func TestTableReorders(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	tb := newTable("t")
+	tb := NewTable("t")
 	model := map[orderKey]bool{}
 	put := func(k orderKey) {
-		tb.put(newEntity(k.pk, k.rk, nil, instants[0], tb.names))
+		tb.Put(NewEntity(k.pk, k.rk, nil, instants[0], tb.Names()))
 		model[k] = true
 	}
 	// The prefixes each phase's keys leave, where the phase builds the
@@ -131,7 +131,7 @@ func TestTableReorders(t *testing.T) {
 			n++
 			if i%5 == 0 { // delete a stored key now and then
 				for k := range model {
-					tb.remove(k.pk, k.rk)
+					tb.Remove(k.pk, k.rk)
 					delete(model, k)
 					break
 				}
@@ -165,7 +165,7 @@ func TestTableReorders(t *testing.T) {
 // summary is its keys' under the table's prefixes, the entries are in the
 // keys' order, and ascending from random keys (some stored, some not,
 // some without the prefixes) starts where the model says.
-func checkTreeOrder(t *testing.T, tb *table, model map[orderKey]bool, rng *rand.Rand, phase int) {
+func checkTreeOrder(t *testing.T, tb *Table, model map[orderKey]bool, rng *rand.Rand, phase int) {
 	t.Helper()
 	want := make([]orderKey, 0, len(model))
 	for k := range model {
@@ -193,7 +193,7 @@ func checkTreeOrder(t *testing.T, tb *table, model map[orderKey]bool, rng *rand.
 		}
 		i, _ := slices.BinarySearchFunc(want, from, cmpOrderKey)
 		var first []orderKey
-		tb.ascend(from.pk, from.rk, func(e *entity) bool {
+		tb.Ascend(from.pk, from.rk, func(e *Entity) bool {
 			first = append(first, orderKey{strings.Clone(e.pk), strings.Clone(e.rk)})
 			return len(first) < 3
 		})

@@ -1,6 +1,6 @@
 //go:build unix
 
-package emulator
+package store
 
 import "syscall"
 

@@ -1,4 +1,4 @@
-package emulator
+package store
 
 import (
 	"hash/maphash"

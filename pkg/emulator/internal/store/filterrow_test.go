@@ -1,4 +1,4 @@
-package emulator
+package store
 
 import (
 	"fmt"
@@ -17,17 +17,17 @@ func TestFragmentRoundTrip(t *testing.T) {
 		"G":"0000000A-0000-4000-8000-000000000000","G@odata.type":"Edm.Guid",
 		"X":"Af8=","X@odata.type":"Edm.Binary",
 		"I":7,"I@odata.type":"Edm.Int32", "E":"s","E@odata.type":"Edm.String", "F":"NaN","F@odata.type":"Edm.Double"}`
-	_, _, _, props, err := parseBody([]byte(body))
+	props, err := propsOf(body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := newEntity("p", "r", props, time.Time{}, newNames())
-	back := e.properties()
+	e := NewEntity("p", "r", props, time.Time{}, NewNames())
+	back := e.Properties()
 	if fmt.Sprint(back) != fmt.Sprint(props) {
 		// Int32 and String annotations are implied by the JSON value.
 		for i := range props {
-			if props[i].typ == "Edm.Int32" || props[i].typ == "Edm.String" {
-				props[i].typ = ""
+			if props[i].Type == "Edm.Int32" || props[i].Type == "Edm.String" {
+				props[i].Type = ""
 			}
 		}
 		if fmt.Sprint(back) != fmt.Sprint(props) {
@@ -49,7 +49,7 @@ func TestFragmentRoundTrip(t *testing.T) {
 		{"I", filter.Value{Kind: filter.Int, I: 7}},             // annotated Int32
 		{"E", filter.Value{Kind: filter.String, S: "s"}},        // annotated String
 	}
-	row := entityRow{e: e}
+	row := e
 	for _, tt := range tests {
 		got, ok := row.Get(tt.name)
 		if !ok || got != tt.want {
@@ -78,21 +78,21 @@ func FuzzFragment(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		v := jsontext.AppendString(nil, s)
-		props := []prop{{name: "A", raw: v}, {name: "B", raw: []byte(`"0000000a-0000-4000-8000-000000000000"`), typ: "Edm.Guid"}, {name: "C", raw: v}}
-		e := newEntity("p", "r", props, time.Time{}, newNames())
-		if got, want := e.appendFragment(nil), fragment(props); string(got) != string(want) {
+		props := []Prop{{Name: "A", Raw: v}, {Name: "B", Raw: []byte(`"0000000a-0000-4000-8000-000000000000"`), Type: "Edm.Guid"}, {Name: "C", Raw: v}}
+		e := NewEntity("p", "r", props, time.Time{}, NewNames())
+		if got, want := e.AppendFragment(nil), fragment(props); string(got) != string(want) {
 			t.Fatalf("fragment %s, want %s", got, want)
 		}
 		want, _ := typedValue(v, "")
 		for _, name := range []string{"A", "C"} {
-			if got, ok := (entityRow{e: e}).Get(name); !ok || got != want {
+			if got, ok := e.Get(name); !ok || got != want {
 				t.Fatalf("%s = %+v %v, want %+v", name, got, ok, want)
 			}
 		}
-		if got, ok := (entityRow{e: e}).Get("B"); !ok || got.Kind != filter.GUID {
+		if got, ok := e.Get("B"); !ok || got.Kind != filter.GUID {
 			t.Fatalf("B = %+v %v", got, ok)
 		}
-		if got := e.properties(); fmt.Sprint(got) != fmt.Sprint(props) {
+		if got := e.Properties(); fmt.Sprint(got) != fmt.Sprint(props) {
 			t.Fatalf("properties() = %v, want %v", got, props)
 		}
 	})
@@ -103,13 +103,13 @@ func FuzzFragment(f *testing.F) {
 // JSON members, each type annotation before its value as Azure writes
 // them, and none where the JSON value implies the type (String, Boolean,
 // Int32, and Double written with a fraction or an exponent).
-func fragment(props []prop) []byte {
+func fragment(props []Prop) []byte {
 	var b []byte
 	for i, p := range props {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendProp(b, p)
+		b = AppendProp(b, p)
 	}
 	return b
 }

@@ -1,4 +1,4 @@
-package emulator
+package store
 
 import (
 	"bytes"
@@ -12,32 +12,28 @@ import (
 	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
 )
 
-// entityRow evaluates filters against a stored entity, reading only the
-// properties the filter names from its compact form. It is one pointer,
-// so passing it as a row does not allocate.
-type entityRow struct {
-	e *entity
-}
-
-func (r entityRow) Get(name string) (filter.Value, bool) {
+// Get returns a property's value for a filter (filter.Row), reading only
+// the properties the filter names from the entity's compact form; a
+// *Entity is one pointer, so passing it as a row does not allocate.
+func (e *Entity) Get(name string) (filter.Value, bool) {
 	switch name {
 	case "PartitionKey":
-		return filter.Value{Kind: filter.String, S: r.e.pk}, true
+		return filter.Value{Kind: filter.String, S: e.pk}, true
 	case "RowKey":
-		return filter.Value{Kind: filter.String, S: r.e.rk}, true
+		return filter.Value{Kind: filter.String, S: e.rk}, true
 	case "Timestamp":
-		return filter.Value{Kind: filter.Time, T: r.e.time()}, true
+		return filter.Value{Kind: filter.Time, T: e.Time()}, true
 	}
 	if strings.Contains(name, "@") {
 		return filter.Value{}, false // annotations are not properties
 	}
-	return r.e.lookup(name)
+	return e.lookup(name)
 }
 
 // lookup returns a property's value as typedValue gives it for the
 // property's JSON and annotation, without decoding the other properties.
 // A String's value is a copy; the common kinds are read without JSON.
-func (e *entity) lookup(name string) (filter.Value, bool) {
+func (e *Entity) lookup(name string) (filter.Value, bool) {
 	pr := propReader{b: e.props, nm: e.names}
 	for {
 		n, tag, val, ok := pr.next()
@@ -95,17 +91,4 @@ func typedValue(raw []byte, typ string) (filter.Value, bool) {
 	}
 	f, err := strconv.ParseFloat(string(raw), 64)
 	return filter.Value{Kind: filter.Double, F: f}, err == nil
-}
-
-// fragmentLen is len(fragment(props)), computed without writing it.
-func fragmentLen(props []prop) int {
-	n := max(len(props)-1, 0) // commas
-	for _, p := range props {
-		name := jsontext.StringLen(p.name)
-		if annotated(p) {
-			n += name + len("@odata.type") + 1 + jsontext.StringLen(p.typ) + 1
-		}
-		n += name + 1 + len(p.raw)
-	}
-	return n
 }

@@ -1,4 +1,4 @@
-package emulator
+package store
 
 import (
 	"encoding/binary"
@@ -35,7 +35,7 @@ import (
 // all ones for a PartitionKey, zeros or ones after the separator for a
 // RowKey. Such keys order correctly, only more slowly. Stored ones are
 // counted (clamped), and when they are over a quarter of the tree it is
-// built again with the prefixes all its keys share (table.reorder): each
+// built again with the prefixes all its keys share (Table.reorder): each
 // build follows at least a quarter as many inserts as it moves. A build
 // holds the table's write lock, so trees of over reorderMax entries are
 // not built again: their new keys are ordered as clamped ones.
@@ -100,7 +100,7 @@ func (o *keyOrder) add(pk, rk string) uint64 {
 
 // reorderMax is the most entries a tree is built again with: about 50 ms
 // of a write lock held on the 2-core machine the README's figures come
-// from (go test -bench TableReorder ./pkg/emulator).
+// from (go test -bench TableReorder ./pkg/emulator/internal/store).
 const reorderMax = 1 << 17
 
 // stale reports whether the tree, of n entries, is to be built again:

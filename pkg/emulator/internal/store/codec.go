@@ -1,4 +1,4 @@
-package emulator
+package store
 
 import (
 	"encoding/base64"
@@ -10,7 +10,7 @@ import (
 )
 
 // The compact form of an entity's properties, as a stored entity holds
-// them (entity.props): the properties in name order, each
+// them (Entity.props): the properties in name order, each
 //
 //	name   uvarint: the name's id in the table's dictionary (names.go)
 //	       plus one, or 0 followed by the name's length (uvarint) and bytes
@@ -40,26 +40,26 @@ const (
 )
 
 // rawTypes are the annotations a value held as JSON has in the fragment:
-// none, or one its JSON does not imply (see annotated).
+// none, or one its JSON does not imply (see Prop.Annotated).
 var rawTypes = [...]string{"", "Edm.Double", "Edm.Int64", "Edm.DateTime", "Edm.Guid", "Edm.Binary"}
 
 // encodeProps appends the compact form of props (sorted by name, as
-// parseBody and merge return them), naming them by nm's ids; nil nm
+// the REST service parses them and Merge returns them), naming them by nm's ids; nil nm
 // stores every name.
-func encodeProps(dst []byte, props []prop, nm *names) []byte {
+func encodeProps(dst []byte, props []Prop, nm *Names) []byte {
 	for _, p := range props {
-		if id, ok := nameID(nm, p.name); ok {
+		if id, ok := nameID(nm, p.Name); ok {
 			dst = binary.AppendUvarint(dst, uint64(id)+1)
 		} else {
 			dst = binary.AppendUvarint(dst, 0)
-			dst = binary.AppendUvarint(dst, uint64(len(p.name)))
-			dst = append(dst, p.name...)
+			dst = binary.AppendUvarint(dst, uint64(len(p.Name)))
+			dst = append(dst, p.Name...)
 		}
-		typ := p.typ
-		if !annotated(p) {
+		typ := p.Type
+		if !p.Annotated() {
 			typ = ""
 		}
-		dst = appendCompact(dst, p.raw, typ)
+		dst = appendCompact(dst, p.Raw, typ)
 	}
 	return dst
 }
@@ -67,15 +67,15 @@ func encodeProps(dst []byte, props []prop, nm *names) []byte {
 // compactCap is room for props' compact form, so that encodeProps
 // allocates once: their JSON and a few bytes each, which it does not
 // exceed unless names are stored in it (a full dictionary).
-func compactCap(props []prop) int {
+func compactCap(props []Prop) int {
 	n := 0
 	for _, p := range props {
-		n += len(p.raw) + 8
+		n += len(p.Raw) + 8
 	}
 	return n
 }
 
-func nameID(nm *names, name string) (uint32, bool) {
+func nameID(nm *Names, name string) (uint32, bool) {
 	if nm == nil {
 		return 0, false
 	}

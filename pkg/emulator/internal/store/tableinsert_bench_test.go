@@ -1,4 +1,4 @@
-package emulator
+package store
 
 import (
 	"strconv"
@@ -22,23 +22,23 @@ func BenchmarkTableInsertIn1M(b *testing.B) { benchTableInsert(b, 1_000_000) }
 func BenchmarkTableInsertIn20k(b *testing.B) { benchTableInsert(b, 20_000) }
 
 func benchTableInsert(b *testing.B, n int) {
-	t := newTable("bench")
+	t := NewTable("bench")
 	b.Cleanup(t.clear)
 	props := make([]byte, 1024)
 	rk := func(i int) string {
 		return strconv.FormatInt(2516099000000000000+int64(uint64(i)*2654435761%1e9), 10) + "-n-" + strconv.Itoa(i)
 	}
-	e := &entity{props: props, names: t.names}
+	e := &Entity{props: props, names: t.Names()}
 	for i := range n {
 		e.pk, e.rk = "dev-"+strconv.Itoa(100+i%200), rk(i)
-		if !t.insert(e) {
+		if !t.Insert(e) {
 			b.Fatal("a key stored twice")
 		}
 	}
 	b.ResetTimer()
 	for i := range b.N {
 		e.pk, e.rk = "dev-"+strconv.Itoa(100+(i*7)%200), rk(n+i)
-		if !t.insert(e) {
+		if !t.Insert(e) {
 			b.Fatal("a key stored twice")
 		}
 	}
@@ -49,12 +49,12 @@ func benchTableInsert(b *testing.B, n int) {
 // tree's prefixes went stale (keyOrder): here the PartitionKeys' shared
 // prefix is a byte shorter for each build. The figure is ns per build.
 func BenchmarkTableReorder(b *testing.B) {
-	t := newTable("bench")
+	t := NewTable("bench")
 	b.Cleanup(t.clear)
-	e := &entity{props: make([]byte, 256), names: t.names}
+	e := &Entity{props: make([]byte, 256), names: t.Names()}
 	for i := range reorderMax {
 		e.pk, e.rk = "dev-"+strconv.Itoa(1000+i%1000), strconv.FormatInt(2516099999000000000+int64(i)*100, 10)
-		t.insert(e)
+		t.Insert(e)
 	}
 	for b.Loop() {
 		t.order.clamped = reorderMax                // as many new keys without the prefixes

@@ -1,4 +1,4 @@
-package emulator
+package store
 
 import (
 	"math/rand/v2"
@@ -10,7 +10,7 @@ import (
 // a random order and reads them back in key order, and finds each.
 func TestTableOrdersByKeys(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	tb := newTable("t")
+	tb := NewTable("t")
 	type key struct{ pk, rk string }
 	var want []key
 	for _, pk := range []string{"", "p", "partitio", "partition", "partition-1", "partition-10", "partition-2", "q\xc3\xa9"} {
@@ -21,7 +21,7 @@ func TestTableOrdersByKeys(t *testing.T) {
 	order := slices.Clone(want)
 	rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 	for _, k := range order {
-		tb.put(newEntity(k.pk, k.rk, nil, instants[0], tb.names))
+		tb.Put(NewEntity(k.pk, k.rk, nil, instants[0], tb.Names()))
 	}
 	slices.SortFunc(want, func(a, b key) int {
 		if a.pk != b.pk {
@@ -30,16 +30,16 @@ func TestTableOrdersByKeys(t *testing.T) {
 		return cmpString(a.rk, b.rk)
 	})
 	var got []key
-	tb.ascend("", "", func(e *entity) bool { got = append(got, key{e.pk, e.rk}); return true })
+	tb.Ascend("", "", func(e *Entity) bool { got = append(got, key{e.pk, e.rk}); return true })
 	if !slices.Equal(got, want) {
 		t.Fatalf("ascending:\n got %q\nwant %q", got, want)
 	}
 	for _, k := range want {
-		if e := tb.get(k.pk, k.rk); e == nil || e.pk != k.pk || e.rk != k.rk {
+		if e := tb.Get(k.pk, k.rk); e == nil || e.pk != k.pk || e.rk != k.rk {
 			t.Errorf("get(%q, %q) = %v", k.pk, k.rk, e)
 		}
 	}
-	if tb.get("partition-1", "row-000") != nil || tb.get("partitio", "row-1x") != nil {
+	if tb.Get("partition-1", "row-000") != nil || tb.Get("partitio", "row-1x") != nil {
 		t.Error("get found keys that were never stored")
 	}
 }
