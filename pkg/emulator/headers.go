@@ -3,7 +3,6 @@ package emulator
 import (
 	"net/http"
 	"strconv"
-	"sync/atomic"
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
@@ -40,30 +39,6 @@ func preferenceHeader(p string) []string {
 		return nil
 	}
 	return []string{p}
-}
-
-// dateCache holds the Date header of the current second, for a service
-// on a clock of its own: formatting it is a tenth of what the rest of an
-// answer's headers cost, and it changes once a second. (On the system
-// clock, the HTTP layer writes Date itself: a ninth header in the map would
-// make an insert's answer grow the map past its first eight slots.) Safe
-// for concurrent use.
-type dateCache struct{ cur atomic.Pointer[dateLine] }
-
-type dateLine struct {
-	sec int64
-	val []string // the header value, shared by the answers of that second
-}
-
-// of is the Date header value for an answer at now.
-func (c *dateCache) of(now time.Time) []string {
-	sec := now.Unix()
-	if d := c.cur.Load(); d != nil && d.sec == sec {
-		return d.val
-	}
-	d := &dateLine{sec: sec, val: []string{now.UTC().Format(http.TimeFormat)}}
-	c.cur.Store(d)
-	return d.val
 }
 
 // appendRequestID appends the x-ms-request-id of an answer at now: a GUID
@@ -104,7 +79,7 @@ func (s *Server) setHeaders(h http.Header, rep *reply, bodyLen int, now time.Tim
 	h["X-Ms-Version"] = hdrVersion
 	h["X-Ms-Request-Id"] = vals[0:1:1]
 	if s.dates != nil { // else the HTTP layer writes it, from the same clock, without a map entry
-		h["Date"] = s.dates.of(now)
+		h["Date"] = s.dates.Of(now)
 	}
 	h["X-Content-Type-Options"] = hdrNosniff
 	if rep.tagged {
@@ -123,7 +98,7 @@ func (s *Server) setHeaders(h http.Header, rep *reply, bodyLen int, now time.Tim
 
 // reqHeader is r.Header.Get(key) for a key in canonical form ("X-Ms-Date",
 // as http.CanonicalHeaderKey writes it), which is how net/http and the
-// fasthttp front (fastfront.go) store the headers they receive: the first
+// fasthttp front (package httpfront) store the headers they receive: the first
 // value, or "". It skips Get's
 // canonicalization of the key, which costs more than the lookup itself on
 // the request path.

@@ -44,6 +44,7 @@ import (
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/httpfront"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
@@ -92,7 +93,7 @@ type Server struct {
 	prefix  string // "/" + account: the path of the service
 	// dates formats the Date header from now when the service has a clock
 	// of its own (Config.Now); on time.Now, the HTTP layer writes it.
-	dates   *dateCache
+	dates   *httpfront.DateCache
 	signers sync.Pool // of *signer
 }
 
@@ -112,11 +113,11 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: the account key is not base64", ErrConfig)
 	}
-	var dates *dateCache
+	var dates *httpfront.DateCache
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	} else {
-		dates = &dateCache{}
+		dates = &httpfront.DateCache{}
 	}
 	s := &Server{account: cfg.Account, key: key, prefix: "/" + cfg.Account, dates: dates, now: cfg.Now, store: store.New(cfg.Now, cfg.Model.Enabled && cfg.Model.Kind == model.Cosmos),
 		model: model.New(cfg.Model, cfg.Now), stats: newStats()}

@@ -1,4 +1,4 @@
-package emulator
+package httpfront
 
 import (
 	"bufio"
