@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/tablestress/tablestress/internal/jsontext"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 )
@@ -102,18 +101,4 @@ func (s *Server) setACL(r *http.Request, t *store.Table) reply {
 	}
 	t.SetPolicies(pols)
 	return reply{status: http.StatusNoContent, table: t.Name()}
-}
-
-// getTable answers GET /Tables('name'): the table, or 404
-// ResourceNotFound (REST "Query Tables").
-func (s *Server) getTable(r *http.Request, name string) reply {
-	t := s.store.Table(name)
-	if t == nil {
-		return errReply(errNotFound, "")
-	}
-	out := []byte(`{"odata.metadata":`)
-	out = jsontext.AppendString(out, s.baseURL(r)+"/$metadata#Tables/@Element")
-	out = append(out, `,"TableName":`...)
-	out = jsontext.AppendString(out, t.Name())
-	return reply{status: http.StatusOK, table: t.Name(), body: append(out, '}')}
 }

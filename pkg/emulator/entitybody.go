@@ -91,6 +91,19 @@ func parseBody(body []byte) (pk, rk string, keyed bool, props []store.Prop, err 
 	return pk, rk, keyed, props, nil
 }
 
+// parseEntity is parseBody for a body that must name its keys: an
+// insert's, or an upsert's that Load takes.
+func parseEntity(body []byte) (pk, rk string, props []store.Prop, err *apiError) {
+	p, r, keyed, props, err := parseBody(body)
+	switch {
+	case err != nil:
+		return "", "", nil, err
+	case !keyed:
+		return "", "", nil, invalidInput("The entity must have a PartitionKey and a RowKey.")
+	}
+	return p, r, props, nil
+}
+
 // edmTypes are the names of the Edm types, which type annotations carry.
 var edmTypes = [...]string{"Edm.String", "Edm.Int64", "Edm.DateTime", "Edm.Int32", "Edm.Double", "Edm.Boolean", "Edm.Guid", "Edm.Binary"}
 

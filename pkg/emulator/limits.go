@@ -168,3 +168,16 @@ func checkEntity(pk, rk string, props []store.Prop) *apiError {
 	}
 	return nil
 }
+
+// validKey checks a PartitionKey or RowKey against Azure's rules.
+func validKey(k string) bool {
+	if len(k) > maxKeyBytes {
+		return false
+	}
+	for _, c := range k {
+		if c == '/' || c == '\\' || c == '#' || c == '?' || c <= 0x1f || (c >= 0x7f && c <= 0x9f) {
+			return false
+		}
+	}
+	return true
+}

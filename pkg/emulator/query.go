@@ -121,7 +121,7 @@ func (s *Server) query(r *http.Request, name string, g *grant) reply {
 	t.RUnlock()
 	out = append(out, "]}"...)
 	s.model.ChargePage(name, p.visits)
-	s.stats.visits(name, p.visits)
+	s.counters.visits(name, p.visits)
 	*buf = out
 	rep := timedReply(reply{status: http.StatusOK, body: out, part: part, entities: p.n, pooled: buf}, model.OpQuery, 0, 0, d)
 	rep.work.Visited = p.seen

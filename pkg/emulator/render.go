@@ -130,6 +130,21 @@ func keyLiteral(k string) string {
 	return strings.ReplaceAll(url.PathEscape(strings.ReplaceAll(k, "'", "''")), "%27", "'")
 }
 
+// metaLevel reads the JSON metadata level from Accept or $format.
+func metaLevel(r *http.Request) int {
+	a := queryValue(r, "$format")
+	if a == "" {
+		a = reqHeader(r, "Accept")
+	}
+	switch {
+	case strings.Contains(a, "nometadata"):
+		return noMetadata
+	case strings.Contains(a, "fullmetadata"):
+		return fullMetadata
+	}
+	return minimalMetadata
+}
+
 // viewOf is the rendering a request asks for.
 func (s *Server) viewOf(r *http.Request, table string, sel map[string]bool) view {
 	return view{meta: metaLevel(r), sel: sel, host: r.Host, account: s.account, table: table}

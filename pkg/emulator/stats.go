@@ -55,7 +55,7 @@ var dropKey = outcome.Outcome{Class: outcome.Transport}.Key()
 
 // Stats returns a copy of the counters. It is safe for concurrent use.
 func (s *Server) Stats() Stats {
-	tables := s.stats.snapshot()
+	tables := s.counters.snapshot()
 	for name, ts := range tables {
 		ts.Rows, _ = s.Rows(name)
 	}
@@ -76,7 +76,7 @@ func (s *Server) Rows(table string) (int, bool) {
 
 // ResetStats zeroes the request counters (not the fault and model state).
 // It is safe for concurrent use.
-func (s *Server) ResetStats() { s.stats.reset() }
+func (s *Server) ResetStats() { s.counters.reset() }
 
 // statusKey is the outcome key of an answer.
 func statusKey(status int, code string) string { return outcome.New(status, code).Key() }

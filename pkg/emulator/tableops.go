@@ -56,6 +56,20 @@ func checkTableName(n string) *apiError {
 	return nil
 }
 
+// getTable answers GET /Tables('name'): the table, or 404
+// ResourceNotFound (REST "Query Tables").
+func (s *Server) getTable(r *http.Request, name string) reply {
+	t := s.store.Table(name)
+	if t == nil {
+		return errReply(errNotFound, "")
+	}
+	out := []byte(`{"odata.metadata":`)
+	out = jsontext.AppendString(out, s.baseURL(r)+"/$metadata#Tables/@Element")
+	out = append(out, `,"TableName":`...)
+	out = jsontext.AppendString(out, t.Name())
+	return reply{status: http.StatusOK, table: t.Name(), body: append(out, '}')}
+}
+
 func (s *Server) deleteTable(name string) reply {
 	if !s.store.Drop(name) {
 		return errReply(errNotFound, "") // Delete Table answers ResourceNotFound (entity operations say TableNotFound)
