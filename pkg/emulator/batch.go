@@ -62,33 +62,8 @@ func (s *Server) transact(ctx context.Context, ops []batchOp, g *grant, bodyByte
 		return reply{status: http.StatusAccepted, key: statusKey(e.status, e.code), part: part, table: first.table,
 			body: batchResponse(nil, i, e, s.now()), ctype: "multipart/mixed; boundary=" + batchBoundary}, e
 	}
-	if len(ops) > maxBatchOps {
-		return fail(maxBatchOps-1, errTooManyOps) // Azure names the 100th operation
-	}
-	seen := make(map[string]bool, len(ops))
-	for i, o := range ops {
-		if o.err != nil {
-			return fail(i, o.err)
-		}
-		if e := g.allows(opAccess(o)); e != nil {
-			return fail(i, e)
-		}
-		if e := g.allowsKeys(o.pk, o.rk); e != nil {
-			return fail(i, e)
-		}
-		if o.table != first.table {
-			return fail(i, invalidInput("All operations of a batch must address the same table."))
-		}
-		if o.pk != first.pk {
-			return fail(i, errMixedPartitions)
-		}
-		if !validKey(o.pk) || !validKey(o.rk) {
-			return fail(i, errBadKey)
-		}
-		if seen[o.rk] {
-			return fail(i, errDuplicateRow)
-		}
-		seen[o.rk] = true
+	if i, e := checkBatch(ops, g); e != nil {
+		return fail(i, e)
 	}
 	t := s.store.Table(first.table)
 	props := 0
@@ -114,6 +89,44 @@ func (s *Server) transact(ctx context.Context, ops []batchOp, g *grant, bodyByte
 		rep.body, rep.ctype = batchResponse(results, -1, nil, s.now()), "multipart/mixed; boundary="+batchBoundary
 	}
 	return timedReply(rep, model.OpBatch, len(ops), bodyBytes, d), nil
+}
+
+// checkBatch checks a transaction's operations before it is judged, in
+// Azure's order, against the grant g (nil: the account key), and returns
+// the failing operation's index and error: at most 100 operations (Azure
+// names the 100th), each framed and allowed, all on one table and one
+// partition, with valid keys and no RowKey twice.
+func checkBatch(ops []batchOp, g *grant) (int, *apiError) {
+	if len(ops) > maxBatchOps {
+		return maxBatchOps - 1, errTooManyOps
+	}
+	first := ops[0]
+	seen := make(map[string]bool, len(ops))
+	for i, o := range ops {
+		if o.err != nil {
+			return i, o.err
+		}
+		if e := g.allows(opAccess(o)); e != nil {
+			return i, e
+		}
+		if e := g.allowsKeys(o.pk, o.rk); e != nil {
+			return i, e
+		}
+		if o.table != first.table {
+			return i, invalidInput("All operations of a batch must address the same table.")
+		}
+		if o.pk != first.pk {
+			return i, errMixedPartitions
+		}
+		if !validKey(o.pk) || !validKey(o.rk) {
+			return i, errBadKey
+		}
+		if seen[o.rk] {
+			return i, errDuplicateRow
+		}
+		seen[o.rk] = true
+	}
+	return 0, nil
 }
 
 // applyBatch checks every operation against the table as changed by the

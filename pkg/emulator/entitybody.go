@@ -25,70 +25,92 @@ func parseBody(body []byte) (pk, rk string, keyed bool, props []store.Prop, err 
 	if !ok {
 		return "", "", false, nil, invalidInput("The request body is not a JSON object.")
 	}
-	key := func(name string) (string, bool, *apiError) {
-		raw, ok := m.Get(name, "")
-		if !ok {
-			return "", false, nil
-		}
-		s, ok := jsontext.StringValue(raw)
-		if !ok {
-			return "", false, invalidInput("%s must be a string.", name)
-		}
-		return s, true, nil
-	}
 	var hasPK, hasRK bool
-	if pk, hasPK, err = key("PartitionKey"); err != nil {
+	if pk, hasPK, err = bodyKey(m, "PartitionKey"); err != nil {
 		return
 	}
-	if rk, hasRK, err = key("RowKey"); err != nil {
+	if rk, hasRK, err = bodyKey(m, "RowKey"); err != nil {
 		return
 	}
-	keyed = hasPK && hasRK
-	system := func(name string) bool {
-		return name == "PartitionKey" || name == "RowKey" || name == "Timestamp" || strings.HasPrefix(name, "odata.") || strings.IndexByte(name, '@') >= 0
+	if props, err = bodyProps(m); err != nil {
+		return "", "", false, nil, err
 	}
+	return pk, rk, hasPK && hasRK, props, nil
+}
+
+// bodyKey reads a key of body m: false when it has none, an error when it
+// is not a string.
+func bodyKey(m jsontext.Object, name string) (string, bool, *apiError) {
+	raw, ok := m.Get(name, "")
+	if !ok {
+		return "", false, nil
+	}
+	s, ok := jsontext.StringValue(raw)
+	if !ok {
+		return "", false, invalidInput("%s must be a string.", name)
+	}
+	return s, true, nil
+}
+
+// systemMember reports whether a body member is not a property: a key,
+// the Timestamp, an odata.* member or an annotation.
+func systemMember(name string) bool {
+	return name == "PartitionKey" || name == "RowKey" || name == "Timestamp" || strings.HasPrefix(name, "odata.") || strings.IndexByte(name, '@') >= 0
+}
+
+// bodyProps reads and checks the properties of body m, in name order.
+func bodyProps(m jsontext.Object) ([]store.Prop, *apiError) {
 	n := 0
 	for _, mb := range m.Members {
-		if !system(mb.Name) {
+		if !systemMember(mb.Name) {
 			n++
 		}
 	}
 	if n > maxProperties {
-		return "", "", false, nil, errTooManyProperties
+		return nil, errTooManyProperties
 	}
-	props = make([]store.Prop, 0, n)
+	props := make([]store.Prop, 0, n)
 	for k, mb := range m.Members { // in name order
-		name, raw := mb.Name, mb.Raw
-		if system(name) {
+		if systemMember(mb.Name) {
 			continue
 		}
-		if e := checkPropertyName(name); e != nil {
-			return "", "", false, nil, e
+		p, null, err := bodyProp(m, k)
+		if err != nil {
+			return nil, err
 		}
-		if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-			continue
+		if !null {
+			props = append(props, p)
 		}
-		typ := ""
-		if t, ok := m.After(k, "@odata.type"); ok {
-			if typ, ok = typeValue(t); !ok {
-				return "", "", false, nil, invalidInput("The type annotation of %q is not a string.", name)
-			}
-		}
-		if e := checkValue(raw, typ); e != nil {
-			return "", "", false, nil, invalidInput("The value of property %q is invalid: %s.", name, e.Error())
-		}
-		if typ == "Edm.Double" {
-			if s, isString := jsontext.Unquote(raw); isString && numericString(s) {
-				raw = json.RawMessage(s) // "2" as the JavaScript SDK sends a whole Double: the number
-			}
-		}
-		p := store.Prop{Name: name, Raw: raw, Type: typ} // a scalar: compact already
-		if e := checkValueSize(p); e != nil {
-			return "", "", false, nil, e
-		}
-		props = append(props, p)
 	}
-	return pk, rk, keyed, props, nil
+	return props, nil
+}
+
+// bodyProp reads and checks property k of body m, with its type
+// annotation; null reports a null value, which is no property.
+func bodyProp(m jsontext.Object, k int) (p store.Prop, null bool, err *apiError) {
+	name, raw := m.Members[k].Name, m.Members[k].Raw
+	if e := checkPropertyName(name); e != nil {
+		return p, false, e
+	}
+	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return p, true, nil
+	}
+	typ := ""
+	if t, ok := m.After(k, "@odata.type"); ok {
+		if typ, ok = typeValue(t); !ok {
+			return p, false, invalidInput("The type annotation of %q is not a string.", name)
+		}
+	}
+	if e := checkValue(raw, typ); e != nil {
+		return p, false, invalidInput("The value of property %q is invalid: %s.", name, e.Error())
+	}
+	if typ == "Edm.Double" {
+		if s, isString := jsontext.Unquote(raw); isString && numericString(s) {
+			raw = json.RawMessage(s) // "2" as the JavaScript SDK sends a whole Double: the number
+		}
+	}
+	p = store.Prop{Name: name, Raw: raw, Type: typ} // a scalar: compact already
+	return p, false, checkValueSize(p)
 }
 
 // parseEntity is parseBody for a body that must name its keys: an

@@ -3,6 +3,7 @@ package emulator
 import (
 	"encoding/base64"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -69,57 +70,25 @@ func (s *Server) query(r *http.Request, name string, g *grant) reply {
 		return errReply(invalidInput("%v", err), part)
 	}
 	t := s.store.Table(name)
-	var start keys
-	start.pk, start.rk = rg.Start()
-	if npk := q.Get("NextPartitionKey"); npk != "" || q.Get("NextRowKey") != "" {
-		if cont := (keys{decodeToken(npk), decodeToken(q.Get("NextRowKey"))}); start.less(cont) {
-			start = cont
-		}
-	}
-	active := s.model.Active()
-	req := model.Request{Table: name, Op: model.OpQuery}
-	if part != "*" {
-		req.Partition = part
-	}
-	if t != nil && active {
-		t.RLock()
-		if first := firstIn(t, start, rg); first != "" {
-			req.Partition, req.Extends = first, t.EndOf(first)
-		}
-		t.RUnlock()
-	}
-	_, refused, d := s.gate(r.Context(), part, req, nil)
+	start := queryStart(q, rg)
+	_, refused, d := s.gate(r.Context(), part, s.pageRequest(t, name, part, start, rg), nil)
 	if refused != nil {
 		return *refused
 	}
 	if t == nil {
 		return errReply(errTableNotFound, part)
 	}
-	top := topOf(q.Get("$top"))
-	v := s.viewOf(r, name, selectSet(q.Get("$select")))
-	buf := getBuf()
-	out := append(*buf, '{')
-	if v.meta >= minimalMetadata {
-		out = append(out, `"odata.metadata":`...)
-		out = v.appendMetadataURL(out, "")
-		out = append(out, ',')
-	}
-	out = append(out, `"value":[`...)
-	p := newPage(top)
-	if active {
+	p := newPage(topOf(q.Get("$top")))
+	if s.model.Active() {
 		p.budget = s.model.PageVisits()
 		p.place = func(pk string) int { return s.model.Place(name, pk) }
 		p.end = t.EndOf
 	}
+	v := s.viewOf(r, name, selectSet(q.Get("$select")))
+	buf := getBuf()
 	t.RLock()
-	next, more := scan(t, start, rg, f, p, func(e *store.Entity) {
-		if p.n > 0 {
-			out = append(out, ',')
-		}
-		out = v.appendEntity(out, e, false)
-	})
+	out, next, more := v.appendPage(*buf, t, start, rg, f, p)
 	t.RUnlock()
-	out = append(out, "]}"...)
 	s.model.ChargePage(name, p.visits)
 	s.counters.visits(name, p.visits)
 	*buf = out
@@ -129,6 +98,57 @@ func (s *Server) query(r *http.Request, name string, g *grant) reply {
 		rep.header = map[string]string{"x-ms-continuation-NextPartitionKey": encodeToken(next.pk), "x-ms-continuation-NextRowKey": encodeToken(next.rk)}
 	}
 	return rep
+}
+
+// queryStart is where a query's page starts: the start of its key range,
+// or its continuation when that lies beyond.
+func queryStart(q url.Values, rg filter.KeyRange) keys {
+	var start keys
+	start.pk, start.rk = rg.Start()
+	if npk := q.Get("NextPartitionKey"); npk != "" || q.Get("NextRowKey") != "" {
+		if cont := (keys{decodeToken(npk), decodeToken(q.Get("NextRowKey"))}); start.less(cont) {
+			start = cont
+		}
+	}
+	return start
+}
+
+// pageRequest is what the model judges of a query page of table t (nil:
+// missing) named name, counted under part: the partition it starts in, and
+// the end range that lies in, when the model is active.
+func (s *Server) pageRequest(t *store.Table, name, part string, start keys, rg filter.KeyRange) model.Request {
+	req := model.Request{Table: name, Op: model.OpQuery}
+	if part != "*" {
+		req.Partition = part
+	}
+	if t != nil && s.model.Active() {
+		t.RLock()
+		if first := firstIn(t, start, rg); first != "" {
+			req.Partition, req.Extends = first, t.EndOf(first)
+		}
+		t.RUnlock()
+	}
+	return req
+}
+
+// appendPage appends the answer of one query page of table t, read by
+// scan from start on, and returns it with the keys the next page starts
+// at (more false when there is none). Callers hold t's read lock.
+func (v *view) appendPage(out []byte, t *store.Table, start keys, rg filter.KeyRange, f filter.Node, p *page) (_ []byte, next keys, more bool) {
+	out = append(out, '{')
+	if v.meta >= minimalMetadata {
+		out = append(out, `"odata.metadata":`...)
+		out = v.appendMetadataURL(out, "")
+		out = append(out, ',')
+	}
+	out = append(out, `"value":[`...)
+	next, more = scan(t, start, rg, f, p, func(e *store.Entity) {
+		if p.n > 0 {
+			out = append(out, ',')
+		}
+		out = v.appendEntity(out, e, false)
+	})
+	return append(out, "]}"...), next, more
 }
 
 // firstIn returns the PartitionKey of the first entity of table t from

@@ -56,6 +56,16 @@ func (v *view) appendEntity(dst []byte, e *store.Entity, single bool) []byte {
 	var tb [40]byte
 	ts := edm.AppendTicks(tb[:0], e.Ticks(), ":") // for the ETag and the Timestamp
 	dst = append(dst, '{')
+	dst = v.appendAnnotations(dst, e, ts, single)
+	dst = v.appendProperties(dst, e, ts)
+	return append(dst, '}')
+}
+
+// appendAnnotations appends the odata.* members of e's JSON, each followed
+// by a comma, as the metadata level asks: odata.metadata for a single
+// entity, odata.type, odata.id and odata.editLink with full metadata, and
+// odata.etag (of the timestamp ts) with minimal or full metadata.
+func (v *view) appendAnnotations(dst []byte, e *store.Entity, ts []byte, single bool) []byte {
 	if v.meta >= minimalMetadata && single {
 		dst = append(dst, `"odata.metadata":`...)
 		dst = v.appendMetadataURL(dst, "/@Element")
@@ -79,6 +89,13 @@ func (v *view) appendEntity(dst []byte, e *store.Entity, single bool) []byte {
 		dst = jsontext.AppendString(dst, v.table+"(PartitionKey='"+keyLiteral(e.PK())+"',RowKey='"+keyLiteral(e.RK())+"')")
 		dst = append(dst, ',')
 	}
+	return dst
+}
+
+// appendProperties appends the members of e's JSON the projection keeps:
+// its keys, its Timestamp (ts) and its properties, annotated as the
+// metadata level asks, separated by commas.
+func (v *view) appendProperties(dst []byte, e *store.Entity, ts []byte) []byte {
 	n := len(dst)
 	sep := func() {
 		if len(dst) > n {
@@ -109,7 +126,7 @@ func (v *view) appendEntity(dst []byte, e *store.Entity, single bool) []byte {
 			sep()
 			dst = e.AppendFragment(dst)
 		}
-		return append(dst, '}')
+		return dst
 	}
 	for _, p := range e.Properties() {
 		if !v.want(p.Name) {
@@ -121,7 +138,7 @@ func (v *view) appendEntity(dst []byte, e *store.Entity, single bool) []byte {
 		}
 		dst = store.AppendProp(dst, p)
 	}
-	return append(dst, '}')
+	return dst
 }
 
 // keyLiteral writes a key as it appears inside quotes in an entity URL:

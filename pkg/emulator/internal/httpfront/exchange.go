@@ -88,29 +88,7 @@ func (x *exchange) load(c *fasthttp.RequestCtx) bool {
 		return false
 	}
 	r := x.req
-	hdr := r.Header
-	if hdr == nil {
-		hdr = make(http.Header, 12)
-	}
-	clear(hdr)
-	// One array holds every value; a name that comes again appends past
-	// its one-value window, into a slice of its own. Like the map, the
-	// array is the exchange's: neither outlives the request.
-	vals := x.vals[:0]
-	if cap(vals) < len(at) {
-		vals = make([]string, 0, len(at)+4)
-	}
-	for _, a := range at {
-		v := text[a.start:a.end]
-		if prev, dup := hdr[a.key]; dup {
-			hdr[a.key] = append(prev, v)
-			continue
-		}
-		vals = append(vals, v)
-		n := len(vals)
-		hdr[a.key] = vals[n-1 : n : n]
-	}
-	x.vals = vals
+	hdr := x.headerMap(text)
 	body := c.Request.Body()
 	x.body.Reset(body)
 	*r = *x.tmpl
@@ -127,6 +105,35 @@ func (x *exchange) load(c *fasthttp.RequestCtx) bool {
 	r.RemoteAddr = addrText(c.RemoteAddr())
 	r.RequestURI = text[:uriEnd]
 	return true
+}
+
+// headerMap fills the request's header map (the exchange's, kept from its
+// last request) with the values of x.at in text, and returns it. One
+// array holds every value; a name that comes again appends past its
+// one-value window, into a slice of its own. Like the map, the array is
+// the exchange's: neither outlives the request.
+func (x *exchange) headerMap(text string) http.Header {
+	hdr := x.req.Header
+	if hdr == nil {
+		hdr = make(http.Header, 12)
+	}
+	clear(hdr)
+	vals := x.vals[:0]
+	if cap(vals) < len(x.at) {
+		vals = make([]string, 0, len(x.at)+4)
+	}
+	for _, a := range x.at {
+		v := text[a.start:a.end]
+		if prev, dup := hdr[a.key]; dup {
+			hdr[a.key] = append(prev, v)
+			continue
+		}
+		vals = append(vals, v)
+		n := len(vals)
+		hdr[a.key] = vals[n-1 : n : n]
+	}
+	x.vals = vals
+	return hdr
 }
 
 // headers appends the values of the headers hs yields to t[:from], and

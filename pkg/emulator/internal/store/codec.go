@@ -84,60 +84,16 @@ func nameID(nm *Names, name string) (uint32, bool) {
 
 // appendCompact appends a value's tag and its compact form, or its JSON.
 func appendCompact(dst, raw []byte, typ string) []byte {
+	var out []byte
+	ok := false
 	switch typ {
 	case "":
-		switch {
-		case len(raw) > 0 && raw[0] == '"':
-			if s, escaped, ok := jsontext.Verbatim(raw); ok {
-				tag := tagString
-				if escaped {
-					tag = tagEscaped
-				}
-				dst = append(dst, tag)
-				dst = binary.AppendUvarint(dst, uint64(len(s)))
-				return append(dst, s...)
-			}
-		case string(raw) == "true":
-			return append(dst, tagTrue)
-		case string(raw) == "false":
-			return append(dst, tagFalse)
-		default:
-			if n, ok := exactInt(raw); ok {
-				return binary.AppendVarint(append(dst, tagInt), n)
-			}
-		}
-	case "Edm.Int64":
-		if len(raw) >= 2 && raw[0] == '"' {
-			if n, ok := exactInt(raw[1 : len(raw)-1]); ok {
-				return binary.AppendVarint(append(dst, tagInt64), n)
-			}
-		}
-	case "Edm.DateTime":
-		if s, ok := jsontext.UnquoteView(raw); ok {
-			if sec, nsec, digits, ok := edm.CompactTime(s); ok {
-				dst = append(dst, tagDateTime, byte(digits))
-				dst = binary.AppendVarint(dst, sec)
-				return binary.AppendUvarint(dst, uint64(nsec))
-			}
-		}
-	case "Edm.Guid":
-		if s, ok := jsontext.UnquoteView(raw); ok {
-			if g, upper, ok := edm.CompactGUID(s); ok {
-				tag := tagGUIDLower
-				if upper {
-					tag = tagGUIDUpper
-				}
-				return append(append(dst, tag), g[:]...)
-			}
-		}
-	case "Edm.Binary":
-		if s, ok := jsontext.UnquoteView(raw); ok {
-			if b, err := base64.StdEncoding.DecodeString(s); err == nil && base64.StdEncoding.EncodeToString(b) == s {
-				dst = append(dst, tagBinary)
-				dst = binary.AppendUvarint(dst, uint64(len(b)))
-				return append(dst, b...)
-			}
-		}
+		out, ok = appendUntyped(dst, raw)
+	case "Edm.Int64", "Edm.DateTime", "Edm.Guid", "Edm.Binary":
+		out, ok = appendTyped(dst, raw, typ)
+	}
+	if ok {
+		return out
 	}
 	for i, t := range rawTypes {
 		if t == typ {
@@ -151,6 +107,73 @@ func appendCompact(dst, raw []byte, typ string) []byte {
 	dst = append(dst, typ...)
 	dst = binary.AppendUvarint(dst, uint64(len(raw)))
 	return append(dst, raw...)
+}
+
+// appendUntyped appends the compact form of a value without annotation,
+// false when it has none (it is held as its JSON).
+func appendUntyped(dst, raw []byte) ([]byte, bool) {
+	switch {
+	case len(raw) > 0 && raw[0] == '"':
+		if s, escaped, ok := jsontext.Verbatim(raw); ok {
+			tag := tagString
+			if escaped {
+				tag = tagEscaped
+			}
+			dst = append(dst, tag)
+			dst = binary.AppendUvarint(dst, uint64(len(s)))
+			return append(dst, s...), true
+		}
+	case string(raw) == "true":
+		return append(dst, tagTrue), true
+	case string(raw) == "false":
+		return append(dst, tagFalse), true
+	default:
+		if n, ok := exactInt(raw); ok {
+			return binary.AppendVarint(append(dst, tagInt), n), true
+		}
+	}
+	return dst, false
+}
+
+// appendTyped appends the compact form of a value annotated typ (Int64,
+// DateTime, Guid or Binary), false when it has none (it is held as its
+// JSON).
+func appendTyped(dst, raw []byte, typ string) ([]byte, bool) {
+	if typ == "Edm.Int64" {
+		if len(raw) >= 2 && raw[0] == '"' {
+			if n, ok := exactInt(raw[1 : len(raw)-1]); ok {
+				return binary.AppendVarint(append(dst, tagInt64), n), true
+			}
+		}
+		return dst, false
+	}
+	s, ok := jsontext.UnquoteView(raw)
+	if !ok {
+		return dst, false
+	}
+	switch typ {
+	case "Edm.DateTime":
+		if sec, nsec, digits, ok := edm.CompactTime(s); ok {
+			dst = append(dst, tagDateTime, byte(digits))
+			dst = binary.AppendVarint(dst, sec)
+			return binary.AppendUvarint(dst, uint64(nsec)), true
+		}
+	case "Edm.Guid":
+		if g, upper, ok := edm.CompactGUID(s); ok {
+			tag := tagGUIDLower
+			if upper {
+				tag = tagGUIDUpper
+			}
+			return append(append(dst, tag), g[:]...), true
+		}
+	case "Edm.Binary":
+		if b, err := base64.StdEncoding.DecodeString(s); err == nil && base64.StdEncoding.EncodeToString(b) == s {
+			dst = append(dst, tagBinary)
+			dst = binary.AppendUvarint(dst, uint64(len(b)))
+			return append(dst, b...), true
+		}
+	}
+	return dst, false
 }
 
 // exactInt parses a decimal integer that strconv writes back the same.
