@@ -27,9 +27,17 @@
 // per table, partition and outcome key (package outcome) so tests can
 // prove that a client reported exactly what the server saw.
 //
-// Entities live in memory, one google/btree per table ordered by
-// (PartitionKey, RowKey), each stored as its keys, timestamp and the
-// compact JSON of its properties (about 1,120 bytes for an entity of 1 KiB).
+// This package is the REST service: it alone knows requests (their
+// routes, bodies, headers and answers), authorization and the model. It is
+// built of packages that import nothing of it (TestImportsRunOneWay holds
+// them to it): internal/httpfront serves it over HTTP/1.1 with fasthttp;
+// internal/store keeps the tables and entities in memory (a B-tree per
+// table in (PartitionKey, RowKey) order, each entity stored as its keys,
+// timestamp and compact properties: about 1,120 bytes for an entity of
+// 1 KiB); internal/filter parses and evaluates $filter; internal/edm
+// writes the Edm values' forms; internal/jsontext (shared with the rest
+// of the module) scans and writes JSON; model decides throttling and
+// service times, faults the injected failures.
 package emulator
 
 import (
