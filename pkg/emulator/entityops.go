@@ -59,7 +59,7 @@ func preference(r *http.Request) string {
 }
 
 // extendsOf computes, for the partition model, whether a write to pk
-// creates a PartitionKey at an end of table t (see table.extends); nil t
+// creates a PartitionKey at an end of table t (see store.Table.Extends); nil t
 // (a missing table) extends nothing.
 func extendsOf(t *store.Table, pk string) func() int {
 	return func() int {

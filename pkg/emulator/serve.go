@@ -15,7 +15,7 @@ type reply struct {
 	status int
 	err    *apiError
 	tagged bool   // the answer carries the ETag of an entity written at tagTS
-	tagTS  int64  // that entity's write time (entity.ts)
+	tagTS  int64  // that entity's write time (store.Entity.Ticks)
 	prefer string // the Preference-Applied header, "" for none
 	// header holds the other headers, by any case of their names.
 	header   map[string]string

@@ -43,9 +43,9 @@ const (
 // none, or one its JSON does not imply (see Prop.Annotated).
 var rawTypes = [...]string{"", "Edm.Double", "Edm.Int64", "Edm.DateTime", "Edm.Guid", "Edm.Binary"}
 
-// encodeProps appends the compact form of props (sorted by name, as
-// the REST service parses them and Merge returns them), naming them by nm's ids; nil nm
-// stores every name.
+// encodeProps appends the compact form of props (sorted by name, as the
+// REST service parses them and Merge returns them), naming them by nm's
+// ids; nil nm stores every name.
 func encodeProps(dst []byte, props []Prop, nm *Names) []byte {
 	for _, p := range props {
 		if id, ok := nameID(nm, p.Name); ok {
