@@ -49,3 +49,24 @@ func EntityKeys(entity []byte) (pk, rk string, ok bool) {
 	rk, ok2 := jsontext.Decode(rawRK)
 	return pk, rk, ok1 && ok2
 }
+
+// StringProperties returns the string values of the named top-level
+// properties of an entity's JSON in one pass ("" for a missing one or one
+// that is not a string); ok is false when the text is not a well-formed
+// object.
+func StringProperties(entity []byte, names ...string) (vals []string, ok bool) {
+	vals = make([]string, len(names))
+	m := jsontext.Members(entity)
+	for {
+		n, v, more := m.Next()
+		if !more {
+			break
+		}
+		for k, name := range names {
+			if string(n) == name && len(v) >= 2 && v[0] == '"' {
+				vals[k], _ = jsontext.Decode(v)
+			}
+		}
+	}
+	return vals, !m.Bad()
+}
