@@ -155,7 +155,6 @@ func rowOf(entity []byte) (question.Row, bool) {
 	return row, row.Seq >= 0 || row.MainPK != ""
 }
 
-
 // questionNames are the scenario's questions, by index.
 func (c *Config) questionNames() []string {
 	out := make([]string, len(c.Scenario.Questions))

@@ -14,15 +14,15 @@ import (
 // which operation comes next and on which entities, without talking to a
 // server, so the run and the `keys` analysis make the same choices.
 type Plan struct {
-	Pop     *keygen.Population
-	Scheme  *keygen.Scheme
-	Space   *Keyspace
-	Mix     *Mix
+	Pop    *keygen.Population
+	Scheme *keygen.Scheme
+	Space  *Keyspace
+	Mix    *Mix
 	// Questions are the scheme's plans for the scenario's questions, by
 	// the scenario's order.
 	Questions []*question.Plan
 	Targets   *Targets // nil unless target_partitions or a shard restricts the partitions
-	Seed    uint64
+	Seed      uint64
 	// Member, when set, says which partitions this run covers (its shard
 	// and target partitions); the seed phase writes only those.
 	Member func(pk []byte) bool
