@@ -94,8 +94,11 @@ func (s *Server) query(r *http.Request, name string, g *grant) reply {
 	*buf = out
 	rep := timedReply(reply{status: http.StatusOK, body: out, part: part, entities: p.n, pooled: buf}, model.OpQuery, 0, 0, d)
 	rep.work.Visited = p.seen
+	// What the page visited, for the client to attribute to its own
+	// operations (the counters of /_tablestress/stats sum it per table).
+	rep.header = map[string]string{visitedHeader: strconv.Itoa(p.seen)}
 	if more {
-		rep.header = map[string]string{"x-ms-continuation-NextPartitionKey": encodeToken(next.pk), "x-ms-continuation-NextRowKey": encodeToken(next.rk)}
+		rep.header["x-ms-continuation-NextPartitionKey"], rep.header["x-ms-continuation-NextRowKey"] = encodeToken(next.pk), encodeToken(next.rk)
 	}
 	return rep
 }

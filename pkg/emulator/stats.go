@@ -49,6 +49,12 @@ type PartitionStats struct {
 	Discarded int64 `json:"discarded,omitempty"`
 }
 
+// visitedHeader answers every query page with the entities it visited,
+// matched or not (what the model charged it and Visited counts), so a
+// client can attribute rows visited to its own operations. No Azure
+// client reads it; tablestress does (pkg/table.VisitedHeader).
+const visitedHeader = "x-tablestress-rows-visited"
+
 // dropKey is the outcome key of a dropped connection: the client sees a
 // transport error.
 var dropKey = outcome.Outcome{Class: outcome.Transport}.Key()
