@@ -135,3 +135,24 @@ func (p *Population) Equal(a, b *Entity, name string) bool {
 // NameHash is FNV-1a 64 of a name: a stable salt for streams drawn per
 // name (NewStream(seed, NameHash(name))).
 func NameHash(name string) uint64 { return nameHash(name) }
+
+// FieldValue is field name's value for entity i, drawn alone (as Entity
+// draws it); false when there is no such field.
+func (p *Population) FieldValue(name string, i int64) (Value, bool) {
+	k, ok := p.byName[name]
+	if !ok {
+		return Value{}, false
+	}
+	var st Stream
+	return p.fields[k].draw(p.spec.Seed, i, &st), true
+}
+
+// Value returns field name's value of e (false when there is no such
+// field).
+func (p *Population) Value(e *Entity, name string) (Value, bool) {
+	k, ok := p.byName[name]
+	if !ok {
+		return Value{}, false
+	}
+	return e.Values[k], true
+}

@@ -155,7 +155,9 @@ func (q *Question) kindOf(a access) (Kind, string) {
 	switch {
 	case a.anyPK:
 		return Scan, "the PartitionKey needs " + strings.Join(q.unknown(a.pk.parts), ", ") + ", which the question does not know"
-	case q.Want == One && a.pk.known && a.rk.point() && len(a.filter) == 0:
+	case q.Want == One && a.pk.known && a.rk.point():
+		// The keys computed from the known values are the picked
+		// entity's own: the point read finds it, and no filter is needed.
 		return Point, "PartitionKey and RowKey from " + q.knownText()
 	case len(a.filter) > 0:
 		return Scan, "the keys do not fix " + strings.Join(a.filter, ", ") + ": a filter visits every row of the partition"
@@ -166,13 +168,22 @@ func (q *Question) kindOf(a access) (Kind, string) {
 	case q.Ordered() && !a.sorted:
 		return Scan, "the RowKey does not order rows " + string(q.Want) + " first: the whole partition is read and sorted"
 	case len(a.pk.hashes) > 0:
-		return FanOut, fmt.Sprintf("%d partitions (hash buckets of %s) per question, merged", a.fanOut(), strings.Join(q.unknown(a.pk.parts), ", "))
+		return FanOut, fmt.Sprintf("%d partitions (hash buckets of %s) per question, merged", a.fanOut(), strings.Join(a.hashSources(), ", "))
 	case a.pk.times && !q.Ordered() && !q.oneBucket(a.pk.unit):
 		return FanOut, "every " + a.pk.unit + " partition the span covers, merged"
 	case a.pk.times:
 		return Range, "one " + a.pk.unit + " partition after another, " + string(q.orderWord()) + " first, until the answer is complete"
 	}
 	return Range, "one partition, RowKey range from " + q.knownText()
+}
+
+// hashSources names what the enumerated buckets hash.
+func (a access) hashSources() []string {
+	var out []string
+	for _, k := range a.pk.hashes {
+		out = append(out, a.pk.parts[k].Source)
+	}
+	return out
 }
 
 // fanOut is the partitions a fan-out asks per time bucket.

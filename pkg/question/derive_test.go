@@ -89,6 +89,7 @@ func TestDerivePlans(t *testing.T) {
 		{"blog-posts", byCategory, "index PostsByCategory"},
 		{"blog-posts", shipped, "scan"}, // every month, filtered
 		{"region-category", shipped, "scan (table)"},
+		{"month-inverted", Spec{Name: "post", Known: []string{"time", "slug"}, Want: One}, "point"}, // the RowKey from time alone finds it
 	} {
 		p := Derive(question(t, pop, c.q), builtin(t, pop, c.scheme))
 		if p.Label() != c.want {
@@ -111,6 +112,7 @@ func TestPlansAnswerExactlyOnTheModel(t *testing.T) {
 		{Name: "last-2h", Want: All, Window: "2h"},
 		{Name: "category", Known: []string{"category"}, Want: Newest, Limit: 5},
 		{Name: "order", Known: []string{"order"}, Want: One},
+		{Name: "post", Known: []string{"time", "slug"}, Want: One},
 	}
 	st := keygen.NewStream(1, 2)
 	var e keygen.Entity

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
 )
@@ -23,11 +24,14 @@ const (
 // answers a plan as the Table service would and counts, per question, the
 // requests (pages), partitions and rows it visits. It needs no server;
 // building it renders every entity's keys once (O(n) memory). A Model is
-// immutable and safe for concurrent use.
+// safe for concurrent use.
 type Model struct {
 	pop     *keygen.Population
+	n       int64
 	main    *modelTable
 	indexes map[string]*modelTable
+	mu      sync.Mutex
+	values  map[string][]keygen.Value // a field's value of every entity, drawn on first use
 }
 
 type modelTable struct {
@@ -44,7 +48,7 @@ type modelRow struct {
 
 // NewModel builds the model of scheme's tables holding entities [0, n).
 func NewModel(pop *keygen.Population, scheme *keygen.Scheme, n int64) *Model {
-	m := &Model{pop: pop, main: &modelTable{parts: map[string][]modelRow{}}, indexes: map[string]*modelTable{}}
+	m := &Model{pop: pop, n: n, main: &modelTable{parts: map[string][]modelRow{}}, indexes: map[string]*modelTable{}, values: map[string][]keygen.Value{}}
 	for _, ix := range scheme.Indexes {
 		m.indexes[ix.Name] = &modelTable{parts: map[string][]modelRow{}}
 	}
@@ -175,22 +179,29 @@ func (c *counting) Query(_ context.Context, q Query) ([]Row, error) {
 }
 
 // matches evaluates a query's property filters on a row.
-func (m *Model) matches(q Query, r modelRow, e *keygen.Entity) bool {
+func (m *Model) matches(q Query, r modelRow, _ *keygen.Entity) bool {
 	if q.Time != nil && !q.Time.Contains(r.ticks) {
 		return false
 	}
-	if len(q.Equal) == 0 {
-		return true
-	}
-	m.pop.Entity(r.seq, e)
 	for _, eq := range q.Equal {
-		if eq.Numeric {
-			if n, _ := m.pop.FieldNumber(e, eq.Field); n != eq.Number {
-				return false
-			}
-		} else if v, _ := m.pop.FieldString(e, eq.Field); v != eq.Value {
+		if m.column(eq.Field)[r.seq] != eq.Raw {
 			return false
 		}
 	}
 	return true
+}
+
+// column is field's value of every entity of the model.
+func (m *Model) column(field string) []keygen.Value {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if v, ok := m.values[field]; ok {
+		return v
+	}
+	v := make([]keygen.Value, m.n)
+	for i := range v {
+		v[i], _ = m.pop.FieldValue(field, int64(i))
+	}
+	m.values[field] = v
+	return v
 }

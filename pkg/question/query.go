@@ -43,6 +43,8 @@ type Equal struct {
 	Value   string
 	Numeric bool
 	Number  int64
+	// Raw is the picked entity's value, which Model compares.
+	Raw keygen.Value
 }
 
 // Source runs a plan's requests: the Table service through the SDK (its
@@ -129,12 +131,13 @@ func (q *Question) render(parts []keygen.Part, e *keygen.Entity, at time.Time, b
 func (q *Question) equals(fields []string, e *keygen.Entity) []Equal {
 	var out []Equal
 	for _, f := range fields {
+		raw, _ := q.pop.Value(e, f)
 		if n, ok := q.pop.FieldNumber(e, f); ok && q.pop.FieldNumeric(f) {
-			out = append(out, Equal{Field: f, Numeric: true, Number: n})
+			out = append(out, Equal{Field: f, Numeric: true, Number: n, Raw: raw})
 			continue
 		}
 		v, _ := q.pop.FieldString(e, f)
-		out = append(out, Equal{Field: f, Value: v})
+		out = append(out, Equal{Field: f, Value: v, Raw: raw})
 	}
 	return out
 }
