@@ -119,3 +119,39 @@ func QuestionOrder(qs map[string]Question) []string {
 	sort.Strings(out)
 	return out
 }
+
+// mergeQuestions combines the questions of shards' reports: counts and
+// sums add, latency comes from the merged histograms, the plan is the
+// shards' own (one scheme).
+func (m *Report) mergeQuestions(reps []*Report, secs float64) error {
+	for _, r := range reps {
+		for name, q := range r.Questions {
+			if m.Questions == nil {
+				m.Questions = map[string]Question{}
+			}
+			if _, done := m.Questions[name]; done {
+				continue
+			}
+			key := "question:" + name
+			views := make([]*Report, 0, len(reps))
+			var sums metrics.QuestionFigures
+			for _, s := range reps {
+				if sq, ok := s.Questions[name]; ok {
+					views = append(views, &Report{Operations: map[string]Stats{key: sq.Stats}, Histograms: s.Histograms})
+					sums.Add(sq.Sums)
+				}
+			}
+			st, enc, err := mergeStats(views, key, secs)
+			if err != nil {
+				return err
+			}
+			out := Question{Stats: st, QuestionPlan: q.QuestionPlan, Sums: sums}
+			out.derive()
+			m.Questions[name] = out
+			if enc != "" {
+				m.Histograms[key] = enc
+			}
+		}
+	}
+	return nil
+}

@@ -50,7 +50,8 @@ func askOnly(t *testing.T, file string, rate float64, d time.Duration, scale flo
 }
 
 // questionsOnly keeps only the question entries of a scenario's mix (only
-// those asking the questions named in only, when given).
+// those asking the questions named in only, when given, adding those the
+// mix does not ask).
 func questionsOnly(src string, only []string) string {
 	var out []string
 	inMix := false
@@ -65,7 +66,13 @@ func questionsOnly(src string, only []string) string {
 		}
 		out = append(out, line)
 	}
-	return strings.Join(out, "\n")
+	src = strings.Join(out, "\n")
+	for _, n := range only {
+		if !strings.Contains(src, "question: "+n+",") && !strings.Contains(src, "question: "+n+"}") {
+			src = strings.Replace(src, "  mix:\n", "  mix:\n    - {question: "+n+"}\n", 1) // declared, not in the mix
+		}
+	}
+	return src
 }
 
 func mentions(line string, names []string) bool {
@@ -123,16 +130,22 @@ func TestReadyScenarioQuestions(t *testing.T) {
 			if q := answered(t, rs, "customer", "orders-of-customer"); q.Plan != "range" || q.PartitionsPerQuestion != 1 || q.RequestsPerQuestion != 1 || q.RowsVisitedPerQuestion > 10 {
 				t.Errorf("customer: a customer's orders should be one partition's few rows")
 			}
-			if q := answered(t, rs, "hash-buckets", "orders-of-customer"); q.Plan != "scan" || q.PartitionsPerQuestion != 16 || q.RequestsPerQuestion < 16 {
-				t.Errorf("hash-buckets: a customer's orders should scan all 16 buckets")
+			if q := answered(t, rs, "hash-buckets", "orders-of-customer"); q.Plan != "scan" || q.PartitionsPerQuestion != 16 || q.RequestsPerQuestion < 16 ||
+				q.RowsVisitedPerQuestion != 20000 || q.RowsVisitedFrom != "service" {
+				t.Errorf("hash-buckets: a customer's orders should scan all 16 buckets, every order visited")
 			}
 			for _, s := range []string{"constant", "hash-buckets"} {
 				if q := answered(t, rs, s, "order"); q.Plan != "point" || q.RequestsPerQuestion != 1 {
 					t.Errorf("%s: an order by its id should be a point read", s)
 				}
 			}
-			if q := answered(t, rs, "customer", "order"); q.Plan != "scan" || q.Scope != "table" {
-				t.Errorf("customer: an order by its id alone should be a table scan")
+			for _, s := range []string{"customer", "customer-year"} {
+				if q := answered(t, rs, s, "order"); q.Plan != "scan" || q.Scope != "table" || q.RequestsPerQuestion < 100 {
+					t.Errorf("%s: an order by its id alone should be a table scan of a hundred pages and more", s)
+				}
+			}
+			if q := answered(t, rs, "constant", "orders-of-customer"); q.Plan != "scan" || q.Scope != "partition" || q.PartitionsPerQuestion != 1 {
+				t.Errorf("constant: a customer's orders should be a scan of the Orders partition")
 			}
 		})
 	})
@@ -154,20 +167,25 @@ func TestReadyScenarioQuestions(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			rs := askOnly(t, "event-logs.yaml", 4, 2*time.Second, 100) // scans of 10,000 rows: a few questions
 			sh := answered(t, rs, "date-sharded", "newest-events")
-			if sh.Plan != "fan_out" || sh.PartitionsPerQuestion != 8 || sh.RowsVisitedPerQuestion > 800 {
-				t.Errorf("date-sharded: the newest 100 events should be 8 ranges of at most 100 rows")
+			if sh.Plan != "fan_out" || sh.PartitionsPerQuestion != 8 || sh.RowsVisitedPerQuestion > 160 {
+				t.Errorf("date-sharded: the newest 20 events should be 8 ranges of at most 20 rows")
 			}
 			for _, s := range []string{"date", "hour", "minute"} {
 				if q := answered(t, rs, s, "newest-events"); q.Plan != "scan" || q.RowsVisitedPerQuestion < 10*sh.RowsVisitedPerQuestion {
-					t.Errorf("%s: the newest 100 events should scan the current partition, over 10x the rows of date-sharded", s)
+					t.Errorf("%s: the newest 20 events should scan the current partition, over 10x the rows of date-sharded", s)
 				}
 			}
-			rs = askOnly(t, "event-logs.yaml", 2, 2*time.Second, 100, "this-minute")
+			rs = askOnly(t, "event-logs.yaml", 1, 2*time.Second, 100, "this-minute")
 			if q := answered(t, rs, "minute", "this-minute"); q.Plan != "range" || q.PartitionsPerQuestion != 1 {
 				t.Errorf("minute: this minute's events should be one partition")
 			}
 			if q := answered(t, rs, "date-sharded", "this-minute"); q.Plan != "fan_out" || q.PartitionsPerQuestion != 8 {
 				t.Errorf("date-sharded: this minute's events should be 8 ranges")
+			}
+			for _, s := range []string{"date", "hour"} {
+				if q := answered(t, rs, s, "this-minute"); q.Plan != "scan" || q.Scope != "partition" {
+					t.Errorf("%s: this minute's events should be a filtered scan of the partition", s)
+				}
 			}
 		})
 	})
