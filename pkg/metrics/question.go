@@ -12,9 +12,11 @@ import (
 type QuestionFigures struct {
 	Partitions int64 `json:"partitions"`
 	// Visited is the rows visited; VisitedByService counts the requests
-	// whose figure came from the service (the rest are rows returned).
+	// whose figure came from the service (the rest are rows returned), of
+	// Pages, the query pages answered.
 	Visited          int64 `json:"rows_visited"`
 	VisitedByService int64 `json:"rows_visited_by_service"`
+	Pages            int64 `json:"pages_answered"`
 	Returned         int64 `json:"rows_returned"`
 	// Charge is the request units of the requests that carried a charge
 	// (x-ms-request-charge); Charged counts those requests.
@@ -27,6 +29,7 @@ func (f *QuestionFigures) Add(o QuestionFigures) {
 	f.Partitions += o.Partitions
 	f.Visited += o.Visited
 	f.VisitedByService += o.VisitedByService
+	f.Pages += o.Pages
 	f.Returned += o.Returned
 	f.Charge += o.Charge
 	f.Charged += o.Charged

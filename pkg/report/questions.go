@@ -22,8 +22,9 @@ type Question struct {
 	RowsVisitedPerQuestion  float64 `json:"rows_visited_per_question"`
 	RowsReturnedPerQuestion float64 `json:"rows_returned_per_question"`
 	// RowsVisitedFrom says where the rows visited come from: "service"
-	// (the embedded service's count of every query page), "rows returned"
-	// (a service that does not count them), or "both" (some of each).
+	// (the embedded service's count of every query page answered; a point
+	// read reads its one row), "rows returned" (a service that does not
+	// count them), or "both" (some of each).
 	RowsVisitedFrom string `json:"rows_visited_from,omitempty"`
 	// RequestUnitsPerQuestion is the mean of the request units the
 	// service charged (Cosmos DB's x-ms-request-charge); absent when no
@@ -99,8 +100,8 @@ func (q *Question) derive() {
 	switch {
 	case f.VisitedByService == 0:
 		q.RowsVisitedFrom = "rows returned"
-	case f.VisitedByService == q.Requests-q.Throttled-q.Errors || q.Pages == f.VisitedByService:
-		q.RowsVisitedFrom = "service"
+	case f.VisitedByService == f.Pages:
+		q.RowsVisitedFrom = "service" // every query page; point reads read one row
 	default:
 		q.RowsVisitedFrom = "both"
 	}

@@ -56,7 +56,7 @@ func (a *askSource) Get(ctx context.Context, pk, rk string) (question.Row, bool,
 	res := a.x.a.do(ctx, metrics.Question, pk, false, func(ctx context.Context) table.Result {
 		return a.x.main.Get(ctx, pk, rk, nil)
 	})
-	a.measure(res)
+	a.measure(res, false)
 	if res.Outcome.Status == 404 {
 		return question.Row{}, false, nil
 	}
@@ -97,7 +97,7 @@ func (a *askSource) Query(ctx context.Context, q question.Query) ([]question.Row
 			page, r, more = pager.Next(ctx)
 			return r
 		})
-		a.measure(res)
+		a.measure(res, true)
 		if !okResult(res) {
 			return out, errAnswer
 		}
@@ -113,14 +113,17 @@ func (a *askSource) Query(ctx context.Context, q question.Query) ([]question.Row
 }
 
 // measure adds a request's rows visited (the service's count when it sends
-// one, else the rows returned) and request units.
-func (a *askSource) measure(res table.Result) {
+// one, else the rows returned) and request units; page marks query pages.
+func (a *askSource) measure(res table.Result, page bool) {
 	if res.Charged {
 		a.fig.Charge += res.Charge
 		a.fig.Charged++
 	}
 	if !okResult(res) {
 		return
+	}
+	if page {
+		a.fig.Pages++
 	}
 	if res.VisitedSent {
 		a.fig.Visited += int64(res.Visited)
