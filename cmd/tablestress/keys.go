@@ -97,6 +97,10 @@ oldest), and each scheme's keys decide which partition that entity is in.`,
 				p.Blank()
 				printAnalysisTable(p, out)
 			}
+			if len(out) > 0 && len(out[0].Questions) > 0 {
+				p.Blank()
+				printQuestions(p, out)
+			}
 			return p.Err
 		},
 	}

@@ -51,8 +51,10 @@ given as localhost: a saved report does not say where it ran).`,
 				err = report.WriteJSON(e.stdout, v)
 			case "csv":
 				err = report.WriteCSV(e.stdout, reps...)
+			case "questions-csv":
+				err = report.WriteQuestionsCSV(e.stdout, reps...)
 			default:
-				return usageError("--format must be text, json or csv")
+				return usageError("--format must be text, json, csv or questions-csv")
 			}
 			if err != nil {
 				return err
@@ -66,7 +68,7 @@ given as localhost: a saved report does not say where it ran).`,
 			})
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "text, json or csv")
+	cmd.Flags().StringVar(&format, "format", "text", "text, json, csv (partitions) or questions-csv")
 	cmd.Flags().StringVar(&html, "html", "", "also write the HTML report to this file")
 	cmd.Flags().StringVar(&csv, "csv", "", "also write the per-partition CSV to this file")
 	cmd.Flags().StringVar(&junit, "junit", "", "also write the JUnit XML test results to this file (each run a suite, each threshold a test case)")

@@ -130,9 +130,9 @@ func emit(e *env, f *runFlags, rep *report.Report) error {
 	return emitFiles(f, rep)
 }
 
-// emitFiles writes --out, --csv and --html: one report, or a comparison;
-// --junit is written from the same reports when the command returns
-// (withJUnit).
+// emitFiles writes --out, --csv, --questions-csv and --html: one report,
+// or a comparison; --junit is written from the same reports when the
+// command returns (withJUnit).
 func emitFiles(f *runFlags, reps ...*report.Report) error {
 	if f.junit != nil {
 		f.junit.reps = append(f.junit.reps, reps...)
@@ -148,6 +148,11 @@ func emitFiles(f *runFlags, reps ...*report.Report) error {
 	}
 	if f.csv != "" {
 		if err := writeFile(f.csv, func(w *os.File) error { return report.WriteCSV(w, reps...) }); err != nil {
+			return err
+		}
+	}
+	if f.qcsv != "" {
+		if err := writeFile(f.qcsv, func(w *os.File) error { return report.WriteQuestionsCSV(w, reps...) }); err != nil {
 			return err
 		}
 	}

@@ -27,6 +27,7 @@ type runFlags struct {
 	grace      time.Duration
 	out        string
 	csv        string
+	qcsv       string // --questions-csv
 	html       string
 	format     string
 	table      string
@@ -87,6 +88,7 @@ func (f *runFlags) register(fs *pflag.FlagSet, withWorkload bool) {
 	fs.BoolVar(&f.verify, "verify", false, "after the run, read back every acknowledged write and report missing or changed entities")
 	fs.StringVar(&f.out, "out", "", "write the JSON report to this file")
 	fs.StringVar(&f.csv, "csv", "", "write the per-partition CSV to this file")
+	fs.StringVar(&f.qcsv, "questions-csv", "", "write the per-question CSV (one row per question and scheme) to this file")
 	fs.StringVar(&f.html, "html", "", "write the HTML report to this file")
 	fs.StringVar(&f.format, "format", "text", "what to print on stdout: text or json")
 	f.junit = &junitFlags{}

@@ -5,17 +5,14 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 )
 
 // maxPolicies is how many stored access policies a table holds (REST "Set
 // Table ACL": "A table can have up to five stored access policies").
 const maxPolicies = 5
-
-// accessPolicy is a stored access policy: what a service SAS naming it by
-// si gets, and what deleting it revokes. Empty fields are left to the SAS.
-type accessPolicy struct {
-	id, start, expiry, perms string
-}
 
 // signedIdentifiers is the XML of Get and Set Table ACL.
 type signedIdentifiers struct {
@@ -34,24 +31,6 @@ type signedIdentifier struct {
 
 var errInvalidXML = &apiError{400, "InvalidXmlDocument", "XML specified is not syntactically valid."}
 
-// policy returns the table's stored access policy id, or nil.
-func (t *table) policy(id string) *accessPolicy {
-	for _, p := range t.policies() {
-		if p.id == id {
-			return &p
-		}
-	}
-	return nil
-}
-
-// policies returns the table's stored access policies. Read only.
-func (t *table) policies() []accessPolicy {
-	if p := t.acl.Load(); p != nil {
-		return *p
-	}
-	return nil
-}
-
 // isACL reports whether a request on a table addresses its ACL
 // (?comp=acl); the query string is parsed only when it may.
 func isACL(r *http.Request) bool {
@@ -61,7 +40,7 @@ func isACL(r *http.Request) bool {
 // tableACL answers GET and PUT /TABLE?comp=acl (REST "Get Table ACL",
 // "Set Table ACL").
 func (s *Server) tableACL(r *http.Request, name string) reply {
-	t := s.store.table(name)
+	t := s.store.Table(name)
 	if t == nil {
 		return errReply(errTableNotFound, "")
 	}
@@ -74,15 +53,15 @@ func (s *Server) tableACL(r *http.Request, name string) reply {
 	return errReply(errMethod, "")
 }
 
-func (s *Server) getACL(t *table) reply {
+func (s *Server) getACL(t *store.Table) reply {
 	var doc signedIdentifiers
-	for _, p := range t.policies() {
+	for _, p := range t.Policies() {
 		var id signedIdentifier
-		id.ID, id.Policy.Start, id.Policy.Expiry, id.Policy.Permission = p.id, p.start, p.expiry, p.perms
+		id.ID, id.Policy.Start, id.Policy.Expiry, id.Policy.Permission = p.ID, p.Start, p.Expiry, p.Perms
 		doc.Identifiers = append(doc.Identifiers, id)
 	}
 	body, _ := xml.Marshal(doc)
-	return reply{status: http.StatusOK, table: t.name, ctype: "application/xml",
+	return reply{status: http.StatusOK, table: t.Name(), ctype: "application/xml",
 		body: append([]byte(xml.Header[:len(xml.Header)-1]), body...)}
 }
 
@@ -90,7 +69,7 @@ func (s *Server) getACL(t *table) reply {
 // at most 64 characters, permissions among r, a, u, d, and ISO 8601
 // times; anything else is 400 InvalidXmlDocument. An empty body removes
 // every policy, revoking the SAS tokens that named them.
-func (s *Server) setACL(r *http.Request, t *table) reply {
+func (s *Server) setACL(r *http.Request, t *store.Table) reply {
 	body, err := io.ReadAll(io.LimitReader(r.Body, 64<<10))
 	if err != nil {
 		return errReply(invalidInput("The request body could not be read."), "")
@@ -102,13 +81,13 @@ func (s *Server) setACL(r *http.Request, t *table) reply {
 	if len(doc.Identifiers) > maxPolicies {
 		return errReply(errInvalidXML, "")
 	}
-	pols := make([]accessPolicy, 0, len(doc.Identifiers))
+	pols := make([]store.Policy, 0, len(doc.Identifiers))
 	for _, id := range doc.Identifiers {
-		p := accessPolicy{id: id.ID, perms: id.Policy.Permission}
-		if id.ID == "" || len(id.ID) > 64 || strings.Trim(p.perms, "raud") != "" {
+		p := store.Policy{ID: id.ID, Perms: id.Policy.Permission}
+		if id.ID == "" || len(id.ID) > 64 || strings.Trim(p.Perms, "raud") != "" {
 			return errReply(errInvalidXML, "")
 		}
-		for _, v := range []struct{ in, out *string }{{&id.Policy.Start, &p.start}, {&id.Policy.Expiry, &p.expiry}} {
+		for _, v := range []struct{ in, out *string }{{&id.Policy.Start, &p.Start}, {&id.Policy.Expiry, &p.Expiry}} {
 			if *v.in == "" {
 				continue
 			}
@@ -116,24 +95,10 @@ func (s *Server) setACL(r *http.Request, t *table) reply {
 			if err != nil {
 				return errReply(errInvalidXML, "")
 			}
-			*v.out = tm.UTC().Format(timeLayout)
+			*v.out = tm.UTC().Format(edm.TimeLayout)
 		}
 		pols = append(pols, p)
 	}
-	t.acl.Store(&pols)
-	return reply{status: http.StatusNoContent, table: t.name}
-}
-
-// getTable answers GET /Tables('name'): the table, or 404
-// ResourceNotFound (REST "Query Tables").
-func (s *Server) getTable(r *http.Request, name string) reply {
-	t := s.store.table(name)
-	if t == nil {
-		return errReply(errNotFound, "")
-	}
-	out := []byte(`{"odata.metadata":`)
-	out = appendJSONString(out, s.baseURL(r)+"/$metadata#Tables/@Element")
-	out = append(out, `,"TableName":`...)
-	out = appendJSONString(out, t.name)
-	return reply{status: http.StatusOK, table: t.name, body: append(out, '}')}
+	t.SetPolicies(pols)
+	return reply{status: http.StatusNoContent, table: t.Name()}
 }

@@ -19,7 +19,7 @@ func policiesXML(n int, perm string) string {
 
 func TestTableACL(t *testing.T) {
 	s := newServer(t)
-	s.store.create("acl")
+	s.store.Create("acl")
 	get := func() string {
 		w := do(t, s, signed(s, http.MethodGet, "/acl", "comp=acl", nil), http.StatusOK)
 		if ct := w.Header().Get("Content-Type"); ct != "application/xml" {

@@ -38,7 +38,7 @@ func sharedKey(s *Server, r *http.Request, key []byte) {
 
 func TestAuthorization(t *testing.T) {
 	s := newServer(t)
-	s.store.create("t")
+	s.store.Create("t")
 	tests := []struct {
 		name   string
 		change func(r *http.Request)

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
 
@@ -61,35 +62,10 @@ func (s *Server) transact(ctx context.Context, ops []batchOp, g *grant, bodyByte
 		return reply{status: http.StatusAccepted, key: statusKey(e.status, e.code), part: part, table: first.table,
 			body: batchResponse(nil, i, e, s.now()), ctype: "multipart/mixed; boundary=" + batchBoundary}, e
 	}
-	if len(ops) > maxBatchOps {
-		return fail(maxBatchOps-1, errTooManyOps) // Azure names the 100th operation
+	if i, e := checkBatch(ops, g); e != nil {
+		return fail(i, e)
 	}
-	seen := make(map[string]bool, len(ops))
-	for i, o := range ops {
-		if o.err != nil {
-			return fail(i, o.err)
-		}
-		if e := g.allows(opAccess(o)); e != nil {
-			return fail(i, e)
-		}
-		if e := g.allowsKeys(o.pk, o.rk); e != nil {
-			return fail(i, e)
-		}
-		if o.table != first.table {
-			return fail(i, invalidInput("All operations of a batch must address the same table."))
-		}
-		if o.pk != first.pk {
-			return fail(i, errMixedPartitions)
-		}
-		if !validKey(o.pk) || !validKey(o.rk) {
-			return fail(i, errBadKey)
-		}
-		if seen[o.rk] {
-			return fail(i, errDuplicateRow)
-		}
-		seen[o.rk] = true
-	}
-	t := s.store.table(first.table)
+	t := s.store.Table(first.table)
 	props := 0
 	for _, o := range ops {
 		props += len(o.props)
@@ -115,24 +91,62 @@ func (s *Server) transact(ctx context.Context, ops []batchOp, g *grant, bodyByte
 	return timedReply(rep, model.OpBatch, len(ops), bodyBytes, d), nil
 }
 
+// checkBatch checks a transaction's operations before it is judged, in
+// Azure's order, against the grant g (nil: the account key), and returns
+// the failing operation's index and error: at most 100 operations (Azure
+// names the 100th), each framed and allowed, all on one table and one
+// partition, with valid keys and no RowKey twice.
+func checkBatch(ops []batchOp, g *grant) (int, *apiError) {
+	if len(ops) > maxBatchOps {
+		return maxBatchOps - 1, errTooManyOps
+	}
+	first := ops[0]
+	seen := make(map[string]bool, len(ops))
+	for i, o := range ops {
+		if o.err != nil {
+			return i, o.err
+		}
+		if e := g.allows(opAccess(o)); e != nil {
+			return i, e
+		}
+		if e := g.allowsKeys(o.pk, o.rk); e != nil {
+			return i, e
+		}
+		if o.table != first.table {
+			return i, invalidInput("All operations of a batch must address the same table.")
+		}
+		if o.pk != first.pk {
+			return i, errMixedPartitions
+		}
+		if !validKey(o.pk) || !validKey(o.rk) {
+			return i, errBadKey
+		}
+		if seen[o.rk] {
+			return i, errDuplicateRow
+		}
+		seen[o.rk] = true
+	}
+	return 0, nil
+}
+
 // applyBatch checks every operation against the table as changed by the
 // ones before it, then applies them all, or none.
-func (s *Server) applyBatch(t *table, ops []batchOp, discard bool) ([]*entity, int, *apiError) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	staged := make([]*entity, len(ops))
+func (s *Server) applyBatch(t *store.Table, ops []batchOp, discard bool) ([]*store.Entity, int, *apiError) {
+	t.Lock()
+	defer t.Unlock()
+	staged := make([]*store.Entity, len(ops))
 	delta := 0
 	for i, o := range ops {
-		var old *entity
-		if t.needsCurrent(o.op) {
-			old = t.get(o.pk, o.rk)
+		var old *store.Entity
+		if needsCurrent(t, o.op) {
+			old = t.Get(o.pk, o.rk)
 		}
-		e, err := s.check(t.names, old, o.op)
+		e, err := s.check(t.Names(), old, o.op)
 		if err != nil {
 			return nil, i, err
 		}
 		staged[i] = e
-		delta += e.bytes() - old.bytes()
+		delta += e.Bytes() - old.Bytes()
 	}
 	if discard {
 		return staged, -1, nil
@@ -142,9 +156,9 @@ func (s *Server) applyBatch(t *table, ops []batchOp, discard bool) ([]*entity, i
 	}
 	for i, o := range ops {
 		if o.kind == opDelete {
-			t.remove(o.pk, o.rk)
+			t.Remove(o.pk, o.rk)
 		} else {
-			t.put(staged[i])
+			t.Put(staged[i])
 		}
 	}
 	return staged, -1, nil
@@ -158,7 +172,7 @@ const (
 // batchResponse renders a transaction's multipart answer: one inner
 // response per operation on success, or the failing one (index failed,
 // with its index before the message as Azure writes it).
-func batchResponse(results []*entity, failed int, e *apiError, now time.Time) []byte {
+func batchResponse(results []*store.Entity, failed int, e *apiError, now time.Time) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "--%s\r\nContent-Type: multipart/mixed; boundary=%s\r\n\r\n", batchBoundary, changesetBoundary)
 	part := func(status int, header string, body []byte) {
@@ -179,7 +193,7 @@ func batchResponse(results []*entity, failed int, e *apiError, now time.Time) []
 		for _, r := range results {
 			h := "Preference-Applied: return-no-content\r\n"
 			if r != nil {
-				h += "ETag: " + r.etag() + "\r\n"
+				h += "ETag: " + r.ETag() + "\r\n"
 			}
 			part(http.StatusNoContent, h, nil)
 		}

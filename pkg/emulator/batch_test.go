@@ -13,6 +13,8 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
+
+	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 )
 
 // capture is an azcore transport that keeps the request and answers it
@@ -91,7 +93,7 @@ func TestParseBatchFromAztables(t *testing.T) {
 			t.Errorf("operation %d: %s, want %s", i, got, want[i])
 		}
 	}
-	if len(ops[0].props) != 1 || ops[0].props[0].name != "V" {
+	if len(ops[0].props) != 1 || ops[0].props[0].Name != "V" {
 		t.Errorf("insert properties %+v, want V", ops[0].props)
 	}
 }
@@ -160,7 +162,7 @@ func TestBatchRefusals(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newServer(t)
-			s.store.create("batch")
+			s.store.Create("batch")
 			do(t, s, signed(s, http.MethodPost, "/batch", "", []byte(`{"PartitionKey":"p","RowKey":"old"}`)), http.StatusNoContent)
 			s.ResetStats()
 			ct, body := aztablesBatch(t, tt.acts)
@@ -185,7 +187,7 @@ func TestBatchRefusals(t *testing.T) {
 
 func TestBatchTooLarge(t *testing.T) {
 	s := newServer(t)
-	s.store.create("batch")
+	s.store.Create("batch")
 	big := strings.Repeat("x", 60_000)
 	acts := make([]aztables.TransactionAction, 80)
 	for i := range acts {
@@ -204,7 +206,7 @@ func TestBatchTooLarge(t *testing.T) {
 
 func TestBatchAppliesEveryOperation(t *testing.T) {
 	s := newServer(t)
-	s.store.create("batch")
+	s.store.Create("batch")
 	for _, rk := range []string{"m", "r", "d"} {
 		do(t, s, signed(s, http.MethodPost, "/batch", "", []byte(`{"PartitionKey":"p","RowKey":"`+rk+`","Old":1}`)), http.StatusNoContent)
 	}
@@ -218,9 +220,9 @@ func TestBatchAppliesEveryOperation(t *testing.T) {
 	if n := strings.Count(w.Body.String(), "HTTP/1.1 204 No Content"); n != 4 {
 		t.Errorf("%d inner 204 answers, want 4:\n%s", n, w.Body.String())
 	}
-	tb := s.store.table("batch")
+	tb := s.store.Table("batch")
 	got := map[string]string{}
-	tb.ascend("", "", func(e *entity) bool { got[strings.Clone(e.rk)] = string(e.appendFragment(nil)); return true })
+	tb.Ascend("", "", func(e *store.Entity) bool { got[strings.Clone(e.RK())] = string(e.AppendFragment(nil)); return true })
 	want := map[string]string{"a": `"V":1`, "m": `"Old":1,"V":1`, "r": `"V":1`}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("table holds %v, want %v", got, want)
@@ -250,7 +252,7 @@ func FuzzBatch(f *testing.F) {
 		f.Add(boundary, body[:len(body)*2/3])
 	}
 	s := newServer(f)
-	s.store.create("batch")
+	s.store.Create("batch")
 	f.Fuzz(func(t *testing.T, boundary string, body []byte) {
 		w := serve(s, batchRequest(s, "multipart/mixed; boundary="+boundary, body))
 		switch w.Code {

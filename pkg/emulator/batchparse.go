@@ -145,19 +145,6 @@ func innerPath(target, account string) (string, bool) {
 	return p, true
 }
 
-// parseEntity is parseBody for a body that must name its keys: an
-// insert's, or an upsert's that Load takes.
-func parseEntity(body []byte) (pk, rk string, props []prop, err *apiError) {
-	p, r, keyed, props, err := parseBody(body)
-	switch {
-	case err != nil:
-		return "", "", nil, err
-	case !keyed:
-		return "", "", nil, invalidInput("The entity must have a PartitionKey and a RowKey.")
-	}
-	return p, r, props, nil
-}
-
 // batchOperation turns one inner request into an operation; err is set
 // when the operation must fail the transaction.
 func batchOperation(req innerRequest, account string) batchOp {
@@ -171,12 +158,12 @@ func batchOperation(req innerRequest, account string) batchOp {
 	}
 	o := batchOp{table: rt.table, op: op{pk: rt.pk, rk: rt.rk, ifMatch: req.header.Get("If-Match")}}
 	switch {
-	case req.method == http.MethodPost && rt.kind == "entities":
+	case req.method == http.MethodPost && rt.kind == routeEntities:
 		pk, rk, props, aerr := parseEntity(req.body)
 		if o.err = aerr; aerr == nil {
 			o.kind, o.pk, o.rk, o.props, o.insert = opInsert, pk, rk, props, true
 		}
-	case rt.kind != "entity":
+	case rt.kind != routeEntity:
 		o.err = invalidInput("A batch operation must address an entity.")
 	case req.method == http.MethodDelete:
 		o.kind = opDelete

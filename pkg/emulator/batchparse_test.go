@@ -33,7 +33,7 @@ func opSummary(o batchOp) string {
 	}
 	var props []string
 	for _, p := range o.props {
-		props = append(props, p.name+"="+string(p.raw))
+		props = append(props, p.Name+"="+string(p.Raw))
 	}
 	return fmt.Sprintf("%s %s/%s %s merge=%v if-match=%s props=%s", o.table, o.pk, o.rk, kinds[o.kind], o.merge, o.ifMatch, strings.Join(props, ","))
 }
@@ -86,7 +86,7 @@ func TestParseBatchFromSDKs(t *testing.T) {
 func TestBatchFromSDKsApplied(t *testing.T) {
 	for _, sdk := range []string{"js", "python", "legacy"} {
 		s := newServer(t)
-		s.store.create("batch")
+		s.store.Create("batch")
 		for _, rk := range []string{"b", "d"} {
 			do(t, s, signed(s, http.MethodPost, "/batch", "", []byte(`{"PartitionKey":"p","RowKey":"`+rk+`"}`)), http.StatusNoContent)
 		}
@@ -134,7 +134,7 @@ func TestParseInnerRequestForms(t *testing.T) {
 // Malformed framing is 400 InvalidInput with Azure's message, never a 500.
 func TestMalformedBatch(t *testing.T) {
 	s := newServer(t)
-	s.store.create("batch")
+	s.store.Create("batch")
 	ct, body := sdkBatch(t, "js")
 	tests := []struct {
 		name, ct string

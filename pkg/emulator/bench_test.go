@@ -15,6 +15,9 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 
+	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
 
@@ -22,11 +25,11 @@ var payload = strings.Repeat("x", 1000)
 
 // populate loads n entities of about 1 KiB into 1,000 partitions directly.
 func populate(s *Server, name string, n int) {
-	s.store.create(name)
-	t := s.store.table(name)
+	s.store.Create(name)
+	t := s.store.Table(name)
 	for i := 0; i < n; i++ {
-		props := []prop{{name: "Data", raw: []byte(`"` + payload + `"`)}, {name: "N", raw: []byte(fmt.Sprint(i))}}
-		t.put(newEntity(fmt.Sprintf("p%04d", i%1000), fmt.Sprintf("%010d", i), props, time.Now(), t.names))
+		props := []store.Prop{{Name: "Data", Raw: []byte(`"` + payload + `"`)}, {Name: "N", Raw: []byte(fmt.Sprint(i))}}
+		t.Put(store.NewEntity(fmt.Sprintf("p%04d", i%1000), fmt.Sprintf("%010d", i), props, time.Now(), t.Names()))
 	}
 }
 
@@ -134,7 +137,7 @@ func BenchmarkMemoryPerEntity(b *testing.B) {
 				bb.fill(s, n)
 				runtime.GC()
 				runtime.ReadMemStats(&after)
-				off := s.store.offHeapBytes()
+				off := s.store.OffHeapBytes()
 				b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)+int64(off))/n, "bytes/entity")
 				b.ReportMetric(float64(off)/n, "off-heap-bytes/entity")
 				runtime.KeepAlive(s)
@@ -149,19 +152,19 @@ func BenchmarkMemoryPerEntity(b *testing.B) {
 // version and 256 bytes of payload) into table "bench", through the
 // service's parsing and storing of a request body.
 func seed256(s *Server, n int) {
-	s.store.create("bench")
-	t := s.store.table("bench")
+	s.store.Create("bench")
+	t := s.store.Table("bench")
 	data := strings.Repeat("p", 256)
 	at := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i := 0; i < n; i++ {
 		dev := fmt.Sprintf("dev-%04d", i*7919%1000)
 		body := fmt.Sprintf(`{"PartitionKey":%q,"RowKey":"%d","device":%q,"EventTime":%q,"EventTime@odata.type":"Edm.DateTime","Seq":"%d","Seq@odata.type":"Edm.Int64","Version":0,"Data":%q}`,
-			dev, 2516666111999999999-int64(i)*10000, dev, at.Add(time.Duration(i)*time.Millisecond).Format(timeLayout), i, data)
+			dev, 2516666111999999999-int64(i)*10000, dev, at.Add(time.Duration(i)*time.Millisecond).Format(edm.TimeLayout), i, data)
 		pk, rk, props, err := parseEntity([]byte(body))
 		if err != nil {
 			panic(err)
 		}
-		t.put(newEntity(pk, rk, props, s.store.timestamp(), t.names))
+		t.Put(store.NewEntity(pk, rk, props, s.store.Timestamp(), t.Names()))
 	}
 }
 
@@ -293,18 +296,20 @@ func BenchmarkAztablesRangeQuery50In1M(b *testing.B) {
 // BenchmarkRangeSeek50In1M is the storage part of the range query alone:
 // the B-tree seek and a walk over 50 rows (no HTTP, no JSON).
 func BenchmarkRangeSeek50In1M(b *testing.B) {
-	tb := millionServer(b).store.table("bench")
+	tb := millionServer(b).store.Table("bench")
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		pk, rk := rangeKey(i)
-		f, _ := parseFilter(fmt.Sprintf("PartitionKey eq '%s' and RowKey ge '%s'", pk, rk))
-		rg := rangeOf(f)
+		f, _ := filter.Parse(fmt.Sprintf("PartitionKey eq '%s' and RowKey ge '%s'", pk, rk))
+		rg := filter.RangeOf(f)
 		n := 0
-		tb.mu.RLock()
-		next := tb.scan(rg.start(), rg, f, newPage(50), func(*entity) { n++ })
-		tb.mu.RUnlock()
-		if n != 50 || next == nil {
+		var start keys
+		start.pk, start.rk = rg.Start()
+		tb.RLock()
+		_, more := scan(tb, start, rg, f, newPage(50), func(*store.Entity) { n++ })
+		tb.RUnlock()
+		if n != 50 || !more {
 			b.Fatalf("%d rows", n)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 )
 
 // benchWriter is a reusable http.ResponseWriter that keeps the status and
@@ -55,7 +57,7 @@ const benchBatch = 1000
 // as many requests as the timed one and the collector then reclaims them,
 // so the timed pass allocates from memory the heap has already used, as a
 // service that has been running does. The entities live outside the Go
-// heap (slab.go), so the heap is mostly the B-tree (about 12 bytes an
+// heap (internal/store/slab.go), so the heap is mostly the B-tree (about 12 bytes an
 // entity) and a collection, which marks only that, may fall in the timed
 // pass at a few milliseconds' cost, as it does in a running service;
 // -benchmem shows what each request allocates.
@@ -108,12 +110,12 @@ func scenarioServer(b *testing.B) *Server { return scenarioServerOf(b, 20_000) }
 func scenarioServerOf(b *testing.B, n int) *Server {
 	b.Helper()
 	s := newServer(b)
-	s.store.create("bench")
-	t := s.store.table("bench")
+	s.store.Create("bench")
+	t := s.store.Table("bench")
 	for i := range n {
 		pk, rk := scenarioKey(i)
-		t.put(newEntity(pk, rk, []prop{{name: "Data", raw: []byte(`"` + payload + `"`)},
-			{name: "Seq", raw: []byte(`"` + strconv.Itoa(i) + `"`), typ: "Edm.Int64"}}, time.Now(), t.names))
+		t.Put(store.NewEntity(pk, rk, []store.Prop{{Name: "Data", Raw: []byte(`"` + payload + `"`)},
+			{Name: "Seq", Raw: []byte(`"` + strconv.Itoa(i) + `"`), Type: "Edm.Int64"}}, time.Now(), t.Names()))
 	}
 	runtime.GC()
 	return s

@@ -13,7 +13,7 @@ import (
 // as Cosmos DB does, and counts it under that key.
 func TestCosmosRefusesWith429(t *testing.T) {
 	s := modelServer(t, "cosmos,ru=400,latency=off") // a 100 RU bucket: 20 inserts of 4.95 RU
-	s.store.create("t")
+	s.store.Create("t")
 	codes := map[int]int{}
 	var refused *http.Response
 	for i := range 40 {
@@ -47,7 +47,7 @@ func TestCosmosRefusesWith429(t *testing.T) {
 // makes room again; other partitions are not concerned.
 func TestCosmosPartitionSizeLimit(t *testing.T) {
 	s := modelServer(t, "cosmos,ru=1e9,physical_ru=1e9,logical_ru=1e9,logical_size=1KB,latency=off")
-	s.store.create("t")
+	s.store.Create("t")
 	insert := func(pk string, i int) int {
 		body := fmt.Sprintf(`{"PartitionKey":"%s","RowKey":"%03d","Payload":"%s"}`, pk, i, strings.Repeat("x", 200))
 		return serve(s, signed(s, http.MethodPost, "/t", "", []byte(body))).Code

@@ -8,13 +8,13 @@ import (
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
 
-// stats are the counters behind Stats, built for many requests counting
+// counters are the counts behind Stats, built for many requests counting
 // at once: a request finds its table's and its partition's counters in
 // readMaps, without a lock (only the first requests of a table or
 // partition take one), and counts with atomic additions. A snapshot taken
 // while requests are counted may see one request's outcome without its
 // entities; once they are answered, the counts are exact.
-type stats struct {
+type counters struct {
 	tables atomic.Pointer[readMap[tableCounters]] // replaced by reset
 }
 
@@ -41,8 +41,8 @@ type keyCount struct {
 	n   atomic.Int64
 }
 
-func newStats() *stats {
-	s := &stats{}
+func newCounters() *counters {
+	s := &counters{}
 	s.tables.Store(&readMap[tableCounters]{})
 	return s
 }
@@ -52,7 +52,9 @@ func newTableCounters() *tableCounters { return &tableCounters{visited: map[stri
 func newPartCounters() *partCounters { return &partCounters{} }
 
 // of returns a table's counters, creating them.
-func (s *stats) of(table string) *tableCounters { return s.tables.Load().get(table, newTableCounters) }
+func (s *counters) of(table string) *tableCounters {
+	return s.tables.Load().get(table, newTableCounters)
+}
 
 // part returns a partition's counters, creating them.
 func (t *tableCounters) part(name string) *partCounters { return t.parts.get(name, newPartCounters) }
@@ -83,7 +85,7 @@ func (p *partCounters) count(key string) *atomic.Int64 {
 	return &k.n
 }
 
-func (s *stats) record(table, part, key string, entities int, discarded bool) {
+func (s *counters) record(table, part, key string, entities int, discarded bool) {
 	p := s.of(table).part(part)
 	p.count(key).Add(1)
 	if entities != 0 {
@@ -99,7 +101,7 @@ func (s *stats) record(table, part, key string, entities int, discarded bool) {
 
 // visits counts the entities a query page visited, partition by
 // partition.
-func (s *stats) visits(table string, vs []model.Visit) {
+func (s *counters) visits(table string, vs []model.Visit) {
 	if len(vs) == 0 {
 		return
 	}
@@ -114,7 +116,7 @@ func (s *stats) visits(table string, vs []model.Visit) {
 }
 
 // snapshot copies the counters.
-func (s *stats) snapshot() map[string]*TableStats {
+func (s *counters) snapshot() map[string]*TableStats {
 	out := map[string]*TableStats{}
 	s.tables.Load().each(func(name string, t *tableCounters) {
 		ct := &TableStats{Partitions: map[string]*PartitionStats{}}
@@ -139,4 +141,4 @@ func (p *partCounters) snapshot() *PartitionStats {
 	return ps
 }
 
-func (s *stats) reset() { s.tables.Store(&readMap[tableCounters]{}) }
+func (s *counters) reset() { s.tables.Store(&readMap[tableCounters]{}) }

@@ -9,7 +9,7 @@ import (
 // BenchmarkRecord counts answers from every CPU at once over 200
 // partitions of one table, as a closed-loop run of point reads does.
 func BenchmarkRecord(b *testing.B) {
-	s := newStats()
+	s := newCounters()
 	parts := make([]string, 200)
 	for i := range parts {
 		parts[i] = fmt.Sprintf("dev-%03d", i)

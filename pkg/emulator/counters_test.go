@@ -10,7 +10,7 @@ import (
 // partitions and outcome keys that appear while others count (run it with
 // -race), with snapshots taken meanwhile, and checks every count is exact.
 func TestCountersConcurrent(t *testing.T) {
-	s := newStats()
+	s := newCounters()
 	keys := []string{"200", "404 ResourceNotFound", dropKey, "503 ServerBusy"}
 	const workers, rounds, parts = 16, 500, 5
 	var wg sync.WaitGroup

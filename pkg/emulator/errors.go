@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/tablestress/tablestress/internal/jsontext"
 )
 
 // apiError is an answer in Azure's error format.
@@ -48,9 +50,9 @@ func outOfRange(format string, a ...any) *apiError {
 func errorBody(e *apiError, prefix string, now time.Time) []byte {
 	msg := prefix + e.msg + "\nRequestId:" + requestID(now) + "\nTime:" + now.UTC().Format("2006-01-02T15:04:05.0000000Z")
 	b := []byte(`{"odata.error":{"code":`)
-	b = appendJSONString(b, e.code)
+	b = jsontext.AppendString(b, e.code)
 	b = append(b, `,"message":{"lang":"en-US","value":`...)
-	b = appendJSONString(b, msg)
+	b = jsontext.AppendString(b, msg)
 	return append(b, `}}}`...)
 }
 

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/httpfront"
 )
 
 // benchConn is a connection whose reads are b.N requests, made one at a
@@ -66,7 +69,7 @@ func (c *benchConn) SetWriteDeadline(time.Time) error { return nil }
 // want, seen at the start of a write of the connection.
 func fastServeBench(b *testing.B, s *Server, want int, make func(dst []byte, i int) []byte) {
 	b.Helper()
-	srv := newFastServer(s)
+	srv := httpfront.NewServer(s)
 	c := &benchConn{make: make, n: b.N, addr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 40000},
 		status: fmt.Appendf(nil, "HTTP/1.1 %d ", want)}
 	b.ReportAllocs()
@@ -121,10 +124,10 @@ func BenchmarkFastServeInsert(b *testing.B) {
 	tmpl, _, rkAt := insertTemplate(b, s, "dev-000", fmt.Sprintf("%019d", scenarioRK0))
 	fastServeBench(b, s, http.StatusCreated, func(dst []byte, i int) []byte {
 		dst = append(dst, tmpl...)
-		appendDigits(dst[rkAt:rkAt], scenarioRK0-(20_000+i), 19) // scenarioKey(20_000+i)'s RowKey
+		edm.AppendDigits(dst[rkAt:rkAt], scenarioRK0-(20_000+i), 19) // scenarioKey(20_000+i)'s RowKey
 		return dst
 	})
-	if got := s.store.table("bench").tree.Len(); got != 20_000+b.N {
+	if got := s.store.Table("bench").Len(); got != 20_000+b.N {
 		b.Fatalf("the table holds %d entities, want %d", got, 20_000+b.N)
 	}
 }
@@ -134,7 +137,7 @@ func BenchmarkFastServeInsert(b *testing.B) {
 // chosen at random with a suffix to its RowKey, as bench/bareclient makes
 // them: every insert lands at a random place of the table, its B-tree
 // search reads records the processor's caches do not hold, and the
-// table's new records take memory the kernel must supply (slab.go). The
+// table's new records take memory the kernel must supply (internal/store/slab.go). The
 // difference to BenchmarkFastServeInsert is what a large table costs an
 // insert.
 func BenchmarkFastServeInsertIn1M(b *testing.B) {
@@ -143,12 +146,12 @@ func BenchmarkFastServeInsertIn1M(b *testing.B) {
 	fastServeBench(b, s, http.StatusCreated, func(dst []byte, i int) []byte {
 		dst = append(dst, tmpl...)
 		j := (i * 7919) % 1_000_000
-		appendDigits(dst[pkAt+len("dev-"):pkAt+len("dev-")], j%200, 3) // scenarioKey(j), then "-n-" and i
-		appendDigits(dst[rkAt:rkAt], scenarioRK0-j, 19)
-		appendDigits(dst[rkAt+19+len("-n-"):rkAt+19+len("-n-")], i, 8)
+		edm.AppendDigits(dst[pkAt+len("dev-"):pkAt+len("dev-")], j%200, 3) // scenarioKey(j), then "-n-" and i
+		edm.AppendDigits(dst[rkAt:rkAt], scenarioRK0-j, 19)
+		edm.AppendDigits(dst[rkAt+19+len("-n-"):rkAt+19+len("-n-")], i, 8)
 		return dst
 	})
-	if got := s.store.table("bench").tree.Len(); got != 1_000_000+b.N {
+	if got := s.store.Table("bench").Len(); got != 1_000_000+b.N {
 		b.Fatalf("the table holds %d entities, want %d", got, 1_000_000+b.N)
 	}
 }

@@ -46,7 +46,7 @@ func accessOf(r *http.Request, rt route) access {
 		return "u"
 	}
 	switch rt.kind {
-	case "tables", "table":
+	case routeTables, routeTable:
 		switch r.Method {
 		case http.MethodPost:
 			return access{res: resContainer, perms: "w"}
@@ -54,7 +54,7 @@ func accessOf(r *http.Request, rt route) access {
 			return access{res: resContainer, perms: "d"}
 		}
 		return access{res: resContainer, perms: "l"}
-	case "entities":
+	case routeEntities:
 		if isACL(r) {
 			return access{res: resContainer, table: rt.table, keyOnly: true}
 		}
@@ -62,7 +62,7 @@ func accessOf(r *http.Request, rt route) access {
 			return access{res: resObject, perms: "a", tperms: "a", table: rt.table}
 		}
 		return access{res: resObject, perms: "r", tperms: "r", table: rt.table}
-	case "entity":
+	case routeEntity:
 		switch r.Method {
 		case http.MethodGet, http.MethodHead:
 			return access{res: resObject, perms: "r", tperms: "r", table: rt.table}

@@ -120,7 +120,7 @@ func TestListTablesPaging(t *testing.T) {
 
 func TestETagsAndConditions(t *testing.T) {
 	s := newServer(t)
-	s.store.create("t")
+	s.store.Create("t")
 	ent := "/t(PartitionKey='p',RowKey='r')"
 	w := do(t, s, signed(s, http.MethodPost, "/t", "", []byte(`{"PartitionKey":"p","RowKey":"r","A":1}`)), http.StatusNoContent)
 	e1 := w.Header().Get("ETag")
@@ -175,7 +175,7 @@ func TestETagsAndConditions(t *testing.T) {
 
 func TestMetadataLevels(t *testing.T) {
 	s := newServer(t)
-	s.store.create("t")
+	s.store.Create("t")
 	do(t, s, signed(s, http.MethodPost, "/t", "", []byte(`{"PartitionKey":"p","RowKey":"r'1","L":"5","L@odata.type":"Edm.Int64","S":"x"}`)), http.StatusNoContent)
 	tests := []struct {
 		accept string
@@ -209,7 +209,7 @@ func TestMetadataLevels(t *testing.T) {
 
 func TestRoutesAndMethods(t *testing.T) {
 	s := newServer(t)
-	s.store.create("t")
+	s.store.Create("t")
 	tests := []struct {
 		method, path string
 		status       int

@@ -3,8 +3,9 @@ package emulator
 import (
 	"net/http"
 	"strconv"
-	"sync/atomic"
 	"time"
+
+	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
 )
 
 // The response headers every answer carries, set by direct assignment to
@@ -40,47 +41,14 @@ func preferenceHeader(p string) []string {
 	return []string{p}
 }
 
-// dateCache holds the Date header of the current second, for a service
-// on a clock of its own: formatting it is a tenth of what the rest of an
-// answer's headers cost, and it changes once a second. (On the system
-// clock, the HTTP layer writes Date itself: a ninth header in the map would
-// make an insert's answer grow the map past its first eight slots.) Safe
-// for concurrent use.
-type dateCache struct{ cur atomic.Pointer[dateLine] }
-
-type dateLine struct {
-	sec int64
-	val []string // the header value, shared by the answers of that second
-}
-
-// of is the Date header value for an answer at now.
-func (c *dateCache) of(now time.Time) []string {
-	sec := now.Unix()
-	if d := c.cur.Load(); d != nil && d.sec == sec {
-		return d.val
-	}
-	d := &dateLine{sec: sec, val: []string{now.UTC().Format(http.TimeFormat)}}
-	c.cur.Store(d)
-	return d.val
-}
-
 // appendRequestID appends the x-ms-request-id of an answer at now: a GUID
 // made of the time, as "%08x-0000-0000-0000-%012x" of the Unix time in
 // nanoseconds shifted right by 20 bits, and of its low 48 bits.
 func appendRequestID(dst []byte, now time.Time) []byte {
 	ns := now.UnixNano()
-	dst = appendHex(dst, uint64(uint32(ns>>20)), 8)
+	dst = edm.AppendHex(dst, uint64(uint32(ns>>20)), 8)
 	dst = append(dst, "-0000-0000-0000-"...)
-	return appendHex(dst, uint64(ns)&0xffffffffffff, 12)
-}
-
-// appendHex appends v in width lowercase hex digits, zero-padded (v must
-// fit).
-func appendHex(dst []byte, v uint64, width int) []byte {
-	for i := width - 1; i >= 0; i-- {
-		dst = append(dst, hexDigits[(v>>(4*uint(i)))&0xf])
-	}
-	return dst
+	return edm.AppendHex(dst, uint64(ns)&0xffffffffffff, 12)
 }
 
 // requestID is appendRequestID as a string.
@@ -103,7 +71,7 @@ func (s *Server) setHeaders(h http.Header, rep *reply, bodyLen int, now time.Tim
 	}
 	lenEnd := len(line)
 	if rep.tagged {
-		line = appendETagTicks(line, rep.tagTS)
+		line = edm.AppendETag(line, rep.tagTS)
 	}
 	all := string(line)
 	vals := make([]string, 3)
@@ -111,7 +79,7 @@ func (s *Server) setHeaders(h http.Header, rep *reply, bodyLen int, now time.Tim
 	h["X-Ms-Version"] = hdrVersion
 	h["X-Ms-Request-Id"] = vals[0:1:1]
 	if s.dates != nil { // else the HTTP layer writes it, from the same clock, without a map entry
-		h["Date"] = s.dates.of(now)
+		h["Date"] = s.dates.Of(now)
 	}
 	h["X-Content-Type-Options"] = hdrNosniff
 	if rep.tagged {
@@ -130,7 +98,7 @@ func (s *Server) setHeaders(h http.Header, rep *reply, bodyLen int, now time.Tim
 
 // reqHeader is r.Header.Get(key) for a key in canonical form ("X-Ms-Date",
 // as http.CanonicalHeaderKey writes it), which is how net/http and the
-// fasthttp front (fastfront.go) store the headers they receive: the first
+// fasthttp front (package httpfront) store the headers they receive: the first
 // value, or "". It skips Get's
 // canonicalization of the key, which costs more than the lookup itself on
 // the request path.

@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablestress/tablestress/internal/jsontext"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/outcome"
 )
@@ -34,31 +37,18 @@ func TestRequestIDFormat(t *testing.T) {
 // TestETagRendering writes ETags as Azure derives them from the
 // timestamp, in headers and in JSON.
 func TestETagRendering(t *testing.T) {
-	if got, want := string(appendETagTicks(nil, newEntity("p", "r", nil, instants[1], newNames()).ts)), `W/"datetime'2026-01-02T03%3A04%3A05.1234567Z'"`; got != want {
+	if got, want := string(edm.AppendETag(nil, store.NewEntity("p", "r", nil, instants[1], store.NewNames()).Ticks())), `W/"datetime'2026-01-02T03%3A04%3A05.1234567Z'"`; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
 	for _, now := range instants {
-		e := newEntity("p", "r", nil, now, newNames())
-		want := `W/"datetime'` + strings.ReplaceAll(e.time().Format(timeLayout), ":", "%3A") + `'"`
-		if got := e.etag(); got != want {
+		e := store.NewEntity("p", "r", nil, now, store.NewNames())
+		want := `W/"datetime'` + strings.ReplaceAll(e.Time().Format(edm.TimeLayout), ":", "%3A") + `'"`
+		if got := e.ETag(); got != want {
 			t.Errorf("%v: %q, want %q", now, got, want)
 		}
 		v := view{meta: minimalMetadata}
-		if got, want := string(v.appendEntity(nil, e, false)), `"odata.etag":`+string(appendJSONString(nil, want))+","; !strings.Contains(got, want) {
+		if got, want := string(v.appendEntity(nil, e, false)), `"odata.etag":`+string(jsontext.AppendString(nil, want))+","; !strings.Contains(got, want) {
 			t.Errorf("%v: %s, want %s in it", now, got, want)
-		}
-	}
-}
-
-// TestDateCache answers each second's Date, also when the clock goes back
-// or jumps.
-func TestDateCache(t *testing.T) {
-	var c dateCache
-	base := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	for _, d := range []time.Duration{0, 300 * time.Millisecond, 999 * time.Millisecond, time.Second, 0, -time.Hour, 48 * time.Hour, 48*time.Hour + 1} {
-		now := base.Add(d)
-		if got, want := c.of(now)[0], now.UTC().Format(http.TimeFormat); got != want {
-			t.Errorf("%v: %q, want %q", now, got, want)
 		}
 	}
 }
@@ -70,34 +60,6 @@ func TestStatusKeyAsOutcome(t *testing.T) {
 	}{{200, ""}, {201, ""}, {202, ""}, {204, ""}, {206, ""}, {404, "ResourceNotFound"}, {503, "ServerBusy"}, {200, "X"}} {
 		if got, want := statusKey(tt.status, tt.code), outcome.New(tt.status, tt.code).Key(); got != want {
 			t.Errorf("%d %q: %q, want %q", tt.status, tt.code, got, want)
-		}
-	}
-}
-
-func TestParseRouteKeys(t *testing.T) {
-	tests := []struct {
-		path   string
-		pk, rk string
-		ok     bool
-	}{
-		{"/t(PartitionKey='p',RowKey='r')", "p", "r", true},
-		{"/t(PartitionKey='',RowKey='')", "", "", true},
-		{"/t(PartitionKey='it''s',RowKey='r''1''')", "it's", "r'1'", true},
-		{"/t(PartitionKey='''',RowKey='a''''b')", "'", "a''b", true},
-		{"/t(PartitionKey='p%27q',RowKey='%20')", "p", "", false}, // %27 is a quote: it ends the key
-		{"/t(PartitionKey='p%27%27q',RowKey='%20')", "p'q", " ", true},
-		{"/t(PartitionKey='p',RowKey='r'", "", "", false},
-		{"/t(PartitionKey='p,RowKey='r')", "", "", false},
-		{"/t(PartitionKey='p'RowKey='r')", "", "", false},
-		{"/t(PartitionKey='p',RowKey='r')x", "", "", false},
-		{"/t(PartitionKey='p',RowKey='r',X='y')", "", "", false},
-		{"/t(PartitionKey=p,RowKey='r')", "", "", false},
-		{"/t(Partition='p',RowKey='r')", "", "", false},
-	}
-	for _, tt := range tests {
-		rt, err := parseRoute(tt.path)
-		if ok := err == nil && rt.kind == "entity"; ok != tt.ok || ok && (rt.pk != tt.pk || rt.rk != tt.rk || rt.table != "t") {
-			t.Errorf("%s: %+v %v, want %q %q %v", tt.path, rt, err, tt.pk, tt.rk, tt.ok)
 		}
 	}
 }

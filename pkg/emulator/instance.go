@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/valyala/fasthttp"
+
+	"github.com/tablestress/tablestress/pkg/emulator/internal/httpfront"
 )
 
 // Instance is a Server listening on a TCP address. Its methods are safe
@@ -47,7 +49,7 @@ func serveOn(addr string, s *Server) (*Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &Instance{Server: s, ln: ln, done: make(chan error, 1), srv: newFastServer(s)}
+	in := &Instance{Server: s, ln: ln, done: make(chan error, 1), srv: httpfront.NewServer(s)}
 	go func() { in.done <- in.srv.Serve(ln) }()
 	return in, nil
 }

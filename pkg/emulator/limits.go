@@ -5,6 +5,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/tablestress/tablestress/internal/jsontext"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 )
 
 // Azure's entity limits (REST reference "Understanding the Table service
@@ -71,18 +74,18 @@ func checkPropertyName(n string) *apiError {
 // over 64 KiB; p's value was checked against its type already. A value
 // whose JSON is short enough cannot be over either limit, and is not
 // decoded.
-func checkValueSize(p prop) *apiError {
-	if len(p.raw) <= maxStringUnits+2 { // a UTF-16 unit takes at least one byte of JSON
+func checkValueSize(p store.Prop) *apiError {
+	if len(p.Raw) <= maxStringUnits+2 { // a UTF-16 unit takes at least one byte of JSON
 		return nil
 	}
-	s, isString := unquote(p.raw)
+	s, isString := jsontext.Unquote(p.Raw)
 	switch {
 	case !isString:
-	case p.typ == "" || p.typ == "Edm.String":
+	case p.Type == "" || p.Type == "Edm.String":
 		if utf16Len(s) > maxStringUnits {
 			return errPropertyValueLarge
 		}
-	case p.typ == "Edm.Binary":
+	case p.Type == "Edm.Binary":
 		if base64.StdEncoding.DecodedLen(len(s)) > maxBinaryBytes {
 			if b, _ := base64.StdEncoding.DecodeString(s); len(b) > maxBinaryBytes {
 				return errPropertyValueLarge
@@ -100,7 +103,7 @@ func checkValueSize(p prop) *apiError {
 // plus its bytes, a Guid 16, an Int64, Double or DateTime 8, an Int32 4,
 // a Boolean 1. With exact false it is an upper bound computed without
 // decoding a value: a string's UTF-16 units are at most its bytes.
-func entitySize(pk, rk string, props []prop, exact bool) int {
+func entitySize(pk, rk string, props []store.Prop, exact bool) int {
 	units := utf16Len
 	if !exact {
 		units = func(s string) int { return len(s) }
@@ -110,23 +113,23 @@ func entitySize(pk, rk string, props []prop, exact bool) int {
 		n = 4 + 2*units(pk+rk)
 	}
 	for _, p := range props {
-		n += 8 + 2*units(p.name) + valueSize(p, exact)
+		n += 8 + 2*units(p.Name) + valueSize(p, exact)
 	}
 	return n
 }
 
 // valueSize is one value's share of entitySize; a value without a type
 // annotation has the type its JSON implies.
-func valueSize(p prop, exact bool) int {
-	isString := len(p.raw) > 0 && p.raw[0] == '"'
+func valueSize(p store.Prop, exact bool) int {
+	isString := len(p.Raw) > 0 && p.Raw[0] == '"'
 	str := func() (string, int) {
 		if !exact {
-			return "", len(p.raw) // its JSON: at least as many bytes as UTF-16 units
+			return "", len(p.Raw) // its JSON: at least as many bytes as UTF-16 units
 		}
-		s, _ := unquote(p.raw)
+		s, _ := jsontext.Unquote(p.Raw)
 		return s, utf16Len(s)
 	}
-	switch p.typ {
+	switch p.Type {
 	case "Edm.String":
 		_, n := str()
 		return 4 + 2*n
@@ -135,17 +138,17 @@ func valueSize(p prop, exact bool) int {
 		case isString:
 			_, n := str()
 			return 4 + 2*n
-		case string(p.raw) == "true" || string(p.raw) == "false":
+		case string(p.Raw) == "true" || string(p.Raw) == "false":
 			return 1
 		}
-		if _, err := strconv.ParseInt(string(p.raw), 10, 32); err == nil {
+		if _, err := strconv.ParseInt(string(p.Raw), 10, 32); err == nil {
 			return 4
 		}
 	case "Edm.Binary":
 		if !exact {
-			return 4 + base64.StdEncoding.DecodedLen(len(p.raw))
+			return 4 + base64.StdEncoding.DecodedLen(len(p.Raw))
 		}
-		s, _ := unquote(p.raw)
+		s, _ := jsontext.Unquote(p.Raw)
 		return 4 + base64.StdEncoding.DecodedLen(len(s)) - strings.Count(s[max(0, len(s)-2):], "=")
 	case "Edm.Guid":
 		return 16
@@ -159,9 +162,22 @@ func valueSize(p prop, exact bool) int {
 
 // checkEntity refuses an entity over 1 MiB (EntityTooLarge). The exact
 // size is computed only for an entity whose bound is over the limit.
-func checkEntity(pk, rk string, props []prop) *apiError {
+func checkEntity(pk, rk string, props []store.Prop) *apiError {
 	if entitySize(pk, rk, props, false) > maxEntityBytes && entitySize(pk, rk, props, true) > maxEntityBytes {
 		return errEntityTooLarge
 	}
 	return nil
+}
+
+// validKey checks a PartitionKey or RowKey against Azure's rules.
+func validKey(k string) bool {
+	if len(k) > maxKeyBytes {
+		return false
+	}
+	for _, c := range k {
+		if c == '/' || c == '\\' || c == '#' || c == '?' || c <= 0x1f || (c >= 0x7f && c <= 0x9f) {
+			return false
+		}
+	}
+	return true
 }

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/tablestress/tablestress/internal/jsontext"
 )
 
 // Keys and entities at and over Azure's limits (REST "Understanding the
@@ -55,7 +57,7 @@ func TestEntityKeysAndLimits(t *testing.T) {
 	}
 	for i, tt := range tests {
 		s := newServer(t)
-		s.store.create("t")
+		s.store.Create("t")
 		w := serve(s, signed(s, http.MethodPost, "/t", "", []byte(tt.body)))
 		if tt.code == "" {
 			if w.Code != http.StatusNoContent {
@@ -106,5 +108,27 @@ func TestEntitySizeBound(t *testing.T) {
 	// 4 + 2×4 (keys) + S: 8+2+4+6 + I: 8+2+4 + B: 8+2+1 + Bin: 8+6+4+5
 	if got, want := entitySize("pk", "rk", props, true), 4+8+20+14+11+23; got != want {
 		t.Errorf("exact size %d, want %d", got, want)
+	}
+}
+
+// TestTypeValue: typeValue reads what jsontext.StringValue reads, and
+// reads the name of an Edm type without a copy.
+func TestTypeValue(t *testing.T) {
+	raws := []string{`"Edm.Strin"`, `"Edm.Int64 "`, `"edm.int64"`, `"Edm.Int6\u0034"`, `null`, `1`, `""`, `"x"`}
+	for _, typ := range edmTypes {
+		raws = append(raws, `"`+typ+`"`)
+	}
+	for _, raw := range raws {
+		gs, gok := typeValue([]byte(raw))
+		ws, wok := jsontext.StringValue([]byte(raw))
+		if gs != ws || gok != wok {
+			t.Errorf("%s: %q %v, want (StringValue) %q %v", raw, gs, gok, ws, wok)
+		}
+	}
+	for _, typ := range edmTypes {
+		raw := []byte(`"` + typ + `"`)
+		if n := testing.AllocsPerRun(100, func() { typeValue(raw) }); n != 0 {
+			t.Errorf("%s: %v allocations, want 0", typ, n)
+		}
 	}
 }

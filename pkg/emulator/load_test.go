@@ -107,7 +107,7 @@ func TestLoadUnderFaults(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.store.create("load")
+		s.store.Create("load")
 		if o, _ := s.Load(context.Background(), "load", loadBodies("p", 0, 5, "x")); o.Class != tt.want {
 			t.Errorf("measured, %+v: %+v, want %s", tt.faults, o, tt.want)
 		}

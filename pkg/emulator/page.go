@@ -3,6 +3,8 @@ package emulator
 import (
 	"strings"
 
+	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
 
@@ -86,46 +88,51 @@ func (p *page) returned(bytes int) {
 	v.Bytes += bytes
 }
 
-// scan reads one page: the entities from start on, in (PartitionKey,
-// RowKey) order, within the key range, emitting those the filter matches,
-// until the page ends (see the package's page boundaries). It returns the
-// entity the next page starts at, nil when the range or the table ended.
-// Every entity it examined is counted in p (the one the next page starts
-// at is not: that page counts it), so a filter that bounds the keys visits
-// only the range. Callers hold the table's read lock; emit renders what
-// it keeps of the entity (a view, see table.ascend) before returning.
-func (t *table) scan(start *entity, rg keyRange, f node, p *page, emit func(*entity)) (next *entity) {
-	t.ascend(start.pk, start.rk, func(e *entity) bool {
-		if rg.pkHi.above(e.pk) || (rg.pkEq && rg.rkHi.above(e.rk)) {
+// keys are a place in a table's (PartitionKey, RowKey) order: where a
+// page starts.
+type keys struct{ pk, rk string }
+
+// less orders keys as the table does.
+func (k keys) less(o keys) bool {
+	if k.pk != o.pk {
+		return k.pk < o.pk
+	}
+	return k.rk < o.rk
+}
+
+// scan reads one page of table t: the entities from start on, in
+// (PartitionKey, RowKey) order, within the key range, emitting those the
+// filter matches, until the page ends (see the package's page
+// boundaries). It returns the keys the next page starts at, and more
+// false when the range or the table ended. Every entity it examined is
+// counted in p (the one the next page starts at is not: that page counts
+// it), so a filter that bounds the keys visits only the range. Callers
+// hold the table's read lock; emit renders what it keeps of the entity (a
+// view, see store.Table.Ascend) before returning.
+func scan(t *store.Table, start keys, rg filter.KeyRange, f filter.Node, p *page, emit func(*store.Entity)) (next keys, more bool) {
+	t.Ascend(start.pk, start.rk, func(e *store.Entity) bool {
+		if rg.Past(e.PK(), e.RK()) {
 			return false
 		}
-		if p.seen == p.budget || !p.enter(e.pk) {
-			next = e.keys()
+		if p.seen == p.budget || !p.enter(e.PK()) {
+			next.pk, next.rk = e.Keys()
+			more = true
 			return false
 		}
-		if f != nil && !f.eval(entityRow{e: e}) {
+		if f != nil && !f.Eval(e) {
 			p.visit()
 			return true
 		}
 		if p.n == p.limit {
-			next = e.keys()
+			next.pk, next.rk = e.Keys()
+			more = true
 			return false
 		}
 		p.visit()
-		p.returned(e.bytes())
+		p.returned(e.Bytes())
 		emit(e)
 		p.n++
 		return true
 	})
-	return next
-}
-
-// bytes is the entity's stored size: its keys and the JSON of its
-// properties (as the service answers with them, not as it holds them);
-// 0 for none.
-func (e *entity) bytes() int {
-	if e == nil {
-		return 0
-	}
-	return len(e.pk) + len(e.rk) + e.size
+	return next, more
 }

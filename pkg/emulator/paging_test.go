@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
 
@@ -32,11 +33,11 @@ func modelServer(t *testing.T, spec string) *Server {
 // fill creates table name holding rows rows in each partition of pks,
 // written straight into the store (no request, no charge).
 func fill(s *Server, name string, pks []string, rows int) {
-	s.store.create(name)
-	tb := s.store.table(name)
+	s.store.Create(name)
+	tb := s.store.Table(name)
 	for _, pk := range pks {
 		for r := range rows {
-			tb.put(newEntity(pk, fmt.Sprintf("%04d", r), []prop{{name: "V", raw: []byte("1")}}, fixedNow(), tb.names))
+			tb.Put(store.NewEntity(pk, fmt.Sprintf("%04d", r), []store.Prop{{Name: "V", Raw: []byte("1")}}, fixedNow(), tb.Names()))
 		}
 	}
 }

@@ -3,9 +3,12 @@ package emulator
 import (
 	"encoding/base64"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
+	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
 
@@ -39,12 +42,12 @@ func topOf(s string) int {
 // (nil: every entity).
 type keyRangeNode struct {
 	g *grant
-	x node
+	x filter.Node
 }
 
-func (n keyRangeNode) eval(r row) bool {
-	er, ok := r.(entityRow)
-	return ok && n.g.inRange(er.e.pk, er.e.rk) && (n.x == nil || n.x.eval(r))
+func (n keyRangeNode) Eval(r filter.Row) bool {
+	e, ok := r.(*store.Entity)
+	return ok && n.g.inRange(e.PK(), e.RK()) && (n.x == nil || n.x.Eval(r))
 }
 
 // query answers GET /table() with one page: entities matching $filter in
@@ -54,87 +57,110 @@ func (n keyRangeNode) eval(r row) bool {
 // starts in and charges it afterwards for every entity it visited.
 func (s *Server) query(r *http.Request, name string, g *grant) reply {
 	q := r.URL.Query()
-	f, err := parseFilter(q.Get("$filter"))
-	rg := rangeOf(f)
+	f, err := filter.Parse(q.Get("$filter"))
+	rg := filter.RangeOf(f)
 	if err == nil && g.limitsKeys() {
 		f = keyRangeNode{g: g, x: f} // a SAS's key range bounds what the query sees
 	}
 	part := "*"
-	if pk, ok := rg.partition(); ok {
+	if pk, ok := rg.Partition(); ok {
 		part = pk
 	}
 	if err != nil {
 		return errReply(invalidInput("%v", err), part)
 	}
-	t := s.store.table(name)
-	start := rg.start()
-	if npk := q.Get("NextPartitionKey"); npk != "" || q.Get("NextRowKey") != "" {
-		cont := &entity{pk: decodeToken(npk), rk: decodeToken(q.Get("NextRowKey"))}
-		if entityLess(start, cont) {
-			start = cont
-		}
-	}
-	active := s.model.Active()
-	req := model.Request{Table: name, Op: model.OpQuery}
-	if part != "*" {
-		req.Partition = part
-	}
-	if t != nil && active {
-		t.mu.RLock()
-		if first := t.firstIn(start, rg); first != "" {
-			req.Partition, req.Extends = first, t.endOf(first)
-		}
-		t.mu.RUnlock()
-	}
-	_, refused, d := s.gate(r.Context(), part, req, nil)
+	t := s.store.Table(name)
+	start := queryStart(q, rg)
+	_, refused, d := s.gate(r.Context(), part, s.pageRequest(t, name, part, start, rg), nil)
 	if refused != nil {
 		return *refused
 	}
 	if t == nil {
 		return errReply(errTableNotFound, part)
 	}
-	top := topOf(q.Get("$top"))
+	p := newPage(topOf(q.Get("$top")))
+	if s.model.Active() {
+		p.budget = s.model.PageVisits()
+		p.place = func(pk string) int { return s.model.Place(name, pk) }
+		p.end = t.EndOf
+	}
 	v := s.viewOf(r, name, selectSet(q.Get("$select")))
 	buf := getBuf()
-	out := append(*buf, '{')
+	t.RLock()
+	out, next, more := v.appendPage(*buf, t, start, rg, f, p)
+	t.RUnlock()
+	s.model.ChargePage(name, p.visits)
+	s.counters.visits(name, p.visits)
+	*buf = out
+	rep := timedReply(reply{status: http.StatusOK, body: out, part: part, entities: p.n, pooled: buf}, model.OpQuery, 0, 0, d)
+	rep.work.Visited = p.seen
+	// What the page visited, for the client to attribute to its own
+	// operations (the counters of /_tablestress/stats sum it per table).
+	rep.header = map[string]string{visitedHeader: strconv.Itoa(p.seen)}
+	if more {
+		rep.header["x-ms-continuation-NextPartitionKey"], rep.header["x-ms-continuation-NextRowKey"] = encodeToken(next.pk), encodeToken(next.rk)
+	}
+	return rep
+}
+
+// queryStart is where a query's page starts: the start of its key range,
+// or its continuation when that lies beyond.
+func queryStart(q url.Values, rg filter.KeyRange) keys {
+	var start keys
+	start.pk, start.rk = rg.Start()
+	if npk := q.Get("NextPartitionKey"); npk != "" || q.Get("NextRowKey") != "" {
+		if cont := (keys{decodeToken(npk), decodeToken(q.Get("NextRowKey"))}); start.less(cont) {
+			start = cont
+		}
+	}
+	return start
+}
+
+// pageRequest is what the model judges of a query page of table t (nil:
+// missing) named name, counted under part: the partition it starts in, and
+// the end range that lies in, when the model is active.
+func (s *Server) pageRequest(t *store.Table, name, part string, start keys, rg filter.KeyRange) model.Request {
+	req := model.Request{Table: name, Op: model.OpQuery}
+	if part != "*" {
+		req.Partition = part
+	}
+	if t != nil && s.model.Active() {
+		t.RLock()
+		if first := firstIn(t, start, rg); first != "" {
+			req.Partition, req.Extends = first, t.EndOf(first)
+		}
+		t.RUnlock()
+	}
+	return req
+}
+
+// appendPage appends the answer of one query page of table t, read by
+// scan from start on, and returns it with the keys the next page starts
+// at (more false when there is none). Callers hold t's read lock.
+func (v *view) appendPage(out []byte, t *store.Table, start keys, rg filter.KeyRange, f filter.Node, p *page) (_ []byte, next keys, more bool) {
+	out = append(out, '{')
 	if v.meta >= minimalMetadata {
 		out = append(out, `"odata.metadata":`...)
 		out = v.appendMetadataURL(out, "")
 		out = append(out, ',')
 	}
 	out = append(out, `"value":[`...)
-	p := newPage(top)
-	if active {
-		p.budget = s.model.PageVisits()
-		p.place = func(pk string) int { return s.model.Place(name, pk) }
-		p.end = t.endOf
-	}
-	t.mu.RLock()
-	next := t.scan(start, rg, f, p, func(e *entity) {
+	next, more = scan(t, start, rg, f, p, func(e *store.Entity) {
 		if p.n > 0 {
 			out = append(out, ',')
 		}
 		out = v.appendEntity(out, e, false)
 	})
-	t.mu.RUnlock()
-	out = append(out, "]}"...)
-	s.model.ChargePage(name, p.visits)
-	s.stats.visits(name, p.visits)
-	*buf = out
-	rep := timedReply(reply{status: http.StatusOK, body: out, part: part, entities: p.n, pooled: buf}, model.OpQuery, 0, 0, d)
-	rep.work.Visited = p.seen
-	if next != nil {
-		rep.header = map[string]string{"x-ms-continuation-NextPartitionKey": encodeToken(next.pk), "x-ms-continuation-NextRowKey": encodeToken(next.rk)}
-	}
-	return rep
+	return append(out, "]}"...), next, more
 }
 
-// firstIn returns the PartitionKey of the first entity from start on
-// within the key range, "" when there is none. Callers hold a read lock.
-func (t *table) firstIn(start *entity, rg keyRange) (pk string) {
-	t.ascend(start.pk, start.rk, func(e *entity) bool {
-		if !rg.pkHi.above(e.pk) && !(rg.pkEq && rg.rkHi.above(e.rk)) {
-			pk = strings.Clone(e.pk) // it outlives the view
+// firstIn returns the PartitionKey of the first entity of table t from
+// start on within the key range, "" when there is none. Callers hold a
+// read lock.
+func firstIn(t *store.Table, start keys, rg filter.KeyRange) (pk string) {
+	t.Ascend(start.pk, start.rk, func(e *store.Entity) bool {
+		if !rg.Past(e.PK(), e.RK()) {
+			pk = strings.Clone(e.PK()) // it outlives the view
 		}
 		return false
 	})

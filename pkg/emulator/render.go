@@ -4,6 +4,10 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/tablestress/tablestress/internal/jsontext"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 )
 
 // metadata levels of the JSON format (Accept or $format
@@ -33,12 +37,12 @@ func (v *view) base() string { return "http://" + v.host + "/" + v.account }
 // ("/@Element" for a single entity, "" for a list).
 func (v *view) appendMetadataURL(dst []byte, suffix string) []byte {
 	dst = append(dst, `"http://`...)
-	dst = appendJSONChars(dst, v.host)
+	dst = jsontext.AppendChars(dst, v.host)
 	dst = append(dst, '/')
-	dst = appendJSONChars(dst, v.account)
+	dst = jsontext.AppendChars(dst, v.account)
 	dst = append(dst, "/$metadata#"...)
-	dst = appendJSONChars(dst, v.table)
-	dst = appendJSONChars(dst, suffix)
+	dst = jsontext.AppendChars(dst, v.table)
+	dst = jsontext.AppendChars(dst, suffix)
 	return append(dst, '"')
 }
 
@@ -48,33 +52,50 @@ func (v *view) want(name string) bool { return v.sel == nil || v.sel[name] }
 // appendEntity renders e as the service returns it; single is for the
 // answer about one entity (a point read, an insert), which names its
 // odata.metadata.
-func (v *view) appendEntity(dst []byte, e *entity, single bool) []byte {
+func (v *view) appendEntity(dst []byte, e *store.Entity, single bool) []byte {
 	var tb [40]byte
-	ts := appendTicks(tb[:0], e.ts, ":") // for the ETag and the Timestamp
+	ts := edm.AppendTicks(tb[:0], e.Ticks(), ":") // for the ETag and the Timestamp
 	dst = append(dst, '{')
+	dst = v.appendAnnotations(dst, e, ts, single)
+	dst = v.appendProperties(dst, e, ts)
+	return append(dst, '}')
+}
+
+// appendAnnotations appends the odata.* members of e's JSON, each followed
+// by a comma, as the metadata level asks: odata.metadata for a single
+// entity, odata.type, odata.id and odata.editLink with full metadata, and
+// odata.etag (of the timestamp ts) with minimal or full metadata.
+func (v *view) appendAnnotations(dst []byte, e *store.Entity, ts []byte, single bool) []byte {
 	if v.meta >= minimalMetadata && single {
 		dst = append(dst, `"odata.metadata":`...)
 		dst = v.appendMetadataURL(dst, "/@Element")
 		dst = append(dst, ',')
 	}
 	if v.meta == fullMetadata {
-		path := v.table + "(PartitionKey='" + keyLiteral(e.pk) + "',RowKey='" + keyLiteral(e.rk) + "')"
+		path := v.table + "(PartitionKey='" + keyLiteral(e.PK()) + "',RowKey='" + keyLiteral(e.RK()) + "')"
 		dst = append(dst, `"odata.type":`...)
-		dst = appendJSONString(dst, v.account+"."+v.table)
+		dst = jsontext.AppendString(dst, v.account+"."+v.table)
 		dst = append(dst, `,"odata.id":`...)
-		dst = appendJSONString(dst, v.base()+"/"+path)
+		dst = jsontext.AppendString(dst, v.base()+"/"+path)
 		dst = append(dst, ',')
 	}
 	if v.meta >= minimalMetadata {
 		dst = append(dst, `"odata.etag":"W/\"datetime'`...)
-		dst = appendColons(dst, ts, "%3A")
+		dst = edm.AppendColons(dst, ts, "%3A")
 		dst = append(dst, `'\"",`...)
 	}
 	if v.meta == fullMetadata {
 		dst = append(dst, `"odata.editLink":`...)
-		dst = appendJSONString(dst, v.table+"(PartitionKey='"+keyLiteral(e.pk)+"',RowKey='"+keyLiteral(e.rk)+"')")
+		dst = jsontext.AppendString(dst, v.table+"(PartitionKey='"+keyLiteral(e.PK())+"',RowKey='"+keyLiteral(e.RK())+"')")
 		dst = append(dst, ',')
 	}
+	return dst
+}
+
+// appendProperties appends the members of e's JSON the projection keeps:
+// its keys, its Timestamp (ts) and its properties, annotated as the
+// metadata level asks, separated by commas.
+func (v *view) appendProperties(dst []byte, e *store.Entity, ts []byte) []byte {
 	n := len(dst)
 	sep := func() {
 		if len(dst) > n {
@@ -83,12 +104,12 @@ func (v *view) appendEntity(dst []byte, e *entity, single bool) []byte {
 	}
 	if v.want("PartitionKey") {
 		dst = append(dst, `"PartitionKey":`...)
-		dst = appendJSONString(dst, e.pk)
+		dst = jsontext.AppendString(dst, e.PK())
 	}
 	if v.want("RowKey") {
 		sep()
 		dst = append(dst, `"RowKey":`...)
-		dst = appendJSONString(dst, e.rk)
+		dst = jsontext.AppendString(dst, e.RK())
 	}
 	if v.want("Timestamp") {
 		sep()
@@ -99,25 +120,25 @@ func (v *view) appendEntity(dst []byte, e *entity, single bool) []byte {
 		dst = append(dst, ts...) // digits, '-', ':', '.', 'T', 'Z': nothing to escape
 		dst = append(dst, '"')
 	}
-	if v.sel == nil && (v.meta == minimalMetadata || !e.annotated()) {
+	if v.sel == nil && (v.meta == minimalMetadata || !e.Annotated()) {
 		// The stored fragment is the minimal-metadata form.
-		if len(e.props) > 0 {
+		if e.HasProperties() {
 			sep()
-			dst = e.appendFragment(dst)
+			dst = e.AppendFragment(dst)
 		}
-		return append(dst, '}')
+		return dst
 	}
-	for _, p := range e.properties() {
-		if !v.want(p.name) {
+	for _, p := range e.Properties() {
+		if !v.want(p.Name) {
 			continue
 		}
 		sep()
 		if v.meta == noMetadata {
-			p.typ = ""
+			p.Type = ""
 		}
-		dst = appendProp(dst, p)
+		dst = store.AppendProp(dst, p)
 	}
-	return append(dst, '}')
+	return dst
 }
 
 // keyLiteral writes a key as it appears inside quotes in an entity URL:
@@ -126,46 +147,29 @@ func keyLiteral(k string) string {
 	return strings.ReplaceAll(url.PathEscape(strings.ReplaceAll(k, "'", "''")), "%27", "'")
 }
 
-// timeLayout is how the service writes Edm.DateTime values and Timestamps:
-// seven fractional digits, UTC.
-const timeLayout = "2006-01-02T15:04:05.0000000Z"
+// metaLevel reads the JSON metadata level from Accept or $format.
+func metaLevel(r *http.Request) int {
+	a := queryValue(r, "$format")
+	if a == "" {
+		a = reqHeader(r, "Accept")
+	}
+	switch {
+	case strings.Contains(a, "nometadata"):
+		return noMetadata
+	case strings.Contains(a, "fullmetadata"):
+		return fullMetadata
+	}
+	return minimalMetadata
+}
 
 // viewOf is the rendering a request asks for.
 func (s *Server) viewOf(r *http.Request, table string, sel map[string]bool) view {
 	return view{meta: metaLevel(r), sel: sel, host: r.Host, account: s.account, table: table}
 }
 
-// etagPrefix and etagSuffix surround an ETag's timestamp, whose colons are
-// written %3A: W/"datetime'2026-01-02T03%3A04%3A05.0000000Z'".
-const (
-	etagPrefix = `W/"datetime'`
-	etagSuffix = `'"`
-)
-
-// appendETagTicks appends the ETag of an entity written at ts (see
-// entity.ts), derived from its timestamp as Azure does.
-func appendETagTicks(dst []byte, ts int64) []byte {
-	dst = append(dst, etagPrefix...)
-	dst = appendTicks(dst, ts, "%3A")
-	return append(dst, etagSuffix...)
-}
-
-// appendColons appends a timestamp formatted with timeLayout with its
-// colons written as colon: "%3A" in an ETag.
-func appendColons(dst, ts []byte, colon string) []byte {
-	for _, c := range ts {
-		if c == ':' {
-			dst = append(dst, colon...)
-		} else {
-			dst = append(dst, c)
-		}
-	}
-	return dst
-}
-
 // renderPooled renders one entity's answer into a buffer of bufPool,
 // returned with it for reply.pooled.
-func renderPooled(v *view, e *entity) ([]byte, *[]byte) {
+func renderPooled(v *view, e *store.Entity) ([]byte, *[]byte) {
 	buf := getBuf()
 	*buf = v.appendEntity(*buf, e, true)
 	return *buf, buf

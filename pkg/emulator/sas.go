@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 )
 
 // sasToken is a shared access signature as a request carries it in its
@@ -90,18 +92,18 @@ func (s *Server) authenticateSAS(r *http.Request, t sasToken) (*grant, *apiError
 		return nil, errAuth
 	}
 	if t.id != "" && !t.isAccount() {
-		tb := s.store.table(t.table)
-		var pol *accessPolicy
+		tb := s.store.Table(t.table)
+		var pol *store.Policy
 		if tb != nil {
-			pol = tb.policy(t.id)
+			pol = tb.Policy(t.id)
 		}
 		if pol == nil {
 			return nil, errAuth // revoked, or never set
 		}
-		if (t.perms != "" && pol.perms != "") || (t.start != "" && pol.start != "") || (t.expiry != "" && pol.expiry != "") {
+		if (t.perms != "" && pol.Perms != "") || (t.start != "" && pol.Start != "") || (t.expiry != "" && pol.Expiry != "") {
 			return nil, errSASBoth
 		}
-		t.perms, t.start, t.expiry = t.perms+pol.perms, t.start+pol.start, t.expiry+pol.expiry
+		t.perms, t.start, t.expiry = t.perms+pol.Perms, t.start+pol.Start, t.expiry+pol.Expiry
 	}
 	now := s.now()
 	st, stErr := sasTime(t.start)

@@ -35,7 +35,7 @@ func sasServer(t *testing.T, now time.Time) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.store.create("SasTable")
+	s.store.Create("SasTable")
 	for _, k := range [][2]string{{"a", "1"}, {"b", "1"}, {"b", "3"}, {"c", "1"}, {"e", "1"}} {
 		do(t, s, signed(s, http.MethodPost, "/SasTable", "", []byte(`{"PartitionKey":"`+k[0]+`","RowKey":"`+k[1]+`"}`)), http.StatusNoContent)
 	}

@@ -3,12 +3,10 @@ package emulator
 import (
 	"context"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
 
@@ -17,7 +15,7 @@ type reply struct {
 	status int
 	err    *apiError
 	tagged bool   // the answer carries the ETag of an entity written at tagTS
-	tagTS  int64  // that entity's write time (entity.ts)
+	tagTS  int64  // that entity's write time (store.Entity.Ticks)
 	prefer string // the Preference-Applied header, "" for none
 	// header holds the other headers, by any case of their names.
 	header   map[string]string
@@ -83,7 +81,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case perr != nil:
 		rep = errReply(perr, "")
 	default:
-		if aerr = g.allows(accessOf(r, rt)); aerr == nil && rt.kind == "entity" {
+		if aerr = g.allows(accessOf(r, rt)); aerr == nil && rt.kind == routeEntity {
 			aerr = g.allowsKeys(rt.pk, rt.rk)
 		}
 		if aerr != nil {
@@ -96,7 +94,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.settle(r.Context(), &rep, now)
-	s.write(w, r, tableName, rep, now)
+	s.send(w, r, tableName, rep, now)
 }
 
 // settle holds a timed reply, unless dropped, until its modelled answer
@@ -131,21 +129,21 @@ func (s *Server) hold(ctx context.Context, until time.Time) {
 // dispatch serves a request the grant g allows (nil: the account key).
 func (s *Server) dispatch(r *http.Request, rt route, g *grant) reply {
 	switch rt.kind {
-	case "tables":
+	case routeTables:
 		switch r.Method {
 		case http.MethodPost:
 			return s.createTable(r)
 		case http.MethodGet:
 			return s.listTables(r)
 		}
-	case "table":
+	case routeTable:
 		switch r.Method {
 		case http.MethodGet:
 			return s.getTable(r, rt.table)
 		case http.MethodDelete:
 			return s.deleteTable(rt.table)
 		}
-	case "entities":
+	case routeEntities:
 		if isACL(r) {
 			return s.tableACL(r, rt.table)
 		}
@@ -155,18 +153,18 @@ func (s *Server) dispatch(r *http.Request, rt route, g *grant) reply {
 		case http.MethodGet:
 			return s.query(r, rt.table, g)
 		}
-	case "entity":
+	case routeEntity:
 		switch r.Method {
 		case http.MethodGet:
 			return s.getEntity(r, rt)
 		case http.MethodPut:
-			return s.write1(r, rt, false)
+			return s.updateEntity(r, rt, false)
 		case http.MethodPatch, "MERGE":
-			return s.write1(r, rt, true)
+			return s.updateEntity(r, rt, true)
 		case http.MethodDelete:
 			return s.deleteEntity(r, rt)
 		}
-	case "batch":
+	case routeBatch:
 		if r.Method == http.MethodPost {
 			return s.batch(r, g)
 		}
@@ -178,7 +176,7 @@ func (s *Server) dispatch(r *http.Request, rt route, g *grant) reply {
 // key, with its entities when it succeeded.
 func (s *Server) count(table string, rep *reply) {
 	if rep.drop {
-		s.stats.record(table, rep.part, dropKey, 0, false)
+		s.counters.record(table, rep.part, dropKey, 0, false)
 		return
 	}
 	code := ""
@@ -193,11 +191,11 @@ func (s *Server) count(table string, rep *reply) {
 	if key == "" {
 		key = statusKey(rep.status, code)
 	}
-	s.stats.record(table, rep.part, key, entities, rep.discard)
+	s.counters.record(table, rep.part, key, entities, rep.discard)
 }
 
-// write sends a reply and counts it.
-func (s *Server) write(w http.ResponseWriter, r *http.Request, table string, rep reply, now time.Time) {
+// send writes a reply and counts it.
+func (s *Server) send(w http.ResponseWriter, r *http.Request, table string, rep reply, now time.Time) {
 	s.count(table, &rep)
 	if rep.drop {
 		if hj, ok := w.(http.Hijacker); ok {
@@ -232,64 +230,4 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, table string, rep
 		w.Write(rep.body)
 	}
 	putBuf(rep.pooled)
-}
-
-// gated is what gate decided about a request that is served: the model's
-// decision and the latency fault injection added.
-type gated struct {
-	model.Decision
-	delay time.Duration
-}
-
-// gate applies fault injection and the model to a request about to be
-// served. part is the partition it is counted under ("*" when it spans
-// partitions); req is what the model judges (a query page: the partition
-// it starts in, or none), completed with Extends by extends when the model
-// is active. It returns the fault (for Discard), the reply when the
-// request must not be served (refused, dropped), and the decision.
-func (s *Server) gate(ctx context.Context, part string, req model.Request, extends func() int) (faults.Fault, *reply, gated) {
-	fp := part
-	if fp == "*" {
-		fp = "" // spans partitions
-	}
-	f := s.faults.Load().Decide(fp, req.Op != model.OpRead && req.Op != model.OpQuery)
-	if f.Delay > 0 {
-		t := time.NewTimer(f.Delay)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-		}
-	}
-	if f.Drop {
-		return f, &reply{drop: true, part: part}, gated{}
-	}
-	if f.Status != 0 {
-		r := errReply(&apiError{f.Status, f.Code, f.Message}, part)
-		return f, &r, gated{}
-	}
-	if extends != nil && s.model.Active() {
-		req.Extends = extends()
-	}
-	req.Write = req.Op != model.OpRead && req.Op != model.OpQuery
-	g := gated{Decision: s.model.Admit(req), delay: f.Delay}
-	if !g.Allow {
-		r := errReply(&apiError{g.Status, g.Code, g.Message}, part)
-		r.work, r.timed, r.delay = model.Work{Op: req.Op, Refused: true}, true, g.delay
-		if g.RetryAfter > 0 {
-			// Cosmos DB's hint, in whole milliseconds, rounded up.
-			r.header = map[string]string{"x-ms-retry-after-ms": strconv.FormatInt(int64((g.RetryAfter+time.Millisecond-1)/time.Millisecond), 10)}
-		}
-		return f, &r, g
-	}
-	return f, nil, g
-}
-
-// timedReply marks rep to be answered after the service time of op,
-// having moved bodyBytes of request body and done entities at the load g
-// reported, on top of g's injected latency.
-func timedReply(rep reply, op model.Op, entities, bodyBytes int, g gated) reply {
-	rep.work = model.Work{Op: op, Entities: entities, Bytes: bodyBytes, Load: g.Load}
-	rep.timed, rep.delay = true, g.delay
-	return rep
 }

@@ -27,9 +27,17 @@
 // per table, partition and outcome key (package outcome) so tests can
 // prove that a client reported exactly what the server saw.
 //
-// Entities live in memory, one google/btree per table ordered by
-// (PartitionKey, RowKey), each stored as its keys, timestamp and the
-// compact JSON of its properties (about 1,120 bytes for an entity of 1 KiB).
+// This package is the REST service: it alone knows requests (their
+// routes, bodies, headers and answers), authorization and the model. It is
+// built of packages that import nothing of it (TestImportsRunOneWay holds
+// them to it): internal/httpfront serves it over HTTP/1.1 with fasthttp;
+// internal/store keeps the tables and entities in memory (a B-tree per
+// table in (PartitionKey, RowKey) order, each entity stored as its keys,
+// timestamp and compact properties: about 1,120 bytes for an entity of
+// 1 KiB); internal/filter parses and evaluates $filter; internal/edm
+// writes the Edm values' forms; internal/jsontext (shared with the rest
+// of the module) scans and writes JSON; model decides throttling and
+// service times, faults the injected failures.
 package emulator
 
 import (
@@ -37,13 +45,13 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/httpfront"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
 
@@ -80,18 +88,18 @@ type Config struct {
 // its own RWMutex (reads share it, a write or a whole transaction holds it
 // alone), and the counters are locked per table.
 type Server struct {
-	account string
-	key     []byte
-	now     func() time.Time
-	store   *store
-	model   *model.Model
-	faults  atomic.Pointer[faults.Injector]
-	stats   *stats
-	measure measuring
-	prefix  string // "/" + account: the path of the service
+	account  string
+	key      []byte
+	now      func() time.Time
+	store    *store.Store
+	model    *model.Model
+	faults   atomic.Pointer[faults.Injector]
+	counters *counters
+	measure  measuring
+	prefix   string // "/" + account: the path of the service
 	// dates formats the Date header from now when the service has a clock
 	// of its own (Config.Now); on time.Now, the HTTP layer writes it.
-	dates   *dateCache
+	dates   *httpfront.DateCache
 	signers sync.Pool // of *signer
 }
 
@@ -111,147 +119,20 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: the account key is not base64", ErrConfig)
 	}
-	var dates *dateCache
+	var dates *httpfront.DateCache
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	} else {
-		dates = &dateCache{}
+		dates = &httpfront.DateCache{}
 	}
-	s := &Server{account: cfg.Account, key: key, prefix: "/" + cfg.Account, dates: dates, now: cfg.Now, store: newStore(cfg.Now),
-		model: model.New(cfg.Model, cfg.Now), stats: newStats()}
+	s := &Server{account: cfg.Account, key: key, prefix: "/" + cfg.Account, dates: dates, now: cfg.Now, store: store.New(cfg.Now, cfg.Model.Enabled && cfg.Model.Kind == model.Cosmos),
+		model: model.New(cfg.Model, cfg.Now), counters: newCounters()}
 	s.measure.on = true
-	s.store.sized = cfg.Model.Enabled && cfg.Model.Kind == model.Cosmos
 	s.SetFaults(cfg.Faults)
 	return s, nil
-}
-
-// route is a parsed request path.
-type route struct {
-	kind   string // tables, table, entities, entity, batch
-	table  string
-	pk, rk string
-}
-
-// parseRoute reads the path after the account.
-func parseRoute(p string) (route, *apiError) {
-	p = strings.TrimPrefix(p, "/")
-	switch {
-	case p == "Tables" || p == "Tables()":
-		return route{kind: "tables"}, nil
-	case len(p) >= len("Tables('')") && strings.HasPrefix(p, "Tables('") && strings.HasSuffix(p, "')"):
-		name, err := unescape(p[len("Tables('") : len(p)-2])
-		if err != nil {
-			return route{}, err
-		}
-		return route{kind: "table", table: name}, nil
-	case p == "$batch":
-		return route{kind: "batch"}, nil
-	}
-	open := strings.IndexByte(p, '(')
-	if open < 0 {
-		if p == "" || strings.Contains(p, "/") {
-			return route{}, invalidInput("The requested URI does not represent any resource on the server.")
-		}
-		return route{kind: "entities", table: p}, nil
-	}
-	if !strings.HasSuffix(p, ")") {
-		return route{}, invalidInput("The requested URI is malformed.")
-	}
-	rt := route{table: p[:open]}
-	inner := p[open+1 : len(p)-1]
-	if inner == "" {
-		rt.kind = "entities"
-		return rt, nil
-	}
-	un, err := unescape(inner)
-	if err != nil {
-		return route{}, err
-	}
-	pk, rest, ok := keyValue(un, "PartitionKey=")
-	if !ok || !strings.HasPrefix(rest, ",") {
-		return route{}, invalidInput("The requested URI has malformed keys.")
-	}
-	rk, rest, ok := keyValue(rest[1:], "RowKey=")
-	if !ok || rest != "" {
-		return route{}, invalidInput("The requested URI has malformed keys.")
-	}
-	rt.kind, rt.pk, rt.rk = "entity", pk, rk
-	return rt, nil
-}
-
-// keyValue reads NAME='value' (quotes doubled inside) from the start of s.
-// The value is a substring of s unless it has a doubled quote.
-func keyValue(s, name string) (string, string, bool) {
-	if len(s) <= len(name) || s[:len(name)] != name || s[len(name)] != '\'' {
-		return "", "", false
-	}
-	start := len(name) + 1
-	var b []byte // the value so far, once a doubled quote was met
-	from := start
-	for i := start; i < len(s); i++ {
-		if s[i] != '\'' {
-			continue
-		}
-		if i+1 < len(s) && s[i+1] == '\'' {
-			b = append(b, s[from:i+1]...) // up to one of the two quotes
-			i++
-			from = i + 1
-			continue
-		}
-		if b == nil {
-			return s[start:i], s[i+1:], true
-		}
-		return string(append(b, s[from:i]...)), s[i+1:], true
-	}
-	return "", "", false
-}
-
-func unescape(s string) (string, *apiError) {
-	out, err := url.PathUnescape(s)
-	if err != nil {
-		return "", invalidInput("The requested URI is not correctly encoded.")
-	}
-	return out, nil
-}
-
-// queryValue is the first value of a query parameter, "" when absent;
-// the query is parsed only when there is one.
-func queryValue(r *http.Request, key string) string {
-	if r.URL.RawQuery == "" {
-		return ""
-	}
-	return r.URL.Query().Get(key)
-}
-
-// metaLevel reads the JSON metadata level from Accept or $format.
-func metaLevel(r *http.Request) int {
-	a := queryValue(r, "$format")
-	if a == "" {
-		a = reqHeader(r, "Accept")
-	}
-	switch {
-	case strings.Contains(a, "nometadata"):
-		return noMetadata
-	case strings.Contains(a, "fullmetadata"):
-		return fullMetadata
-	}
-	return minimalMetadata
 }
 
 // baseURL is the service URL as the client addressed it.
 func (s *Server) baseURL(r *http.Request) string {
 	return "http://" + r.Host + "/" + s.account
-}
-
-// validKey checks a PartitionKey or RowKey against Azure's rules.
-func validKey(k string) bool {
-	if len(k) > maxKeyBytes {
-		return false
-	}
-	for _, c := range k {
-		if c == '/' || c == '\\' || c == '#' || c == '?' || c <= 0x1f || (c >= 0x7f && c <= 0x9f) {
-			return false
-		}
-	}
-	return true
 }

@@ -49,13 +49,19 @@ type PartitionStats struct {
 	Discarded int64 `json:"discarded,omitempty"`
 }
 
+// visitedHeader answers every query page with the entities it visited,
+// matched or not (what the model charged it and Visited counts), so a
+// client can attribute rows visited to its own operations. No Azure
+// client reads it; tablestress does (pkg/table.VisitedHeader).
+const visitedHeader = "x-tablestress-rows-visited"
+
 // dropKey is the outcome key of a dropped connection: the client sees a
 // transport error.
 var dropKey = outcome.Outcome{Class: outcome.Transport}.Key()
 
 // Stats returns a copy of the counters. It is safe for concurrent use.
 func (s *Server) Stats() Stats {
-	tables := s.stats.snapshot()
+	tables := s.counters.snapshot()
 	for name, ts := range tables {
 		ts.Rows, _ = s.Rows(name)
 	}
@@ -65,18 +71,18 @@ func (s *Server) Stats() Stats {
 // Rows returns how many entities a table holds, in O(1); false when the
 // table does not exist. It is safe for concurrent use.
 func (s *Server) Rows(table string) (int, bool) {
-	t := s.store.table(table)
+	t := s.store.Table(table)
 	if t == nil {
 		return 0, false
 	}
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	return t.tree.Len(), true
+	t.RLock()
+	defer t.RUnlock()
+	return t.Len(), true
 }
 
 // ResetStats zeroes the request counters (not the fault and model state).
 // It is safe for concurrent use.
-func (s *Server) ResetStats() { s.stats.reset() }
+func (s *Server) ResetStats() { s.counters.reset() }
 
 // statusKey is the outcome key of an answer.
 func statusKey(status int, code string) string { return outcome.New(status, code).Key() }

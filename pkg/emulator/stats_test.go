@@ -144,7 +144,7 @@ func TestStatsUnderFaults(t *testing.T) {
 
 func TestStatsEndpoint(t *testing.T) {
 	s := newServer(t)
-	s.store.create("t")
+	s.store.Create("t")
 	do(t, s, signed(s, http.MethodPost, "/t", "", []byte(`{"PartitionKey":"p","RowKey":"r"}`)), http.StatusNoContent)
 	get := httptest.NewRequest(http.MethodGet, "/_tablestress/stats", nil)
 	get.RemoteAddr = "127.0.0.1:5000"
@@ -175,7 +175,7 @@ func TestFaultDelay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.store.create("t")
+		s.store.Create("t")
 		start := time.Now()
 		do(t, s, signed(s, http.MethodGet, "/t()", "", nil), http.StatusOK)
 		if d := time.Since(start); d != 40*time.Millisecond {
@@ -218,7 +218,7 @@ func TestModelRefusesHotPartition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.store.create("t")
+	s.store.Create("t")
 	codes := map[string]int{}
 	const n = 300 // the bucket holds at least 100 (one full transaction)
 	for i := 0; i < n; i++ {

@@ -10,56 +10,22 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 )
 
-func TestExtends(t *testing.T) {
-	tb := newTable("t")
-	if got := tb.extends("x"); got != 0 {
-		t.Errorf("an empty table: %d, want 0", got)
-	}
-	for i := 0; i < 1000; i++ {
-		tb.put(&entity{pk: fmt.Sprintf("k%04d", i), rk: "r"})
-	}
-	tests := []struct {
-		pk   string
-		want int
-	}{
-		{"k0500", 0},   // exists
-		{"k0999", 0},   // exists, greatest
-		{"k1000", +1},  // beyond the greatest: append-only
-		{"k0990x", +1}, // new, among the greatest rangeRows rows
-		{"k0500x", 0},  // new, in the middle
-		{"a", -1},      // below the least: prepend-only
-		{"k0001x", -1}, // new, among the least rangeRows rows
-	}
-	for _, tt := range tests {
-		if got := tb.extends(tt.pk); got != tt.want {
-			t.Errorf("extends(%q) = %d, want %d", tt.pk, got, tt.want)
-		}
-	}
-}
-
-func TestTimestampsStrictlyIncrease(t *testing.T) {
-	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	st := newStore(func() time.Time { return at }) // a clock that stands still
-	a, b := st.timestamp(), st.timestamp()
-	if !b.After(a) || b.Sub(a) != 100*time.Nanosecond {
-		t.Errorf("timestamps %v then %v, want 100ns apart", a, b)
-	}
-}
-
-// bigTable is a table of n entities in 1,000 partitions, with no
-// properties.
-func bigTable(n int) *table {
-	tb := newTable("big")
+// bigTable fills table tb with n entities in 1,000 partitions, with no
+// properties, and returns it.
+func bigTable(tb *store.Table, n int) *store.Table {
 	for i := 0; i < n; i++ {
-		tb.put(&entity{pk: fmt.Sprintf("p%04d", i%1000), rk: fmt.Sprintf("%010d", i)})
+		tb.Put(store.NewEntity(fmt.Sprintf("p%04d", i%1000), fmt.Sprintf("%010d", i), nil, time.Time{}, nil))
 	}
 	return tb
 }
 
 func TestRangeQueriesSeek(t *testing.T) {
-	tb := bigTable(200_000) // 200 rows a partition
+	tb := bigTable(store.NewTable("big"), 200_000) // 200 rows a partition
 	tests := []struct {
 		filter  string
 		limit   int
@@ -74,15 +40,16 @@ func TestRangeQueriesSeek(t *testing.T) {
 		{"PartitionKey eq 'p0123' and Missing eq 1", 1000, 0, 200},                                    // a filter on a non-key property: the whole partition
 	}
 	for _, tt := range tests {
-		f, err := parseFilter(tt.filter)
+		f, err := filter.Parse(tt.filter)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rg := rangeOf(f)
-		start := rg.start()
+		rg := filter.RangeOf(f)
+		var start keys
+		start.pk, start.rk = rg.Start()
 		n := 0
 		p := newPage(tt.limit)
-		tb.scan(start, rg, f, p, func(*entity) { n++ })
+		scan(tb, start, rg, f, p, func(*store.Entity) { n++ })
 		if n != tt.matches || p.seen != tt.visited {
 			t.Errorf("%s: %d matches visiting %d entities, want %d visiting %d", tt.filter, n, p.seen, tt.matches, tt.visited)
 		}
@@ -91,7 +58,8 @@ func TestRangeQueriesSeek(t *testing.T) {
 
 func TestScanBoundedPerPage(t *testing.T) {
 	s := newServer(t)
-	s.store.tables["big"] = bigTable(maxScan + 500) // the table and the slab its tree points into
+	s.store.Create("big")
+	bigTable(s.store.Table("big"), maxScan+500)
 	q := "$filter=" + url.QueryEscape("Missing eq 1")
 	w := do(t, s, signed(s, http.MethodGet, "/big()", q, nil), http.StatusOK)
 	npk, nrk := w.Header().Get("x-ms-continuation-NextPartitionKey"), w.Header().Get("x-ms-continuation-NextRowKey")
@@ -134,7 +102,7 @@ func TestStartRefusesRemoteAddresses(t *testing.T) {
 // sizes, went through the same buffers since.
 func TestInsertsKeepTheirOwnProperties(t *testing.T) {
 	s := newServer(t)
-	s.store.create("t")
+	s.store.Create("t")
 	want := map[string]string{}
 	for i := range 200 {
 		rk := fmt.Sprint(i)

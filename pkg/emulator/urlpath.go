@@ -62,6 +62,9 @@ func unescapesTo(raw, path string) bool {
 	return j == len(path)
 }
 
+// isHex reports whether c is a hexadecimal digit.
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
 // unhex is the value of a hexadecimal digit.
 func unhex(c byte) byte {
 	switch {

@@ -303,53 +303,6 @@ func TestWireDrop(t *testing.T) {
 	}
 }
 
-// serveFastOn serves h with the service's fasthttp front on a loopback
-// port until the test ends, and returns the port's address.
-func serveFastOn(t *testing.T, h http.Handler) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := newFastServer(h)
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	t.Cleanup(func() {
-		srv.Shutdown()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	})
-	return ln.Addr().String()
-}
-
-// TestFastFrontPanic: a handler's panic closes that request's connection
-// without an answer, as net/http does, and the service goes on serving.
-func TestFastFrontPanic(t *testing.T) {
-	addr := serveFastOn(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/abort":
-			panic(http.ErrAbortHandler)
-		case "/bug":
-			panic("a bug")
-		}
-		w.Header()["Content-Length"] = []string{"2"}
-		w.Write([]byte("ok"))
-	}))
-	for _, path := range []string{"/abort", "/bug"} {
-		conn := sendRaw(t, addr, fmt.Appendf(nil, "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", path))
-		b, err := io.ReadAll(conn)
-		conn.Close()
-		if err != nil || len(b) != 0 {
-			t.Errorf("%s: read %q, %v; want nothing, then the connection closed", path, b, err)
-		}
-		a := exchangeRaw(t, addr, []byte("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n"))
-		if a.heads[0][0] != "HTTP/1.1 200 OK" || string(a.body) != "ok" {
-			t.Errorf("after %s: %q %q, want 200 ok", path, a.heads[0], a.body)
-		}
-	}
-}
-
 // TestCloseEndsEveryGoroutine: once Close returned, the service's
 // goroutines end, fasthttp's worker-pool cleaner the last, within its
 // wake-up period (a second, MaxIdleWorkerDuration; fasthttp's default of

@@ -3,6 +3,8 @@ package keygen
 import (
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/tablestress/tablestress/internal/jsontext"
 )
 
 // AppendJSON appends the JSON body of one row of entity e, with the given
@@ -18,9 +20,9 @@ import (
 // entity. The result is a pure function of (population, e.Index, keys, version).
 func (p *Population) AppendJSON(dst []byte, e *Entity, pk, rk []byte, version int64) []byte {
 	dst = append(dst, `{"PartitionKey":`...)
-	dst = appendJSONString(dst, pk)
+	dst = jsontext.AppendBytes(dst, pk)
 	dst = append(dst, `,"RowKey":`...)
-	dst = appendJSONString(dst, rk)
+	dst = jsontext.AppendBytes(dst, rk)
 	for k, f := range p.fields {
 		dst = append(dst, ',', '"')
 		dst = append(dst, f.spec.Name...)
@@ -51,9 +53,9 @@ func (p *Population) AppendJSON(dst []byte, e *Entity, pk, rk []byte, version in
 // Version and a fresh first payload chunk (at most 1 KiB of it).
 func (p *Population) AppendPatchJSON(dst []byte, e *Entity, pk, rk []byte, version int64) []byte {
 	dst = append(dst, `{"PartitionKey":`...)
-	dst = appendJSONString(dst, pk)
+	dst = jsontext.AppendBytes(dst, pk)
 	dst = append(dst, `,"RowKey":`...)
-	dst = appendJSONString(dst, rk)
+	dst = jsontext.AppendBytes(dst, rk)
 	dst = append(dst, `,"Version":`...)
 	dst = strconv.AppendInt(dst, version, 10)
 	if n := min(p.spec.Payload.Size, 1024); n > 0 {
@@ -68,13 +70,13 @@ func (p *Population) AppendPatchJSON(dst []byte, e *Entity, pk, rk []byte, versi
 // row (mainPK, mainRK), carrying the event time.
 func AppendIndexJSON(dst []byte, e *Entity, pk, rk, mainPK, mainRK []byte) []byte {
 	dst = append(dst, `{"PartitionKey":`...)
-	dst = appendJSONString(dst, pk)
+	dst = jsontext.AppendBytes(dst, pk)
 	dst = append(dst, `,"RowKey":`...)
-	dst = appendJSONString(dst, rk)
+	dst = jsontext.AppendBytes(dst, rk)
 	dst = append(dst, `,"MainPartitionKey":`...)
-	dst = appendJSONString(dst, mainPK)
+	dst = jsontext.AppendBytes(dst, mainPK)
 	dst = append(dst, `,"MainRowKey":`...)
-	dst = appendJSONString(dst, mainRK)
+	dst = jsontext.AppendBytes(dst, mainRK)
 	dst = append(dst, `,"EventTime":"`...)
 	dst = e.Time.UTC().AppendFormat(dst, EventTimeLayout)
 	return append(dst, `","EventTime@odata.type":"Edm.DateTime"}`...)
@@ -121,7 +123,7 @@ func quoteInPlace(dst []byte, start int) []byte {
 		return dst
 	}
 	tmp := append([]byte(nil), raw...)
-	return appendJSONString(dst[:start], tmp)
+	return jsontext.AppendBytes(dst[:start], tmp)
 }
 
 func needsEscape(b []byte) bool {
@@ -133,49 +135,12 @@ func needsEscape(b []byte) bool {
 	return false
 }
 
-// appendJSONString appends s as a JSON string literal.
-func appendJSONString(dst, s []byte) []byte {
-	dst = append(dst, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			dst = append(dst, c)
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, `\ufffd`...)
-		} else {
-			dst = append(dst, s[i:i+size]...)
-		}
-		i += size
-	}
-	return append(dst, '"')
-}
-
 // AppendKeysJSON appends a body holding only the keys, as entity group
 // transaction deletes send it.
 func AppendKeysJSON(dst, pk, rk []byte) []byte {
 	dst = append(dst, `{"PartitionKey":`...)
-	dst = appendJSONString(dst, pk)
+	dst = jsontext.AppendBytes(dst, pk)
 	dst = append(dst, `,"RowKey":`...)
-	dst = appendJSONString(dst, rk)
+	dst = jsontext.AppendBytes(dst, rk)
 	return append(dst, '}')
 }

@@ -57,6 +57,7 @@ func (r *Registry) merge(d *tickData) {
 			t.recordCompact(o.lat)
 		}
 	}
+	r.mergeQuestions(d)
 	for _, i := range d.used {
 		p := &d.slots[i]
 		t := r.partition(p.key)

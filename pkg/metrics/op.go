@@ -57,6 +57,10 @@ const (
 	Update
 	Delete
 	Batch
+	// Question is one of the application's questions, asked with the
+	// scheme's plan (several requests: a fan-out, an index and its point
+	// reads, a scan's pages); Summary.Questions has each question's own.
+	Question
 	NumOps
 )
 
@@ -68,7 +72,7 @@ const CrossPartition = "*"
 var ErrUnknownOp = errors.New("metrics: unknown operation")
 
 var opNames = [NumOps]string{"point_read", "range_query", "partition_scan", "table_scan", "insert",
-	"upsert_merge", "upsert_replace", "update", "delete", "batch"}
+	"upsert_merge", "upsert_replace", "update", "delete", "batch", "question"}
 
 // String returns the report name of the operation ("point_read", ...), or
 // "op(N)" for a value that is not an operation.

@@ -9,7 +9,7 @@ import (
 
 func TestOpNames(t *testing.T) {
 	want := []string{"point_read", "range_query", "partition_scan", "table_scan", "insert", "upsert_merge",
-		"upsert_replace", "update", "delete", "batch"}
+		"upsert_replace", "update", "delete", "batch", "question"}
 	if int(NumOps) != len(want) {
 		t.Fatalf("NumOps = %d, want %d", NumOps, len(want))
 	}
@@ -22,7 +22,7 @@ func TestOpNames(t *testing.T) {
 			t.Errorf("ParseOp(%q) = %v, %v", name, got, err)
 		}
 	}
-	if NumOps.String() != "op(10)" {
+	if NumOps.String() != "op(11)" {
 		t.Errorf("NumOps.String() = %q", NumOps.String())
 	}
 }

@@ -25,6 +25,9 @@ type Request struct {
 	// operation started before the measurement start is warm-up, all its
 	// requests with it. Zero: judged by At alone.
 	Start time.Time
+	// Question is 1 + the index in Options.Questions of the question the
+	// request is part of (Op Question), 0 for none.
+	Question int
 }
 
 // Recorder gathers one worker's measurements between two ticks of its
@@ -66,6 +69,10 @@ func (r *Recorder) Request(q Request) {
 	o := &d.ops[q.Op]
 	o.c.request(&q)
 	o.addStatus(id)
+	if qa := d.question(q.Question - 1); qa != nil {
+		qa.c.request(&q)
+		qa.addStatus(id)
+	}
 	if q.Partition != "" {
 		p := d.part(q.Partition)
 		p.c.request(&q)

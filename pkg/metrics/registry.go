@@ -23,6 +23,9 @@ type Options struct {
 	// PartitionTarget is the entities/s a partition's peak is judged against
 	// (default 2,000, Azure's partition scalability target).
 	PartitionTarget float64
+	// Questions names the application's questions a run asks, by the
+	// index Request.Question and Recorder.QuestionDone take.
+	Questions []string
 	// SeriesPartitions is how many of the busiest partitions keep their
 	// entity series in the Summary (default 50; negative: every partition,
 	// which lets Summary.Merge recompute every peak exactly).
@@ -71,6 +74,7 @@ type Registry struct {
 	recs     []*Recorder
 	total    opTotal
 	ops      [NumOps]opTotal
+	qs       []qTotal // by question index
 	parts    map[string]*partTotal
 	secs     secondTable // by second of the run
 	sealedTo int32       // seconds below it are sealed, but for reseal
@@ -109,6 +113,7 @@ func (r *Registry) clear() {
 	for i := range r.ops {
 		r.ops[i] = newOpTotal()
 	}
+	r.qs = nil
 	r.parts = map[string]*partTotal{}
 	r.secs = secondTable{}
 	r.sealedTo, r.reseal = 0, nil

@@ -18,6 +18,8 @@ type Summary struct {
 	Totals          Stats   `json:"totals"`
 	// Ops has the operations that ran (requested, completed or dropped).
 	Ops map[Op]Stats `json:"operations"`
+	// Questions has the application's questions that ran, by name.
+	Questions map[string]QuestionStats `json:"questions,omitempty"`
 	// Partitions has every partition touched, busiest first (SortPartitions).
 	Partitions []PartitionStats `json:"partitions"`
 	// Intervals has one entry per second of the measured run, Intervals[i]
@@ -109,6 +111,7 @@ func (r *Registry) summary(end time.Time, withSeconds bool) *Summary {
 			s.Ops[Op(i)] = o.stats()
 		}
 	}
+	s.Questions = r.questionStats()
 	for _, p := range r.parts {
 		s.Partitions = append(s.Partitions, p.stats())
 	}
@@ -163,6 +166,10 @@ func (s *Summary) finish() {
 	for op, st := range s.Ops {
 		st.finish(secs)
 		s.Ops[op] = st
+	}
+	for name, q := range s.Questions {
+		q.finish(secs)
+		s.Questions[name] = q
 	}
 	for i := range s.Partitions {
 		p := &s.Partitions[i]

@@ -8,6 +8,7 @@ type tickData struct {
 	gen      uint32 // resets so far: the age of partition slots
 	outcomes outcomeTable
 	ops      [NumOps]opAcc
+	qs       []qAcc           // by question index (Options.Questions)
 	parts    map[string]int32 // partition key -> index in slots
 	slots    []partAcc
 	last     int32     // the slot part returned last, tried first
@@ -149,6 +150,7 @@ func (d *tickData) reset() {
 		clear(o.status)
 		o.lat.Reset()
 	}
+	d.resetQuestions()
 	for _, i := range d.used {
 		p := &d.slots[i]
 		p.c = Counts{}

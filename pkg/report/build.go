@@ -22,6 +22,8 @@ type Meta struct {
 	Verify         *Verify
 	Outages        []Outage
 	ScenarioSource string
+	// Questions are the scheme's plans for the questions the run asks.
+	Questions []QuestionPlan
 }
 
 // Build turns a run's metrics summary into a report. A nil summary (the run
@@ -32,6 +34,7 @@ func Build(m Meta, s *metrics.Summary) *Report {
 		Operations: map[string]Stats{}, Partitions: []Partition{}, Intervals: []Interval{}, Thresholds: []Threshold{}}
 	if s == nil {
 		r.Totals.Status = map[string]int64{}
+		r.buildQuestions(m.Questions, nil, 0)
 		return r
 	}
 	r.StartedAt = s.Start.UTC()
@@ -48,6 +51,7 @@ func Build(m Meta, s *metrics.Summary) *Report {
 			r.Histograms[op.String()] = string(enc)
 		}
 	}
+	r.buildQuestions(m.Questions, s, secs)
 	target := s.PartitionTarget
 	for _, p := range s.Partitions {
 		eps := perSec(p.Entities, secs)

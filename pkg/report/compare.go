@@ -62,6 +62,7 @@ func WriteCompareStyle(w io.Writer, reps []*Report, st textfit.Style) error {
 		p.Line("  %s: %s", runLabel(r, reps), throttleCodes(r))
 	}
 	writeOpLatency(p, reps)
+	writeQuestions(p, reps)
 	for _, r := range reps {
 		if r.Find != nil {
 			p.Blank()

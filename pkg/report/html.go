@@ -67,7 +67,13 @@ func WriteHTML(w io.Writer, reps ...*Report) error {
 			ew.Printf("</ul>\n")
 		}
 		ew.Printf("<div class=\"grid\"><div id=\"compare\" class=\"chart\"></div><div id=\"compare-peak\" class=\"chart\"></div>\n")
-		ew.Printf("<div id=\"compare-spread\" class=\"chart\"></div><div id=\"compare-latency\" class=\"chart\"></div></div></section>\n")
+		ew.Printf("<div id=\"compare-spread\" class=\"chart\"></div><div id=\"compare-latency\" class=\"chart\"></div></div>\n")
+		if hasQuestions(reps) {
+			ew.Printf("<h3>Questions</h3>\n")
+			writeQuestionsHTML(ew, reps)
+			ew.Printf("<div id=\"compare-questions\" class=\"chart\"></div>\n")
+		}
+		ew.Printf("</section>\n")
 	}
 	for i, r := range reps {
 		writeRunHTML(ew, i, r)
@@ -147,6 +153,10 @@ func writeRunHTML(ew *textfit.Printer, i int, r *Report) {
 	}
 	row("total", r.Totals)
 	ew.Printf("</table>\n<p>status: %s</p>\n", e(statusLine(r.Totals.Status)))
+	if len(r.Questions) > 0 {
+		ew.Printf("<h3>Questions</h3>\n")
+		writeQuestionsHTML(ew, []*Report{r})
+	}
 	if len(r.Thresholds) > 0 {
 		ew.Printf("<h3>Thresholds</h3><table><tr><th>threshold</th><th>observed</th><th>result</th></tr>\n")
 		for _, t := range r.Thresholds {

@@ -126,6 +126,9 @@ func Merge(shards []Shard, partial bool) (*Report, error) {
 			return nil, err
 		}
 	}
+	if err := m.mergeQuestions(reps, secs); err != nil {
+		return nil, err
+	}
 	if m.Partitions, err = mergePartitions(reps, secs); err != nil {
 		return nil, err
 	}

@@ -32,19 +32,22 @@ type Report struct {
 	Target   Target `json:"target"`
 	// Model names the service model the run's target answered with (the
 	// embedded service's, like "azure"); empty when not known.
-	Model       string           `json:"model,omitempty"`
-	Table       string           `json:"table"`
-	StartedAt   time.Time        `json:"started_at"`
-	DurationS   float64          `json:"duration_s"`
-	Run         RunInfo          `json:"run"`
-	Seed        SeedInfo         `json:"seed"`
-	Totals      Stats            `json:"totals"`
-	Operations  map[string]Stats `json:"operations"`
-	Partitions  []Partition      `json:"partitions"`
-	Intervals   []Interval       `json:"intervals"`
-	Heatmap     *Heatmap         `json:"heatmap,omitempty"`
-	Thresholds  []Threshold      `json:"thresholds"`
-	Interrupted bool             `json:"interrupted,omitempty"`
+	Model      string           `json:"model,omitempty"`
+	Table      string           `json:"table"`
+	StartedAt  time.Time        `json:"started_at"`
+	DurationS  float64          `json:"duration_s"`
+	Run        RunInfo          `json:"run"`
+	Seed       SeedInfo         `json:"seed"`
+	Totals     Stats            `json:"totals"`
+	Operations map[string]Stats `json:"operations"`
+	// Questions are the application's questions the run asked, by name,
+	// as the run's scheme answered them.
+	Questions   map[string]Question `json:"questions,omitempty"`
+	Partitions  []Partition         `json:"partitions"`
+	Intervals   []Interval          `json:"intervals"`
+	Heatmap     *Heatmap            `json:"heatmap,omitempty"`
+	Thresholds  []Threshold         `json:"thresholds"`
+	Interrupted bool                `json:"interrupted,omitempty"`
 	// Outages are the periods the target did not answer (--reconnect).
 	Outages []Outage `json:"outages,omitempty"`
 	// Verify is the read-back of acknowledged writes (--verify).

@@ -57,6 +57,7 @@ func WriteTextStyle(w io.Writer, r *Report, st textfit.Style) error {
 	if advice := DroppedAdvice(r); advice != "" {
 		p.Painted(textfit.Yellow, "%s", advice)
 	}
+	writeQuestions(p, []*Report{r})
 
 	n := min(len(r.Partitions), TopPartitions)
 	p.Blank()

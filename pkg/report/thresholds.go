@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/tablestress/tablestress/pkg/threshold"
 )
@@ -16,7 +17,12 @@ var _ threshold.Source = (*Report)(nil)
 func (r *Report) ThresholdValue(metric, op string) (float64, string) {
 	s, ran := r.Totals, true
 	of := "" // "point_read " for one operation
-	if op != "" {
+	if name, ok := strings.CutPrefix(op, "question:"); ok {
+		var q Question
+		q, ran = r.Questions[name]
+		s, of = q.Stats, "question "+name+" "
+		ran = ran && !q.Counts.IsZero()
+	} else if op != "" {
 		s, ran = r.Operations[op]
 		of = op + " "
 	}

@@ -77,6 +77,9 @@ func (s *Scenario) applyDefaults() {
 	for i := range w.Mix {
 		op := &w.Mix[i]
 		path := fmt.Sprintf("workload.mix[%d]", i)
+		if op.Op == "" && op.Question != "" {
+			op.Op = "question"
+		}
 		if !s.given(path + ".weight") {
 			op.Weight = 1
 		}

@@ -14,6 +14,7 @@ type Scenario struct {
 	Seed        uint64      `yaml:"seed" doc:"Seed of the entity stream and of the request generators (default 1). Same seed, same keys, same operations."`
 	Population  Population  `yaml:"population" doc:"The entities: how many are seeded, their fields, event time and payload."`
 	Schemes     []Scheme    `yaml:"schemes" doc:"Key schemes (PartitionKey/RowKey designs) to run the same entity stream through. run uses the first (or --scheme), compare runs them all."`
+	Questions   []Question  `yaml:"questions" doc:"The application's read questions, by the fields it knows, independent of any scheme: each scheme answers them with the cheapest plan an application could use (point read, one range, a fan-out over hash or time buckets, an index table, or a scan). Put them in the workload mix with op: question."`
 	Workload    Workload    `yaml:"workload" doc:"The operations, their mix, rate and duration."`
 	Thresholds  []Threshold `yaml:"thresholds" doc:"Pass/fail conditions checked at the end, like 'p99(point_read) < 20ms' or 'throttle_rate < 1%', or {expr: ..., abort_on_fail: true} to stop the run as soon as one fails. Exit code 99 when one fails."`
 	Embedded    Embedded    `yaml:"embedded" doc:"Settings of the embedded Table service, used when the target is embedded."`
@@ -83,6 +84,17 @@ type Index struct {
 	RowKey       string `yaml:"row_key" doc:"RowKey template of the index rows."`
 }
 
+// Question is one of the application's read questions. The values of the
+// known fields come from an existing entity picked by the request
+// distribution.
+type Question struct {
+	Name   string   `yaml:"name" doc:"The question's name, for the mix (question: NAME), reports and thresholds (p99(question:NAME) < 50ms)."`
+	Known  []string `yaml:"known" doc:"The fields the application knows when it asks (declared fields, or time for the event time), like [device] or [device, time]; their values are an existing entity's, picked by the request distribution."`
+	Want   string   `yaml:"want" doc:"What it wants back: one (the entity the known fields identify), newest or oldest (first, up to limit), or all (every entity with the known values)." enum:"one,newest,oldest,all"`
+	Limit  int      `yaml:"limit" doc:"newest, oldest: at most this many entities (default: all of them, in order)."`
+	Window string   `yaml:"window" doc:"newest, oldest, all: only entities whose event time is in the picked entity's minute, hour, day, month or year, or within a duration (like 1h) up to its event time."`
+}
+
 // Workload is the run phase.
 type Workload struct {
 	Duration         Duration     `yaml:"duration" doc:"How long the measured run lasts (default 30s), after the warm-up."`
@@ -106,7 +118,8 @@ type Stage struct {
 
 // Operation is one entry of the mix.
 type Operation struct {
-	Op           string       `yaml:"op" doc:"The operation." enum:"point_read,range_query,partition_scan,table_scan,insert,upsert_merge,upsert_replace,update,delete,batch"`
+	Op           string       `yaml:"op" doc:"The operation (question: ask one of the scenario's questions; the default when question is given)." enum:"point_read,range_query,partition_scan,table_scan,insert,upsert_merge,upsert_replace,update,delete,batch,question"`
+	Question     string       `yaml:"question" doc:"question: the name of the question to ask, as each scheme's plan answers it."`
 	Weight       float64      `yaml:"weight" doc:"Relative share of the mix (default 1)."`
 	Distribution Distribution `yaml:"distribution" doc:"Overrides the workload's request distribution for this operation."`
 	Select       []string     `yaml:"select" doc:"point_read, range_query, partition_scan, table_scan: project these properties ($select)."`

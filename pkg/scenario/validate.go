@@ -20,7 +20,7 @@ const (
 )
 
 // Ops lists the operation names in report order.
-var Ops = []string{"point_read", "range_query", "partition_scan", "table_scan", "insert", "upsert_merge", "upsert_replace", "update", "delete", "batch"}
+var Ops = []string{"point_read", "range_query", "partition_scan", "table_scan", "insert", "upsert_merge", "upsert_replace", "update", "delete", "batch", "question"}
 
 // opFields says which optional operation fields apply to which operations.
 var opFields = map[string][]string{
@@ -34,6 +34,7 @@ var opFields = map[string][]string{
 	"size":              {"batch"},
 	"kind":              {"batch"},
 	"etag":              {"update"},
+	"question":          {"question"},
 }
 
 var propertyNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,254}$`)
@@ -56,11 +57,13 @@ func (s *Scenario) Validate() []error {
 	s.validatePopulation(add)
 	s.validateSchemes(add)
 	s.validateWorkload(add)
+	s.validateQuestions(add)
+	ops := append(append([]string{}, Ops...), s.questionOps()...)
 	for i, th := range s.Thresholds {
 		t := th.Expr
 		if strings.TrimSpace(t) == "" {
 			add(s.errAt(fmt.Sprintf("thresholds[%d]", i), "empty threshold; write it like 'p99(point_read) < 20ms'"))
-		} else if _, err := threshold.Parse(t, Ops); err != nil {
+		} else if _, err := threshold.Parse(t, ops); err != nil {
 			add(s.errAt(fmt.Sprintf("thresholds[%d]", i), "%s", strings.TrimPrefix(err.Error(), "threshold: bad expression: ")))
 		}
 	}
@@ -247,7 +250,7 @@ func (s *Scenario) validateWorkload(add func(error)) {
 		switch op.Op {
 		case "insert", "batch":
 			writes = true
-		case "upsert_merge", "upsert_replace", "update", "delete", "point_read", "range_query", "partition_scan":
+		case "upsert_merge", "upsert_replace", "update", "delete", "point_read", "range_query", "partition_scan", "question":
 			needsData = true
 		}
 		if op.Op == "range_query" && (op.Rows < 1 || op.Rows > MaxRangeRows) {

@@ -132,9 +132,11 @@ func (t *Table) Get(ctx context.Context, pk, rk string, sel []string) Result {
 	if len(sel) == 0 {
 		resp, err := t.c.GetEntity(c, pk, rk, &getEntity)
 		if err != nil {
-			return classify(ctx, c, err)
+			return c.measured(classify(ctx, c, err))
 		}
-		return okResult(c.statusOr(http.StatusOK), 1, string(resp.ETag))
+		res := c.measured(okResult(c.statusOr(http.StatusOK), 1, string(resp.ETag)))
+		res.Entity = resp.Value
+		return res
 	}
 	filter, s := FilterPoint(pk, rk), joinSelect(sel)
 	opts := &aztables.ListEntitiesOptions{Filter: &filter, Select: &s, Top: &pointSelectTop}

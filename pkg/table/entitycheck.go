@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+
+	"github.com/tablestress/tablestress/internal/jsontext"
 )
 
 // ErrEntity is wrapped by the error of an entity refused before sending.
@@ -35,10 +37,10 @@ func kindOf(value []byte) keyKind {
 // it); invalid JSON it does not notice fails aztables' own decoding before
 // anything is sent, which classify reports as not sent.
 func checkEntity(entity []byte) error {
-	m := objectMembers(entity)
+	m := jsontext.Members(entity)
 	pk, rk := keyMissing, keyMissing
 	for {
-		name, value, ok := m.next()
+		name, value, ok := m.Next()
 		if !ok {
 			break
 		}
@@ -52,7 +54,7 @@ func checkEntity(entity []byte) error {
 			rk = kindOf(value)
 		}
 	}
-	if m.bad {
+	if m.Bad() {
 		return errNotObject
 	}
 	return keysError(pk, rk)

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
+
+	"github.com/tablestress/tablestress/internal/jsontext"
 )
 
 // responseBody is the body of an error answer; azcore has read and kept it.
@@ -24,7 +26,7 @@ func responseBody(resp *http.Response) []byte {
 // <message>..</message></error> (any namespace prefix). Empty strings when
 // the body holds no such thing.
 func errorDetail(body []byte) (code, msg string) {
-	i := skipSpace(body, 0)
+	i := jsontext.SkipSpace(body, 0)
 	switch {
 	case i < len(body) && body[i] == '{':
 		return jsonErrorDetail(body)
@@ -36,9 +38,9 @@ func errorDetail(body []byte) (code, msg string) {
 
 func jsonErrorDetail(body []byte) (code, msg string) {
 	obj := body
-	m := objectMembers(body)
+	m := jsontext.Members(body)
 	for {
-		n, v, ok := m.next()
+		n, v, ok := m.Next()
 		if !ok {
 			break
 		}
@@ -46,21 +48,21 @@ func jsonErrorDetail(body []byte) (code, msg string) {
 			obj = v
 		}
 	}
-	m = objectMembers(obj)
+	m = jsontext.Members(obj)
 	for {
-		n, v, ok := m.next()
+		n, v, ok := m.Next()
 		if !ok {
 			break
 		}
 		switch {
 		case string(n) == "code" && kindOf(v) == keyString:
-			code, _ = unquote(v)
+			code, _ = jsontext.Decode(v)
 		case string(n) == "message" && kindOf(v) == keyString:
 			msg = firstLineJSON(v)
 		case string(n) == "message" && len(v) > 0 && v[0] == '{':
-			vm := objectMembers(v)
+			vm := jsontext.Members(v)
 			for {
-				vn, vv, ok := vm.next()
+				vn, vv, ok := vm.Next()
 				if !ok {
 					break
 				}
@@ -90,7 +92,7 @@ func firstLineJSON(raw []byte) string {
 	if bytes.IndexByte(inner, '\\') < 0 {
 		return oneLine(string(inner), "")
 	}
-	s, _ := unquote(append(append([]byte{'"'}, inner...), '"'))
+	s, _ := jsontext.Decode(append(append([]byte{'"'}, inner...), '"'))
 	return oneLine(s, "")
 }
 

@@ -72,11 +72,11 @@ func (p *Pager) Next(ctx context.Context) (page Page, res Result, more bool) {
 	opts.NextPartitionKey, opts.NextRowKey = p.nextPK, p.nextRK
 	resp, err := p.t.c.NewListEntitiesPager(&opts).NextPage(c)
 	if err != nil {
-		return Page{}, classify(ctx, c, err), true
+		return Page{}, c.measured(classify(ctx, c, err)), true
 	}
 	p.nextPK, p.nextRK = resp.NextPartitionKey, resp.NextRowKey
 	p.done = empty(p.nextPK) && empty(p.nextRK)
-	return Page{Entities: resp.Entities}, okResult(c.statusOr(http.StatusOK), len(resp.Entities), ""), !p.done
+	return Page{Entities: resp.Entities}, c.measured(okResult(c.statusOr(http.StatusOK), len(resp.Entities), "")), !p.done
 }
 
 func empty(s *string) bool { return s == nil || *s == "" }

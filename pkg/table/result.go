@@ -27,6 +27,18 @@ type Result struct {
 	// RetryAfter is the service's hint (x-ms-retry-after-ms, as Cosmos DB
 	// sends with 429, retry-after-ms, or Retry-After in seconds); 0 when none.
 	RetryAfter time.Duration
+	// Entity is the entity a successful Get read, as the service sent it
+	// (without a projection), else nil.
+	Entity []byte
+	// Charge is the request units the service charged for the request
+	// (ChargeHeader, Cosmos DB); Charged is false when it said nothing.
+	Charge  float64
+	Charged bool
+	// Visited is the rows a query page visited (VisitedHeader, the
+	// embedded service); VisitedSent is false when the service did not
+	// say.
+	Visited     int
+	VisitedSent bool
 	// FailedIndex is the failing operation of a failed transaction (from
 	// the service's "N:message", or the refused action), else -1.
 	FailedIndex int

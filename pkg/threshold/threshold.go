@@ -8,6 +8,7 @@
 //	partitions_over_target == 0    partitions whose peak exceeded the target
 //	dropped == 0                   operations that could not start on time
 //	ops_per_sec(batch) >= 100
+//	p99(question:newest-by-device) < 50ms   one of the application's questions
 //
 // Latency metrics (p50 p90 p99 p999 max) compare in milliseconds and accept
 // us, ms, s units; rate metrics (throttle_rate, error_rate, failed_rate)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/question"
 	"github.com/tablestress/tablestress/pkg/scenario"
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
@@ -33,7 +34,15 @@ type Analysis struct {
 	PerOp       []OpAnalysis `json:"operations"`
 	Collisions  int          `json:"rowkey_collisions_in_sample"`
 	Verdicts    []string     `json:"verdicts"`
+	// Questions are the scheme's plans for the scenario's questions, each
+	// asked QuestionSamples times on a model of the seeded table.
+	Questions []question.Estimate `json:"questions"`
 }
+
+// QuestionSamples is how many times Analyze asks each question on the
+// model of the seeded table, for entities the question's request
+// distribution picks.
+const QuestionSamples = 64
 
 // KeyExample is one entity's keys.
 type KeyExample struct {
@@ -141,7 +150,44 @@ func Analyze(sc *scenario.Scenario, pop *keygen.Population, scheme *keygen.Schem
 		}
 	}
 	a.Verdicts = verdicts(a, sim)
+	if a.Questions, err = estimateQuestions(sc, pop, scheme, seeded); err != nil {
+		return nil, err
+	}
 	return a, nil
+}
+
+// estimateQuestions predicts the scheme's cost of every question of the
+// scenario on a model of the seeded table.
+func estimateQuestions(sc *scenario.Scenario, pop *keygen.Population, scheme *keygen.Scheme, seeded int64) ([]question.Estimate, error) {
+	qs, err := sc.CompileQuestions(pop)
+	if err != nil || len(qs) == 0 {
+		return []question.Estimate{}, err
+	}
+	m := question.NewModel(pop, scheme, seeded)
+	out := make([]question.Estimate, 0, len(qs))
+	for _, q := range qs {
+		dist, err := keygen.ParseDistribution(questionDistribution(sc, q.Name))
+		if err != nil {
+			return nil, err
+		}
+		est, err := question.Predict(m, question.Derive(q, scheme), dist, seeded, QuestionSamples, sc.Seed)
+		if err != nil {
+			return nil, fmt.Errorf("question %q: %w", q.Name, err)
+		}
+		out = append(out, est)
+	}
+	return out, nil
+}
+
+// questionDistribution is the request distribution the mix asks a
+// question with: its first mix entry's own, else the workload's.
+func questionDistribution(sc *scenario.Scenario, name string) string {
+	for _, op := range sc.Workload.Mix {
+		if op.Op == "question" && op.Question == name && op.Distribution != "" {
+			return string(op.Distribution)
+		}
+	}
+	return string(sc.Workload.Distribution)
 }
 
 // summarize computes the spread of per-partition counts.

@@ -50,6 +50,8 @@ type attempts struct {
 	more context.Context
 	// opStart is when the operation being performed was due to start.
 	opStart time.Time
+	// question is 1 + the index of the question being asked, 0 for none.
+	question int
 }
 
 // do sends the request made by send with the run's retry strategy and
@@ -62,7 +64,7 @@ func (a *attempts) do(ctx context.Context, op metrics.Op, part string, page bool
 		if res.Outcome.Class == outcome.OK {
 			served = res.Entities
 		}
-		a.rec.Request(metrics.Request{Op: op, Partition: part, Outcome: res.Outcome, Entities: served, Retry: n > 0, Page: page, At: now, Start: a.opStart})
+		a.rec.Request(metrics.Request{Op: op, Partition: part, Outcome: res.Outcome, Entities: served, Retry: n > 0, Page: page, At: now, Start: a.opStart, Question: a.question})
 	})
 }
 

@@ -50,7 +50,15 @@ func (x *executor) execute(ctx context.Context, s Step, scheduled time.Time) {
 	op := s.Op.Kind
 	x.a.opStart = scheduled
 	if s.Missing {
+		if op == metrics.Question {
+			x.a.rec.QuestionDropped(s.Op.Question, scheduled)
+			return
+		}
 		x.a.rec.Dropped(op, scheduled)
+		return
+	}
+	if op == metrics.Question {
+		x.ask(ctx, s, scheduled)
 		return
 	}
 	var part string

@@ -98,7 +98,11 @@ func (p *pool) open(opCtx context.Context, pacer Pacer, start time.Time) {
 	}
 	rec := p.reg.NewRecorder()
 	drop := func(step Step, at time.Time) {
-		rec.Dropped(step.Op.Kind, at)
+		if step.Op.Kind == metrics.Question {
+			rec.QuestionDropped(step.Op.Question, at)
+		} else {
+			rec.Dropped(step.Op.Kind, at)
+		}
 		if step.Op.Kind == metrics.Delete && !step.Missing {
 			p.plan.Unclaim(step.Entity)
 		}

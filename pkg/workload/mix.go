@@ -2,6 +2,7 @@ package workload
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
@@ -19,6 +20,9 @@ type MixOp struct {
 	Index int
 	// Kind is the operation.
 	Kind metrics.Op
+	// Question is the index of the question a question operation asks
+	// (in the scenario's questions), or -1.
+	Question int
 }
 
 // Mix picks operations with probability weight/sum. It is immutable and safe
@@ -30,7 +34,8 @@ type Mix struct {
 
 // NewMix compiles the scenario's mix for a scheme. def is the workload's
 // request distribution; an operation's own distribution overrides it.
-func NewMix(ops []scenario.Operation, def string, scheme *keygen.Scheme) (*Mix, error) {
+// questions names the scenario's questions, which question operations ask.
+func NewMix(ops []scenario.Operation, def string, scheme *keygen.Scheme, questions []string) (*Mix, error) {
 	m := &Mix{}
 	total := 0.0
 	for i, op := range ops {
@@ -46,7 +51,13 @@ func NewMix(ops []scenario.Operation, def string, scheme *keygen.Scheme) (*Mix, 
 		if err != nil {
 			return nil, fmt.Errorf("workload.mix[%d]: %w", i, err)
 		}
-		mo := &MixOp{Spec: op, Dist: d, Index: -1, Kind: kind}
+		mo := &MixOp{Spec: op, Dist: d, Index: -1, Kind: kind, Question: -1}
+		if kind == metrics.Question {
+			mo.Question = slices.Index(questions, op.Question)
+			if mo.Question < 0 {
+				return nil, fmt.Errorf("workload.mix[%d]: no question %q", i, op.Question)
+			}
+		}
 		if op.Index != "" {
 			for k, ix := range scheme.Indexes {
 				if ix.Name == op.Index {

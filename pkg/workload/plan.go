@@ -5,6 +5,7 @@ import (
 
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/question"
 	"github.com/tablestress/tablestress/pkg/scenario"
 )
 
@@ -13,12 +14,15 @@ import (
 // which operation comes next and on which entities, without talking to a
 // server, so the run and the `keys` analysis make the same choices.
 type Plan struct {
-	Pop     *keygen.Population
-	Scheme  *keygen.Scheme
-	Space   *Keyspace
-	Mix     *Mix
-	Targets *Targets // nil unless target_partitions or a shard restricts the partitions
-	Seed    uint64
+	Pop    *keygen.Population
+	Scheme *keygen.Scheme
+	Space  *Keyspace
+	Mix    *Mix
+	// Questions are the scheme's plans for the scenario's questions, by
+	// the scenario's order.
+	Questions []*question.Plan
+	Targets   *Targets // nil unless target_partitions or a shard restricts the partitions
+	Seed      uint64
 	// Member, when set, says which partitions this run covers (its shard
 	// and target partitions); the seed phase writes only those.
 	Member func(pk []byte) bool
@@ -32,11 +36,22 @@ func NewPlan(sc *scenario.Scenario, pop *keygen.Population, scheme *keygen.Schem
 
 // NewShardPlan is NewPlan for shard i of n (n = 1: the whole run).
 func NewShardPlan(sc *scenario.Scenario, pop *keygen.Population, scheme *keygen.Scheme, seeded int64, seed uint64, shard, shards int) (*Plan, error) {
-	mix, err := NewMix(sc.Workload.Mix, string(sc.Workload.Distribution), scheme)
+	names := make([]string, len(sc.Questions))
+	for k, q := range sc.Questions {
+		names[k] = q.Name
+	}
+	mix, err := NewMix(sc.Workload.Mix, string(sc.Workload.Distribution), scheme, names)
+	if err != nil {
+		return nil, err
+	}
+	qs, err := sc.CompileQuestions(pop)
 	if err != nil {
 		return nil, err
 	}
 	p := &Plan{Pop: pop, Scheme: scheme, Space: NewKeyspace(seeded), Mix: mix, Seed: seed}
+	for _, q := range qs {
+		p.Questions = append(p.Questions, question.Derive(q, scheme))
+	}
 	var accept func([]byte) bool
 	if len(sc.Workload.TargetPartitions) > 0 {
 		accept = Partitions(sc.Workload.TargetPartitions)

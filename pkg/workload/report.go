@@ -63,7 +63,7 @@ func (c *Config) Report(res *Result, err error, m Meta) *report.Report {
 		Scenario: c.Scenario.DisplayName(), Scheme: c.Schemes[c.Scheme].Name, Target: m.Target, Table: res.Table, Run: info,
 		Seed:        seedInfo(res),
 		Interrupted: res.Interrupted, Aborted: res.Aborted, Failure: failure, ScenarioSource: m.Source,
-		Verify: verifyReport(res.Verify), Outages: outages(res.Outages),
+		Verify: verifyReport(res.Verify), Outages: outages(res.Outages), Questions: c.QuestionPlans(),
 	}, res.Summary)
 	rep.Model = m.Model
 	if res.Summary != nil {

@@ -233,7 +233,7 @@ func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes [
 	start := c.Clock.Now()
 	measureFrom := start.Add(c.Warmup)
 	deadline := measureFrom.Add(c.Duration)
-	reg := metrics.NewRegistry(metrics.Options{PartitionTarget: c.PartitionTarget, Start: measureFrom, End: deadline})
+	reg := metrics.NewRegistry(metrics.Options{PartitionTarget: c.PartitionTarget, Start: measureFrom, End: deadline, Questions: c.questionNames()})
 	if c.OnRegistry != nil {
 		c.OnRegistry(reg)
 	}

@@ -13,66 +13,80 @@ import (
 // values that differ from that kind's defaults, in a fixed order. For any
 // Config that Parse returned, Parse(c.String()) returns c again.
 func (c Config) String() string {
-	var b strings.Builder
+	w := specWriter{}
 	d := Default()
 	switch {
 	case !c.Enabled:
-		b.WriteString("off")
+		w.b.WriteString("off")
 		d = Off()
 	case c.Kind == Cosmos:
-		b.WriteString("cosmos")
+		w.b.WriteString("cosmos")
 		d = CosmosDefault()
 	default:
-		b.WriteString("azure")
-	}
-	num := func(k string, v, def float64) {
-		if v != def && !math.IsNaN(v) {
-			b.WriteString("," + k + "=" + strconv.FormatFloat(v, 'g', -1, 64))
-		}
-	}
-	dur := func(k string, v, def time.Duration) {
-		if v != def {
-			b.WriteString("," + k + "=" + v.String())
-		}
+		w.b.WriteString("azure")
 	}
 	if c.Kind == Cosmos && c.Enabled {
-		cc, dc := c.Cosmos, d.Cosmos
-		num("ru", cc.RU, dc.RU)
-		if cc.Partitions != dc.Partitions {
-			b.WriteString(",physical=" + strconv.Itoa(cc.Partitions))
-		}
-		num("physical_ru", cc.PartitionRU, dc.PartitionRU)
-		num("logical_ru", cc.LogicalRU, dc.LogicalRU)
-		if cc.LogicalBytes != dc.LogicalBytes {
-			b.WriteString(",logical_size=" + strings.ReplaceAll(formatBytes(cc.LogicalBytes), " ", ""))
-		}
+		w.cosmos(c.Cosmos, d.Cosmos)
 	} else {
-		num("partition", c.PartitionTarget, d.PartitionTarget)
-		num("account", c.AccountTarget, d.AccountTarget)
-		num("range", c.RangeTarget, d.RangeTarget)
-		if c.Servers != d.Servers {
-			b.WriteString(",servers=" + strconv.Itoa(c.Servers))
-		}
-		num("server", c.ServerTarget, d.ServerTarget)
-		dur("balance", c.BalanceDelay, d.BalanceDelay)
-		dur("offline", c.MoveOffline, d.MoveOffline)
-		if c.TimeoutShare != d.TimeoutShare {
-			b.WriteString(",timeouts=" + share.Format(c.TimeoutShare))
-		}
+		w.azure(c, d)
 	}
-	dur("burst", c.Burst, d.Burst)
+	w.dur("burst", c.Burst, d.Burst)
 	l, dl := c.Latency, d.Latency
 	if l.On != dl.On {
-		b.WriteString(",latency=" + map[bool]string{true: "on", false: "off"}[l.On])
+		w.b.WriteString(",latency=" + map[bool]string{true: "on", false: "off"}[l.On])
 	}
-	dur("read", l.Read, dl.Read)
-	dur("write", l.Write, dl.Write)
-	dur("entity", l.Entity, dl.Entity)
-	dur("kib", l.KiB, dl.KiB)
+	w.dur("read", l.Read, dl.Read)
+	w.dur("write", l.Write, dl.Write)
+	w.dur("entity", l.Entity, dl.Entity)
+	w.dur("kib", l.KiB, dl.KiB)
 	if l.Queue != dl.Queue {
-		b.WriteString(",queue=" + share.Format(l.Queue))
+		w.b.WriteString(",queue=" + share.Format(l.Queue))
 	}
-	return b.String()
+	return w.b.String()
+}
+
+// specWriter writes a spec's parameters that differ from their defaults.
+type specWriter struct{ b strings.Builder }
+
+func (w *specWriter) num(k string, v, def float64) {
+	if v != def && !math.IsNaN(v) {
+		w.b.WriteString("," + k + "=" + strconv.FormatFloat(v, 'g', -1, 64))
+	}
+}
+
+func (w *specWriter) dur(k string, v, def time.Duration) {
+	if v != def {
+		w.b.WriteString("," + k + "=" + v.String())
+	}
+}
+
+// cosmos writes the Cosmos DB parameters of cc that differ from dc's.
+func (w *specWriter) cosmos(cc, dc CosmosConfig) {
+	w.num("ru", cc.RU, dc.RU)
+	if cc.Partitions != dc.Partitions {
+		w.b.WriteString(",physical=" + strconv.Itoa(cc.Partitions))
+	}
+	w.num("physical_ru", cc.PartitionRU, dc.PartitionRU)
+	w.num("logical_ru", cc.LogicalRU, dc.LogicalRU)
+	if cc.LogicalBytes != dc.LogicalBytes {
+		w.b.WriteString(",logical_size=" + strings.ReplaceAll(formatBytes(cc.LogicalBytes), " ", ""))
+	}
+}
+
+// azure writes the Azure Storage parameters of c that differ from d's.
+func (w *specWriter) azure(c, d Config) {
+	w.num("partition", c.PartitionTarget, d.PartitionTarget)
+	w.num("account", c.AccountTarget, d.AccountTarget)
+	w.num("range", c.RangeTarget, d.RangeTarget)
+	if c.Servers != d.Servers {
+		w.b.WriteString(",servers=" + strconv.Itoa(c.Servers))
+	}
+	w.num("server", c.ServerTarget, d.ServerTarget)
+	w.dur("balance", c.BalanceDelay, d.BalanceDelay)
+	w.dur("offline", c.MoveOffline, d.MoveOffline)
+	if c.TimeoutShare != d.TimeoutShare {
+		w.b.WriteString(",timeouts=" + share.Format(c.TimeoutShare))
+	}
 }
 
 // The units of a byte size, largest first (1024-based, written as Cosmos

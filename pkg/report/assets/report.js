@@ -319,10 +319,43 @@
     });
   }
 
+  // questions draws, per question and scheme, the requests per question
+  // (bars) and the p99 of the whole question (dots).
+  function questions(runs, id) {
+    if (!document.getElementById(id)) { return; }
+    var names = [];
+    runs.forEach(function (r) { Object.keys(r.questions || {}).forEach(function (q) { if (names.indexOf(q) < 0) { names.push(q); } }); });
+    names.sort();
+    var series = [];
+    runs.forEach(function (r) {
+      var qs = r.questions || {};
+      series.push({ name: r.scheme + " requests/question", type: "bar", data: names.map(function (n) { var q = qs[n]; return q && q.ops ? q.requests_per_question : null; }) });
+    });
+    runs.forEach(function (r) {
+      var qs = r.questions || {};
+      series.push({ name: r.scheme + " p99 ms", type: "scatter", yAxisIndex: 1, symbolSize: 10,
+        data: names.map(function (n) { var q = qs[n]; return q && q.ops && q.latency_ms.p99 > 0 ? q.latency_ms.p99 : null; }) });
+    });
+    chart(id, {
+      title: title("Questions: requests per question (bars) and p99 ms (dots), by scheme"),
+      tooltip: { trigger: "axis", formatter: function (ps) {
+        return ps.map(function (p) {
+          var r = runs[p.seriesIndex % runs.length], q = (r.questions || {})[names[p.dataIndex]];
+          if (!q || !q.ops) { return p.seriesName + ": -"; }
+          return p.seriesName + ": " + p.value + " (" + q.plan + (q.scope ? " " + q.scope : "") + ", " + fmt.format(q.rows_visited_per_question) + " rows visited)";
+        }).join("<br>"); } },
+      legend: { top: 24, type: "scroll" },
+      grid: grid(24),
+      xAxis: { type: "category", data: names, axisLabel: { interval: 0 } },
+      yAxis: [{ type: "log", name: "requests/question", min: 1 }, { type: "log", name: "p99 ms", min: 1, splitLine: { show: false } }],
+      series: series
+    });
+  }
+
   try {
     var data = JSON.parse(document.getElementById("tablestress-data").textContent);
     if (data.runs.length > 0 && data.runs[0].run && data.runs[0].run.partition_target) { target = data.runs[0].run.partition_target; }
-    if (data.runs.length > 1) { comparison(data.runs, "compare"); }
+    if (data.runs.length > 1) { comparison(data.runs, "compare"); questions(data.runs, "compare-questions"); }
     data.runs.forEach(function (run, i) {
       if (run.intervals.length > 0) {
         throughput(run, "throughput-" + i);

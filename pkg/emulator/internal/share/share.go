@@ -1,5 +1,7 @@
 // Package share reads and writes the shares (fractions of requests) of the
-// embedded service's model and fault specs: "10%" or "0.1".
+// embedded service's model and fault specs: "10%" or "0.1". It owns that
+// grammar only, and imports the standard library only: nothing of the
+// model, the fault injection or the service that use it.
 package share
 
 import (

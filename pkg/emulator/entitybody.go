@@ -1,0 +1,221 @@
+package emulator
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/tablestress/tablestress/internal/jsontext"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
+)
+
+// parseBody validates an entity body: keys (when present) are strings,
+// property names are valid C# identifiers of at most 255 characters,
+// annotated types match their values, Strings and Binaries are within
+// 64 KiB, and there are at most 252 properties; the checks run in name
+// order, so the first error is the same from run to run. System
+// properties (Timestamp, odata.*) are dropped. The entity's size is for
+// checkEntity, which knows the keys of every request form.
+func parseBody(body []byte) (pk, rk string, keyed bool, props []store.Prop, err *apiError) {
+	m, ok := jsontext.ScanObject(body) // as json.Unmarshal into a map[string]json.RawMessage
+	defer m.Release()
+	if !ok {
+		return "", "", false, nil, invalidInput("The request body is not a JSON object.")
+	}
+	var hasPK, hasRK bool
+	if pk, hasPK, err = bodyKey(m, "PartitionKey"); err != nil {
+		return
+	}
+	if rk, hasRK, err = bodyKey(m, "RowKey"); err != nil {
+		return
+	}
+	if props, err = bodyProps(m); err != nil {
+		return "", "", false, nil, err
+	}
+	return pk, rk, hasPK && hasRK, props, nil
+}
+
+// bodyKey reads a key of body m: false when it has none, an error when it
+// is not a string.
+func bodyKey(m jsontext.Object, name string) (string, bool, *apiError) {
+	raw, ok := m.Get(name, "")
+	if !ok {
+		return "", false, nil
+	}
+	s, ok := jsontext.StringValue(raw)
+	if !ok {
+		return "", false, invalidInput("%s must be a string.", name)
+	}
+	return s, true, nil
+}
+
+// systemMember reports whether a body member is not a property: a key,
+// the Timestamp, an odata.* member or an annotation.
+func systemMember(name string) bool {
+	return name == "PartitionKey" || name == "RowKey" || name == "Timestamp" || strings.HasPrefix(name, "odata.") || strings.IndexByte(name, '@') >= 0
+}
+
+// bodyProps reads and checks the properties of body m, in name order.
+func bodyProps(m jsontext.Object) ([]store.Prop, *apiError) {
+	n := 0
+	for _, mb := range m.Members {
+		if !systemMember(mb.Name) {
+			n++
+		}
+	}
+	if n > maxProperties {
+		return nil, errTooManyProperties
+	}
+	props := make([]store.Prop, 0, n)
+	for k, mb := range m.Members { // in name order
+		if systemMember(mb.Name) {
+			continue
+		}
+		p, null, err := bodyProp(m, k)
+		if err != nil {
+			return nil, err
+		}
+		if !null {
+			props = append(props, p)
+		}
+	}
+	return props, nil
+}
+
+// bodyProp reads and checks property k of body m, with its type
+// annotation; null reports a null value, which is no property.
+func bodyProp(m jsontext.Object, k int) (p store.Prop, null bool, err *apiError) {
+	name, raw := m.Members[k].Name, m.Members[k].Raw
+	if e := checkPropertyName(name); e != nil {
+		return p, false, e
+	}
+	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return p, true, nil
+	}
+	typ := ""
+	if t, ok := m.After(k, "@odata.type"); ok {
+		if typ, ok = typeValue(t); !ok {
+			return p, false, invalidInput("The type annotation of %q is not a string.", name)
+		}
+	}
+	if e := checkValue(raw, typ); e != nil {
+		return p, false, invalidInput("The value of property %q is invalid: %s.", name, e.Error())
+	}
+	if typ == "Edm.Double" {
+		if s, isString := jsontext.Unquote(raw); isString && numericString(s) {
+			raw = json.RawMessage(s) // "2" as the JavaScript SDK sends a whole Double: the number
+		}
+	}
+	p = store.Prop{Name: name, Raw: raw, Type: typ} // a scalar: compact already
+	return p, false, checkValueSize(p)
+}
+
+// parseEntity is parseBody for a body that must name its keys: an
+// insert's, or an upsert's that Load takes.
+func parseEntity(body []byte) (pk, rk string, props []store.Prop, err *apiError) {
+	p, r, keyed, props, err := parseBody(body)
+	switch {
+	case err != nil:
+		return "", "", nil, err
+	case !keyed:
+		return "", "", nil, invalidInput("The entity must have a PartitionKey and a RowKey.")
+	}
+	return p, r, props, nil
+}
+
+// edmTypes are the names of the Edm types, which type annotations carry.
+var edmTypes = [...]string{"Edm.String", "Edm.Int64", "Edm.DateTime", "Edm.Int32", "Edm.Double", "Edm.Boolean", "Edm.Guid", "Edm.Binary"}
+
+// typeValue is jsontext.StringValue for a type annotation's value: an Edm
+// type's name is not copied out of raw.
+func typeValue(raw []byte) (string, bool) {
+	if len(raw) > 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+		for _, t := range edmTypes {
+			if string(raw[1:len(raw)-1]) == t {
+				return t, true
+			}
+		}
+	}
+	return jsontext.StringValue(raw)
+}
+
+// validPropertyName reports whether n is a C# identifier, as Azure wants
+// property names.
+func validPropertyName(n string) bool {
+	if n == "" {
+		return false
+	}
+	for i, c := range n {
+		letter := c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c > 127
+		if !letter && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+type valueError string
+
+func (e valueError) Error() string { return string(e) }
+
+// checkValue checks that a JSON value fits its Edm type annotation. raw is
+// one valid JSON value (the body was decoded already), so its first byte
+// tells its kind.
+func checkValue(raw json.RawMessage, typ string) error {
+	isString, s := len(raw) >= 2 && raw[0] == '"', ""
+	if isString && typ != "" && typ != "Edm.String" { // decoded only where the type needs it
+		s, isString = jsontext.UnquoteView(raw)
+	}
+	number := !isString && len(raw) > 0 && (raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9'))
+	boolean := string(raw) == "true" || string(raw) == "false"
+	switch typ {
+	case "":
+		if !isString && !number && !boolean {
+			return valueError("objects and arrays are not property values")
+		}
+	case "Edm.String":
+		if !isString {
+			return valueError("Edm.String needs a string")
+		}
+	case "Edm.Int64":
+		if _, err := strconv.ParseInt(s, 10, 64); !isString || err != nil {
+			return valueError("Edm.Int64 needs a string of digits")
+		}
+	case "Edm.Int32":
+		if _, err := strconv.ParseInt(string(raw), 10, 32); !number || err != nil {
+			return valueError("Edm.Int32 needs a 32-bit integer")
+		}
+	case "Edm.Double":
+		if !number && !(isString && (s == "NaN" || s == "Infinity" || s == "-Infinity" || numericString(s))) {
+			return valueError("Edm.Double needs a number")
+		}
+	case "Edm.Boolean":
+		if !boolean {
+			return valueError("Edm.Boolean needs true or false")
+		}
+	case "Edm.DateTime":
+		if _, err := edm.ParseTime(s); !isString || err != nil {
+			return valueError("Edm.DateTime needs an ISO 8601 time")
+		}
+	case "Edm.Guid":
+		if !isString || !edm.ValidGUID(s) {
+			return valueError("Edm.Guid needs a GUID")
+		}
+	case "Edm.Binary":
+		if _, err := base64.StdEncoding.DecodeString(s); !isString || err != nil {
+			return valueError("Edm.Binary needs base64")
+		}
+	default:
+		return valueError("unknown type " + typ)
+	}
+	return nil
+}
+
+// numericString reports whether s is a JSON number: a Double the way the
+// JavaScript SDK writes one with a whole value ("2").
+func numericString(s string) bool {
+	return s != "" && json.Valid([]byte(s)) && (s[0] == '-' || (s[0] >= '0' && s[0] <= '9'))
+}

@@ -1,0 +1,70 @@
+// Package filter is the OData $filter language of the Table service: it
+// parses a filter (Parse), evaluates it on a row of typed values (Node,
+// Row, Value), and reads from it the bounds it sets on the keys (RangeOf),
+// so that a query seeks in its table instead of scanning it.
+//
+// The subset is Azure's: comparisons (eq ne gt ge lt le) of a property
+// with a literal, joined by and, or, not and parentheses. Literals:
+// 'string' (with ” for a quote), 123 (Int32), 123L (Int64), 1.5 or 1e3
+// (Double), true/false, datetime'...', guid'...', X'hex' and binary'hex'.
+//
+// It knows nothing of how entities are stored or requests are served: it
+// imports edm (for GUIDs) and the standard library only, never the store
+// or the REST service, which implement Row for their rows.
+package filter
+
+import "time"
+
+// Kind is the type of a Value.
+type Kind uint8
+
+// The kinds of values: Int holds Int32 and Int64 alike, which compare
+// with each other and with Double.
+const (
+	String Kind = iota
+	Int
+	Double
+	Bool
+	Time
+	GUID
+	Binary
+)
+
+// Value is a typed property or literal value.
+type Value struct {
+	Kind Kind
+	S    string // String, GUID (lower case), Binary (raw bytes)
+	I    int64
+	F    float64
+	B    bool
+	T    time.Time
+}
+
+// Row is what a filter is evaluated against: a row's properties by name,
+// false for one it does not have.
+type Row interface {
+	Get(name string) (Value, bool)
+}
+
+// Node is a filter expression, true for the rows it matches.
+type Node interface {
+	Eval(r Row) bool
+}
+
+type andNode struct{ l, r Node }
+type orNode struct{ l, r Node }
+type notNode struct{ x Node }
+type cmpNode struct {
+	prop string
+	op   string
+	lit  Value
+}
+type boolProp struct{ prop string }
+
+func (n andNode) Eval(r Row) bool { return n.l.Eval(r) && n.r.Eval(r) }
+func (n orNode) Eval(r Row) bool  { return n.l.Eval(r) || n.r.Eval(r) }
+func (n notNode) Eval(r Row) bool { return !n.x.Eval(r) }
+func (n boolProp) Eval(r Row) bool {
+	v, ok := r.Get(n.prop)
+	return ok && v.Kind == Bool && v.B
+}

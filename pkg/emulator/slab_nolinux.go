@@ -1,6 +1,0 @@
-//go:build unix && !linux
-
-package emulator
-
-// mapPopulate is no flag: mmap has no MAP_POPULATE here.
-const mapPopulate = 0

@@ -1,9 +1,0 @@
-//go:build !unix
-
-package emulator
-
-// mapChunk returns nil: chunks come from the Go heap on this system.
-func mapChunk(int) []byte { return nil }
-
-// unmapChunk is never called with memory mapChunk returned.
-func unmapChunk([]byte) {}

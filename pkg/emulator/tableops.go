@@ -1,0 +1,126 @@
+package emulator
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/tablestress/tablestress/internal/jsontext"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
+)
+
+func (s *Server) createTable(r *http.Request) reply {
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<16))
+	var req struct {
+		TableName string `json:"TableName"`
+	}
+	if json.Unmarshal(body, &req) != nil || req.TableName == "" {
+		return errReply(invalidInput("The request body must name the table: {\"TableName\":\"...\"}."), "")
+	}
+	if e := checkTableName(req.TableName); e != nil {
+		return reply{status: e.status, err: e, table: req.TableName}
+	}
+	if !s.store.Create(req.TableName) {
+		return reply{status: errTableExists.status, err: errTableExists, table: req.TableName}
+	}
+	rep := reply{status: http.StatusCreated, table: req.TableName, prefer: returnContent}
+	if preference(r) == returnNoContent {
+		rep.status, rep.prefer = http.StatusNoContent, returnNoContent
+		return rep
+	}
+	out := []byte(`{"odata.metadata":`)
+	out = jsontext.AppendString(out, s.baseURL(r)+"/$metadata#Tables/@Element")
+	out = append(out, `,"TableName":`...)
+	out = jsontext.AppendString(out, req.TableName)
+	rep.body = append(out, '}')
+	return rep
+}
+
+// checkTableName applies Azure's rule, ^[A-Za-z][A-Za-z0-9]{2,62}$ and not
+// "tables": a name of the wrong length is OutOfRangeInput, one with a
+// wrong character InvalidResourceName.
+func checkTableName(n string) *apiError {
+	if len(n) < 3 || len(n) > 63 {
+		return errTableNameLength
+	}
+	for i, c := range n {
+		letter := (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+		if !letter && (i == 0 || c < '0' || c > '9') {
+			return errTableNameChars
+		}
+	}
+	if strings.EqualFold(n, "tables") {
+		return errTableNameChars
+	}
+	return nil
+}
+
+// getTable answers GET /Tables('name'): the table, or 404
+// ResourceNotFound (REST "Query Tables").
+func (s *Server) getTable(r *http.Request, name string) reply {
+	t := s.store.Table(name)
+	if t == nil {
+		return errReply(errNotFound, "")
+	}
+	out := []byte(`{"odata.metadata":`)
+	out = jsontext.AppendString(out, s.baseURL(r)+"/$metadata#Tables/@Element")
+	out = append(out, `,"TableName":`...)
+	out = jsontext.AppendString(out, t.Name())
+	return reply{status: http.StatusOK, table: t.Name(), body: append(out, '}')}
+}
+
+func (s *Server) deleteTable(name string) reply {
+	if !s.store.Drop(name) {
+		return errReply(errNotFound, "") // Delete Table answers ResourceNotFound (entity operations say TableNotFound)
+	}
+	return reply{status: http.StatusNoContent}
+}
+
+// tableRow evaluates filters on table names.
+type tableRow string
+
+func (t tableRow) Get(name string) (filter.Value, bool) {
+	if name == "TableName" {
+		return filter.Value{Kind: filter.String, S: string(t)}, true
+	}
+	return filter.Value{}, false
+}
+
+func (s *Server) listTables(r *http.Request) reply {
+	q := r.URL.Query()
+	f, err := filter.Parse(q.Get("$filter"))
+	if err != nil {
+		return errReply(invalidInput("%v", err), "")
+	}
+	top := topOf(q.Get("$top"))
+	after := q.Get("NextTableName")
+	out := []byte(`{"odata.metadata":`)
+	out = jsontext.AppendString(out, s.baseURL(r)+"/$metadata#Tables")
+	out = append(out, `,"value":[`...)
+	n, next := 0, ""
+	for _, name := range s.store.Names() {
+		if after != "" && name < after {
+			continue
+		}
+		if f != nil && !f.Eval(tableRow(name)) {
+			continue
+		}
+		if n == top {
+			next = name
+			break
+		}
+		if n > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, `{"TableName":`...)
+		out = jsontext.AppendString(out, name)
+		out = append(out, '}')
+		n++
+	}
+	rep := reply{status: http.StatusOK, body: append(out, "]}"...), entities: n}
+	if next != "" {
+		rep.header = map[string]string{"x-ms-continuation-NextTableName": next}
+	}
+	return rep
+}

@@ -1,0 +1,164 @@
+package metrics
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// QuestionFigures are what the questions of one kind took, summed over the
+// completed ones: the partitions each asked, the rows the service visited
+// to answer (its own count where it sends one, else the rows returned),
+// the rows returned, and the request units Cosmos DB charged.
+type QuestionFigures struct {
+	Partitions int64 `json:"partitions"`
+	// Visited is the rows visited; VisitedByService counts the requests
+	// whose figure came from the service (the rest are rows returned), of
+	// Pages, the query pages answered.
+	Visited          int64 `json:"rows_visited"`
+	VisitedByService int64 `json:"rows_visited_by_service"`
+	Pages            int64 `json:"pages_answered"`
+	Returned         int64 `json:"rows_returned"`
+	// Charge is the request units of the requests that carried a charge
+	// (x-ms-request-charge); Charged counts those requests.
+	Charge  float64 `json:"request_units"`
+	Charged int64   `json:"charged_requests"`
+}
+
+// Add adds o's figures to f.
+func (f *QuestionFigures) Add(o QuestionFigures) {
+	f.Partitions += o.Partitions
+	f.Visited += o.Visited
+	f.VisitedByService += o.VisitedByService
+	f.Pages += o.Pages
+	f.Returned += o.Returned
+	f.Charge += o.Charge
+	f.Charged += o.Charged
+}
+
+// QuestionStats are one question's figures: those of an operation, for
+// the question's requests and completions, and its own.
+type QuestionStats struct {
+	Stats
+	QuestionFigures
+}
+
+// qAcc is one question's figures within one tick.
+type qAcc struct {
+	opAcc
+	fig QuestionFigures
+}
+
+// question returns question k's accumulator (nil for k < 0).
+func (d *tickData) question(k int) *qAcc {
+	if k < 0 {
+		return nil
+	}
+	for len(d.qs) <= k {
+		d.qs = append(d.qs, qAcc{opAcc: opAcc{lat: NewCompact(HDRBits)}})
+	}
+	return &d.qs[k]
+}
+
+// QuestionDone records a completed question k (its index in
+// Options.Questions): as an operation of kind Question on partition
+// (CrossPartition when it asked several), latency from scheduled to end,
+// and the question's own figures. Questions scheduled before the
+// measurement start are warm-up, ignored.
+func (r *Recorder) QuestionDone(k int, partition string, scheduled, end time.Time, ok bool, f QuestionFigures) {
+	r.Done(Question, partition, scheduled, end, ok)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, in := r.reg.secondOf(end, Question); !in || r.reg.warmup(scheduled) || k < 0 {
+		return
+	}
+	qa := r.d.question(k)
+	qa.c.done(ok)
+	qa.lat.Record(latencyUS(scheduled, end))
+	qa.fig.Add(f)
+}
+
+// QuestionDropped records question k due at at that could not start on
+// time.
+func (r *Recorder) QuestionDropped(k int, at time.Time) {
+	r.Dropped(Question, at)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, in := r.reg.secondOf(at, Question); !in || k < 0 {
+		return
+	}
+	r.d.question(k).c.Dropped++
+}
+
+// qTotal is one question's merged figures.
+type qTotal struct {
+	opTotal
+	fig QuestionFigures
+}
+
+// mergeQuestions adds one recorder's questions to the registry; r.mu is
+// held.
+func (r *Registry) mergeQuestions(d *tickData) {
+	for k := range d.qs {
+		a := &d.qs[k]
+		if a.c.IsZero() && a.fig == (QuestionFigures{}) {
+			continue
+		}
+		for len(r.qs) <= k {
+			r.qs = append(r.qs, qTotal{opTotal: newOpTotal()})
+		}
+		t := &r.qs[k]
+		t.c.Add(a.c)
+		for id, n := range a.status {
+			if n > 0 {
+				t.status[d.outcomes.key(uint16(id))] += n
+			}
+		}
+		t.recordCompact(a.lat)
+		t.fig.Add(a.fig)
+	}
+}
+
+// resetQuestions empties the questions' accumulators.
+func (d *tickData) resetQuestions() {
+	for k := range d.qs {
+		a := &d.qs[k]
+		a.c, a.fig = Counts{}, QuestionFigures{}
+		clear(a.status)
+		a.lat.Reset()
+	}
+}
+
+// questionStats are the summary's questions, by name (Options.Questions).
+func (r *Registry) questionStats() map[string]QuestionStats {
+	out := map[string]QuestionStats{}
+	for k := range r.qs {
+		t := &r.qs[k]
+		if k >= len(r.opts.Questions) || (t.c.IsZero() && t.fig == (QuestionFigures{})) {
+			continue
+		}
+		out[r.opts.Questions[k]] = QuestionStats{Stats: t.stats(), QuestionFigures: t.fig}
+	}
+	return out
+}
+
+// MarshalJSON encodes the operation figures (Stats.MarshalJSON) and the
+// question's own in one object.
+func (q QuestionStats) MarshalJSON() ([]byte, error) {
+	a, err := q.Stats.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(q.QuestionFigures)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(a[:len(a)-1], ','), b[1:]...), nil
+}
+
+// UnmarshalJSON decodes what MarshalJSON writes.
+func (q *QuestionStats) UnmarshalJSON(b []byte) error {
+	if err := q.Stats.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	return json.Unmarshal(b, &q.QuestionFigures)
+}

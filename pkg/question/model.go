@@ -1,0 +1,207 @@
+package question
+
+import (
+	"context"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/tablestress/tablestress/pkg/keygen"
+)
+
+// Page limits of the Table service (REST "Query Timeout and Pagination"):
+// a page holds at most 1,000 entities, ends when the query crosses a
+// partition boundary, and after five seconds of execution, which the
+// embedded service's Azure model spends visiting 100,000 entities (50 µs
+// each).
+const (
+	PageRows   = 1000
+	PageVisits = 100_000
+)
+
+// Model is an in-memory model of a scheme's table (and its index tables)
+// holding entities [0, n) of a population and nothing else: a Source that
+// answers a plan as the Table service would and counts, per question, the
+// requests (pages), partitions and rows it visits. It needs no server;
+// building it renders every entity's keys once (O(n) memory). A Model is
+// safe for concurrent use.
+type Model struct {
+	pop     *keygen.Population
+	n       int64
+	main    *modelTable
+	indexes map[string]*modelTable
+	mu      sync.Mutex
+	values  map[string][]keygen.Value // a field's value of every entity, drawn on first use
+}
+
+type modelTable struct {
+	pks   []string // sorted
+	parts map[string][]modelRow
+}
+
+type modelRow struct {
+	rk             string
+	seq            int64
+	ticks          int64
+	mainPK, mainRK string
+}
+
+// NewModel builds the model of scheme's tables holding entities [0, n).
+func NewModel(pop *keygen.Population, scheme *keygen.Scheme, n int64) *Model {
+	m := &Model{pop: pop, n: n, main: &modelTable{parts: map[string][]modelRow{}}, indexes: map[string]*modelTable{}, values: map[string][]keygen.Value{}}
+	for _, ix := range scheme.Indexes {
+		m.indexes[ix.Name] = &modelTable{parts: map[string][]modelRow{}}
+	}
+	var e keygen.Entity
+	var k keygen.Keys
+	for i := int64(0); i < n; i++ {
+		pop.Entity(i, &e)
+		scheme.Keys(&e, &k)
+		t := keygen.Ticks(e.Time)
+		pk := string(k.PK)
+		m.main.add(pk, modelRow{rk: string(k.RK), seq: i, ticks: t})
+		for _, r := range k.Rows {
+			m.main.add(pk, modelRow{rk: string(r), seq: i, ticks: t})
+		}
+		for x, ix := range scheme.Indexes {
+			m.indexes[ix.Name].add(string(k.Index[x].PK), modelRow{rk: string(k.Index[x].RK), seq: -1, ticks: t, mainPK: pk, mainRK: string(k.RK)})
+		}
+	}
+	for _, t := range append([]*modelTable{m.main}, mapValues(m.indexes)...) {
+		for pk, rows := range t.parts {
+			slices.SortFunc(rows, func(a, b modelRow) int { return cmpStr(a.rk, b.rk) })
+			t.pks = append(t.pks, pk)
+		}
+		sort.Strings(t.pks)
+	}
+	return m
+}
+
+func mapValues(m map[string]*modelTable) []*modelTable {
+	out := make([]*modelTable, 0, len(m))
+	for _, v := range m {
+		out = append(out, v)
+	}
+	return out
+}
+
+func (t *modelTable) add(pk string, r modelRow) { t.parts[pk] = append(t.parts[pk], r) }
+
+// Cost is what answering one question took.
+type Cost struct {
+	Requests, Partitions, Visited, Returned int
+}
+
+// Ask answers the plan for the picked entity on the model and returns the
+// answer and its cost.
+func (m *Model) Ask(ctx context.Context, p *Plan, picked *keygen.Entity, b Bounds) ([]Row, Cost, error) {
+	c := &counting{m: m, parts: map[string]bool{}}
+	rows, err := p.Execute(ctx, c, picked, b)
+	c.cost.Partitions = len(c.parts)
+	c.cost.Returned = len(rows)
+	return rows, c.cost, err
+}
+
+// counting is a Source over a Model that counts one question's cost.
+type counting struct {
+	m     *Model
+	cost  Cost
+	parts map[string]bool
+}
+
+// Get implements Source.
+func (c *counting) Get(_ context.Context, pk, rk string) (Row, bool, error) {
+	c.cost.Requests++
+	c.parts["\x00"+pk] = true
+	rows := c.m.main.parts[pk]
+	k, ok := slices.BinarySearchFunc(rows, rk, func(r modelRow, rk string) int { return cmpStr(r.rk, rk) })
+	if !ok {
+		return Row{}, false, nil
+	}
+	c.cost.Visited++
+	return rows[k].row(), true, nil
+}
+
+func (r modelRow) row() Row {
+	return Row{Seq: r.seq, Ticks: r.ticks, MainPK: r.mainPK, MainRK: r.mainRK}
+}
+
+// Query implements Source: pages as the Table service cuts them.
+func (c *counting) Query(_ context.Context, q Query) ([]Row, error) {
+	t := c.m.main
+	if q.Table != "" {
+		t = c.m.indexes[q.Table]
+	}
+	pks := []string{q.PK}
+	if q.AnyPK {
+		pks = t.pks
+	}
+	var out []Row
+	var e keygen.Entity
+	reqs, page, visits := 0, 0, 0
+	flush := func() { reqs++; page, visits = 0, 0 }
+	defer func() { c.cost.Requests += reqs }()
+	for _, pk := range pks {
+		rows := t.parts[pk]
+		lo := 0
+		if q.RKFrom != "" {
+			lo, _ = slices.BinarySearchFunc(rows, q.RKFrom, func(r modelRow, rk string) int { return cmpStr(r.rk, rk) })
+		}
+		if !q.AnyPK || len(rows) > 0 {
+			c.parts[q.Table+"\x00"+pk] = true // asked, even if it holds nothing
+		}
+		for _, r := range rows[lo:] {
+			if q.RKTo != "" && r.rk >= q.RKTo {
+				break
+			}
+			visits++
+			c.cost.Visited++
+			if c.m.matches(q, r, &e) {
+				out = append(out, r.row())
+				page++
+			}
+			if q.Top > 0 && len(out) >= q.Top {
+				flush()
+				return out, nil
+			}
+			if page == PageRows || visits == PageVisits {
+				flush()
+			}
+		}
+		if q.AnyPK && (page > 0 || visits > 0) {
+			flush() // a page ends where the query crosses a partition boundary
+		}
+	}
+	if page > 0 || visits > 0 || reqs == 0 {
+		flush()
+	}
+	return out, nil
+}
+
+// matches evaluates a query's property filters on a row.
+func (m *Model) matches(q Query, r modelRow, _ *keygen.Entity) bool {
+	if q.Time != nil && !q.Time.Contains(r.ticks) {
+		return false
+	}
+	for _, eq := range q.Equal {
+		if m.column(eq.Field)[r.seq] != eq.Raw {
+			return false
+		}
+	}
+	return true
+}
+
+// column is field's value of every entity of the model.
+func (m *Model) column(field string) []keygen.Value {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if v, ok := m.values[field]; ok {
+		return v
+	}
+	v := make([]keygen.Value, m.n)
+	for i := range v {
+		v[i], _ = m.pop.FieldValue(field, int64(i))
+	}
+	m.values[field] = v
+	return v
+}

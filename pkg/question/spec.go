@@ -1,0 +1,190 @@
+// Package question is the application's read questions and each key
+// scheme's plan for them.
+//
+// A question is declared by what the application knows when it asks (the
+// values of some fields, taken from an existing entity picked by the
+// request distribution) and what it wants back: the one entity those fields
+// identify, the newest or oldest N entities with those values, or every one
+// of them, optionally inside a time window around the picked entity's event
+// time. It says nothing about keys: Derive works out, for one scheme, the
+// cheapest plan an application holding those values could use (a point
+// read, one partition's range, a fan-out over the partitions it can compute,
+// an index table's rows and point reads of the main rows, or a scan with a
+// filter, sorted and cut on the client), by analysing which pieces of the
+// scheme's key templates the known values determine. Plans are pure data
+// computed without a server; Execute runs one through any Source (the
+// Table service through the SDK, or Model, an in-memory model of a seeded
+// table that predicts a plan's partitions, requests and rows visited).
+//
+// The population model fixes what every answer must be: entity i is a pure
+// function of (seed, i) and its event time grows with i, so "the newest N
+// of a device" are the N highest indexes below the population's bound whose
+// device is the asked one (Expected), whatever the scheme.
+package question
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tablestress/tablestress/pkg/keygen"
+)
+
+// Want is what a question asks for.
+type Want string
+
+// The kinds of question.
+const (
+	// One is the single entity the known fields identify.
+	One Want = "one"
+	// Newest is the newest entities with the known values, newest first.
+	Newest Want = "newest"
+	// Oldest is the oldest entities with the known values, oldest first.
+	Oldest Want = "oldest"
+	// All is every entity with the known values, in no particular order.
+	All Want = "all"
+)
+
+// Wants lists the kinds of question.
+var Wants = []Want{One, Newest, Oldest, All}
+
+// TimeField is the name under which a question knows the event time.
+const TimeField = "time"
+
+// WindowUnits are the calendar windows: the unit of the picked entity's
+// event time (UTC).
+var WindowUnits = []string{"minute", "hour", "day", "month", "year"}
+
+// Spec declares a question.
+type Spec struct {
+	Name string
+	// Known are the fields whose values the application has (declared
+	// fields, or time for the event time).
+	Known []string
+	Want  Want
+	// Limit bounds Newest and Oldest (0: every matching entity, in order).
+	Limit int
+	// Window, for Newest, Oldest and All, keeps the entities whose event
+	// time is in the calendar unit (minute, hour, day, month, year) of the
+	// picked entity's, or within a duration (like 1h) up to it.
+	Window string
+}
+
+// Question is a compiled Spec over a population. It is immutable and safe
+// for concurrent use.
+type Question struct {
+	Spec
+	pop    *keygen.Population
+	fields []string // the known declared fields
+	time   bool     // the event time is known
+	unit   string   // calendar window unit, or ""
+	span   time.Duration
+}
+
+// Error is a problem with one member of a Spec: Field is known, known[N],
+// want, limit, window or name.
+type Error struct {
+	Field string
+	Msg   string
+}
+
+func (e *Error) Error() string { return e.Field + ": " + e.Msg }
+
+// Unwrap makes every Error match ErrQuestion.
+func (e *Error) Unwrap() error { return ErrQuestion }
+
+// ErrQuestion is wrapped by every problem of a question.
+var ErrQuestion = errors.New("question: invalid")
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
+
+// MaxLimit bounds Limit: the answer is merged and cut on the client.
+const MaxLimit = 100_000
+
+// Compile checks spec against the population and returns the question, or
+// every problem found (each an *Error, joined).
+func Compile(pop *keygen.Population, spec Spec) (*Question, error) {
+	q := &Question{Spec: spec, pop: pop}
+	var errs []error
+	bad := func(field, format string, a ...any) {
+		errs = append(errs, &Error{Field: field, Msg: fmt.Sprintf(format, a...)})
+	}
+	if !nameRE.MatchString(spec.Name) {
+		bad("name", "%q: a question's name is 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit (thresholds name it: p99(question:NAME))", spec.Name)
+	}
+	for k, f := range spec.Known {
+		at := fmt.Sprintf("known[%d]", k)
+		switch {
+		case slices.Contains(spec.Known[:k], f):
+			bad(at, "%q is listed twice", f)
+		case f == TimeField:
+			q.time = true
+		case pop.HasField(f):
+			q.fields = append(q.fields, f)
+		default:
+			bad(at, "%q is not a field; the application can know a declared field (%s) or time", f, strings.Join(pop.Fields(), ", "))
+		}
+	}
+	if !slices.Contains(Wants, spec.Want) {
+		bad("want", "%q: use one (the entity the known fields identify), newest, oldest or all", spec.Want)
+	}
+	if spec.Limit != 0 && spec.Want != Newest && spec.Want != Oldest {
+		bad("limit", "limit applies to newest and oldest, not to %s", spec.Want)
+	}
+	if spec.Limit < 0 || spec.Limit > MaxLimit {
+		bad("limit", "%d: use 1 to %d (or leave it out for every matching entity)", spec.Limit, MaxLimit)
+	}
+	if spec.Want == One && !q.identifies() {
+		bad("known", "want: one needs a field that tells entities apart (time, or a sequence, guid or slug field); %v is shared by many entities: ask for newest with limit: 1", spec.Known)
+	}
+	if spec.Window != "" {
+		switch {
+		case spec.Want == One:
+			bad("window", "a window applies to newest, oldest and all, not to one")
+		case q.time:
+			bad("window", "the event time is known, so there is no window to search")
+		case slices.Contains(WindowUnits, spec.Window):
+			q.unit = spec.Window
+		default:
+			d, err := time.ParseDuration(spec.Window)
+			if err != nil || d <= 0 {
+				bad("window", "%q: use minute, hour, day, month or year (the picked entity's), or a duration like 1h (up to the picked entity's time)", spec.Window)
+			}
+			q.span = d
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return q, nil
+}
+
+// identifies reports whether the known fields tell every entity apart: the
+// event time (it grows with the index), or a sequence, guid or slug field.
+func (q *Question) identifies() bool {
+	if q.time && q.pop.Spec().Interval > 0 {
+		return true
+	}
+	for _, f := range q.fields {
+		switch q.pop.FieldKind(f) {
+		case "sequence", "guid", "slug":
+			return true
+		}
+	}
+	return false
+}
+
+// Fields are the known declared fields (not the event time).
+func (q *Question) Fields() []string { return q.fields }
+
+// KnowsTime reports whether the event time is known.
+func (q *Question) KnowsTime() bool { return q.time }
+
+// Ordered reports whether the answer has an order: newest or oldest first.
+func (q *Question) Ordered() bool { return q.Want == Newest || q.Want == Oldest }
+
+// Population is the population the question was compiled over.
+func (q *Question) Population() *keygen.Population { return q.pop }

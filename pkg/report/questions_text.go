@@ -1,0 +1,160 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"html"
+	"io"
+	"strconv"
+
+	"github.com/tablestress/tablestress/pkg/textfit"
+)
+
+// questionCols are the columns of a question table; scheme adds a SCHEME
+// column (a comparison).
+func questionCols(scheme bool) []textfit.Column {
+	return []textfit.Column{
+		{Header: "QUESTION", Shrink: true}, {Header: "SCHEME", Shrink: true, Hide: !scheme}, {Header: "PLAN"},
+		{Header: "QUESTIONS/S", Short: "Q/S", Right: true, Drop: 4}, {Header: "REQUESTS/Q", Short: "REQS/Q", Right: true},
+		{Header: "PARTITIONS/Q", Short: "PARTS/Q", Right: true, Drop: 2}, {Header: "ROWS VISITED/Q", Short: "VISITED/Q", Right: true},
+		{Header: "THROTTLED", Right: true, Drop: 1}, {Header: "P50 MS", Right: true, Drop: 3}, {Header: "P99 MS", Right: true},
+		{Header: "P99.9 MS", Right: true, Drop: 5}, {Header: "RU/Q", Right: true, Drop: 2},
+	}
+}
+
+// questionCells are one question's cells under one scheme.
+func questionCells(name, scheme string, q Question) []textfit.Cell {
+	ru := "-"
+	if q.RequestUnitsPerQuestion != nil {
+		ru = fmt.Sprintf("%.2f", *q.RequestUnitsPerQuestion)
+	}
+	label := textfit.Cell{Text: q.Label()}
+	switch {
+	case q.Plan == "scan" && q.Scope == "table":
+		label.Color = textfit.Red
+	case q.Plan == "scan":
+		label.Color = textfit.Yellow
+	}
+	visited := "-"
+	if q.Ops > 0 {
+		visited = textfit.Float(round1(q.RowsVisitedPerQuestion))
+		if q.RowsVisitedFrom != "service" && q.RowsVisitedFrom != "" {
+			visited += "*"
+		}
+	}
+	return []textfit.Cell{cell(name), cell(scheme), label, cell(rate(q.OpsPerSec)), cell(perQ(q, q.RequestsPerQuestion)),
+		cell(perQ(q, q.PartitionsPerQuestion)), cell(visited), warn(pct(q.Throttled, q.Requests), q.Throttled > 0),
+		cell(ms(q.Latency.P50)), cell(ms(q.Latency.P99)), cell(ms(q.Latency.P999)), cell(ru)}
+}
+
+func perQ(q Question, v float64) string {
+	if q.Ops == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+func round1(f float64) float64 { return float64(int64(f*10+0.5)) / 10 }
+
+// writeQuestions writes the questions of reps, each question's row under
+// every scheme one after the other, with a note on where rows visited
+// come from.
+func writeQuestions(p *textfit.Printer, reps []*Report) {
+	names := map[string]bool{}
+	for _, r := range reps {
+		for n := range r.Questions {
+			names[n] = true
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	set := map[string]Question{}
+	for n := range names {
+		set[n] = Question{}
+	}
+	order := QuestionOrder(set)
+	t := &textfit.Table{Cols: questionCols(len(reps) > 1)}
+	returned := false
+	for _, n := range order {
+		for _, r := range reps {
+			q, ok := r.Questions[n]
+			if !ok {
+				continue
+			}
+			returned = returned || (q.Ops > 0 && q.RowsVisitedFrom != "service")
+			t.Cells(questionCells(n, runLabel(r, reps), q)...)
+		}
+	}
+	p.Blank()
+	p.Line("questions: each as the scheme's plan answers it; latency of the whole question, from its scheduled start")
+	render(p, t)
+	if returned {
+		p.Line("* rows returned: the service did not count the rows it visited (the embedded service counts them on every query page)")
+	}
+}
+
+// QuestionsCSVHeader is the header of the questions CSV.
+var QuestionsCSVHeader = []string{"scheme", "question", "plan", "scope", "index", "ops", "questions_per_sec", "requests",
+	"requests_per_question", "partitions_per_question", "rows_visited_per_question", "rows_visited_from", "rows_returned_per_question",
+	"throttled", "failed", "dropped", "p50_ms", "p99_ms", "p999_ms", "request_units_per_question"}
+
+// WriteQuestionsCSV writes one row per question and scheme.
+func WriteQuestionsCSV(w io.Writer, reports ...*Report) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(QuestionsCSVHeader); err != nil {
+		return err
+	}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	i := func(v int64) string { return strconv.FormatInt(v, 10) }
+	for _, r := range reports {
+		for _, n := range QuestionOrder(r.Questions) {
+			q := r.Questions[n]
+			ru := ""
+			if q.RequestUnitsPerQuestion != nil {
+				ru = f(*q.RequestUnitsPerQuestion)
+			}
+			rec := []string{r.Scheme, n, q.Plan, q.Scope, q.Index, i(q.Ops), f(q.OpsPerSec), i(q.Requests), f(q.RequestsPerQuestion),
+				f(q.PartitionsPerQuestion), f(q.RowsVisitedPerQuestion), q.RowsVisitedFrom, f(q.RowsReturnedPerQuestion),
+				i(q.Throttled), i(q.Failed), i(q.Dropped), f(q.Latency.P50), f(q.Latency.P99), f(q.Latency.P999), ru}
+			if err := cw.Write(rec); err != nil {
+				return err
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// hasQuestions reports whether any report asked a question.
+func hasQuestions(reps []*Report) bool {
+	for _, r := range reps {
+		if len(r.Questions) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// writeQuestionsHTML writes the questions of reps as a table.
+func writeQuestionsHTML(ew *textfit.Printer, reps []*Report) {
+	e := html.EscapeString
+	ew.Printf("<table><tr><th>question</th><th>scheme</th><th>plan</th><th>questions/s</th><th>requests/q</th><th>partitions/q</th><th>rows visited/q</th><th>throttled</th><th>p50 ms</th><th>p99 ms</th><th>RU/q</th><th>why</th></tr>\n")
+	for _, r := range reps {
+		for _, n := range QuestionOrder(r.Questions) {
+			q := r.Questions[n]
+			ru := "-"
+			if q.RequestUnitsPerQuestion != nil {
+				ru = fmt.Sprintf("%.2f", *q.RequestUnitsPerQuestion)
+			}
+			cls := "ok"
+			if q.Plan == "scan" {
+				cls = "bad"
+			}
+			ew.Printf("<tr><td>%s</td><td>%s</td><td class=\"%s\">%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s %s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+				e(n), e(r.Scheme), cls, e(q.Label()), rate(q.OpsPerSec), perQ(q, q.RequestsPerQuestion), perQ(q, q.PartitionsPerQuestion),
+				perQ(q, q.RowsVisitedPerQuestion), e(q.RowsVisitedFrom), pct(q.Throttled, q.Requests), ms(q.Latency.P50), ms(q.Latency.P99), ru, e(q.Why))
+		}
+	}
+	ew.Printf("</table>\n")
+}

@@ -1,0 +1,101 @@
+package scenario
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/tablestress/tablestress/pkg/keygen"
+	"github.com/tablestress/tablestress/pkg/question"
+)
+
+// QuestionSpec returns the question package's spec of question i.
+func (s *Scenario) QuestionSpec(i int) question.Spec {
+	q := s.Questions[i]
+	return question.Spec{Name: q.Name, Known: q.Known, Want: question.Want(q.Want), Limit: q.Limit, Window: q.Window}
+}
+
+// CompileQuestions compiles every question over the population. A scenario
+// that passed Validate always compiles.
+func (s *Scenario) CompileQuestions(pop *keygen.Population) ([]*question.Question, error) {
+	out := make([]*question.Question, len(s.Questions))
+	for i := range s.Questions {
+		q, err := question.Compile(pop, s.QuestionSpec(i))
+		if err != nil {
+			return nil, fmt.Errorf("questions[%d]: %w", i, err)
+		}
+		out[i] = q
+	}
+	return out, nil
+}
+
+// QuestionIndex returns the index of the question called name, or -1.
+func (s *Scenario) QuestionIndex(name string) int {
+	for i, q := range s.Questions {
+		if q.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// questionOps are the threshold operations of the questions:
+// question:NAME.
+func (s *Scenario) questionOps() []string {
+	out := make([]string, 0, len(s.Questions))
+	for _, q := range s.Questions {
+		out = append(out, "question:"+q.Name)
+	}
+	return out
+}
+
+// validateQuestions checks every question against the population and
+// that the mix asks only declared questions.
+func (s *Scenario) validateQuestions(add func(error)) {
+	pop, popErr := keygen.NewPopulation(s.PopulationSpec())
+	seen := map[string]int{}
+	for i, q := range s.Questions {
+		base := fmt.Sprintf("questions[%d]", i)
+		if j, dup := seen[q.Name]; dup && q.Name != "" {
+			add(s.errAt(base+".name", "question name %q is already used by questions[%d]", q.Name, j))
+		}
+		seen[q.Name] = i
+		if !s.given(base + ".want") {
+			add(s.errAt(base, "a question needs want: one, newest, oldest or all"))
+			continue
+		}
+		if popErr != nil {
+			continue // the field errors were reported
+		}
+		if _, err := question.Compile(pop, s.QuestionSpec(i)); err != nil {
+			var qe *question.Error
+			for _, e := range flatten(err) {
+				if errors.As(e, &qe) {
+					add(s.errAt(base+"."+qe.Field, "%s", qe.Msg))
+				} else {
+					add(s.errAt(base, "%v", e))
+				}
+			}
+		}
+	}
+	for j, op := range s.Workload.Mix {
+		path := fmt.Sprintf("workload.mix[%d]", j)
+		switch {
+		case op.Op == "question" && op.Question == "":
+			add(s.errAt(path, "op question needs question: NAME, one of the scenario's questions (%s)", s.questionNames()))
+		case op.Op == "question" && s.QuestionIndex(op.Question) < 0:
+			add(s.errAt(path+".question", "%q is not one of the scenario's questions (%s)", op.Question, s.questionNames()))
+		}
+	}
+}
+
+func (s *Scenario) questionNames() string {
+	if len(s.Questions) == 0 {
+		return "it declares none: add them under questions:"
+	}
+	names := make([]string, len(s.Questions))
+	for i, q := range s.Questions {
+		names[i] = q.Name
+	}
+	return strings.Join(names, ", ")
+}

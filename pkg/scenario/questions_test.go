@@ -1,0 +1,90 @@
+package scenario
+
+import (
+	"strings"
+	"testing"
+)
+
+const withQuestions = `
+population:
+  entities: 100
+schemes:
+  - builtin: device-date
+questions:
+  - {name: newest-by-device, known: [device], want: newest, limit: 50}
+  - {name: reading, known: [device, time], want: one}
+  - {name: last-hour, want: all, window: 1h}
+workload:
+  mix:
+    - {question: newest-by-device, weight: 3}
+    - {op: question, question: reading}
+    - op: insert
+thresholds:
+  - p99(question:newest-by-device) < 50ms
+`
+
+func TestQuestionsDecodeAndCompile(t *testing.T) {
+	s, errs := Parse("q.yaml", []byte(withQuestions))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if s.Workload.Mix[0].Op != "question" || s.Workload.Mix[0].Question != "newest-by-device" {
+		t.Errorf("mix[0]: %+v, want op question defaulted", s.Workload.Mix[0])
+	}
+	pop, _, err := s.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs, err := s.CompileQuestions(pop)
+	if err != nil || len(qs) != 3 || qs[0].Limit != 50 || string(qs[2].Want) != "all" {
+		t.Fatalf("CompileQuestions: %v %+v", err, qs)
+	}
+}
+
+// Every mistake in questions, their mix entries and their thresholds is
+// reported at once at its line and column.
+func TestQuestionErrorsAtTheirPlace(t *testing.T) {
+	bad := strings.NewReplacer(
+		"known: [device], want: newest, limit: 50", "known: [device, colour], want: newest, limit: 50",
+		"known: [device, time], want: one", "known: [device], want: one",
+		"want: all, window: 1h", "want: all, window: fortnight, limit: 3",
+		"{op: question, question: reading}", "{op: question, question: redaing}",
+		"p99(question:newest-by-device)", "p99(question:newest)",
+	).Replace(withQuestions)
+	_, errs := Parse("q.yaml", []byte(bad))
+	want := []string{
+		`q.yaml:7:46: questions[0].known[1]: "colour" is not a field`,
+		`q.yaml:8:28: questions[1].known: want: one needs a field that tells entities apart`,
+		`q.yaml:9:42: questions[2].window: "fortnight": use minute, hour, day, month or year`,
+		`q.yaml:9:60: questions[2].limit: limit applies to newest and oldest, not to all`,
+		`q.yaml:13:32: workload.mix[1].question: "redaing" is not one of the scenario's questions (newest-by-device, reading, last-hour)`,
+		`q.yaml:16:5: thresholds[0]: "p99(question:newest) < 50ms": unknown operation "question:newest"`,
+	}
+	got := make([]string, len(errs))
+	for i, e := range errs {
+		got[i] = e.Error()
+	}
+	if len(errs) != len(want) {
+		t.Fatalf("%d errors, want %d:\n%s", len(errs), len(want), strings.Join(got, "\n"))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(got[i], w) {
+			t.Errorf("error %d:\n got %s\nwant %s...", i, got[i], w)
+		}
+	}
+}
+
+func TestQuestionNeedsWantAndMixNeedsName(t *testing.T) {
+	src := strings.Replace(withQuestions, "{name: last-hour, want: all, window: 1h}", "{name: last-hour, window: 1h}", 1)
+	src = strings.Replace(src, "{op: question, question: reading}", "{op: question}", 1)
+	_, errs := Parse("q.yaml", []byte(src))
+	text := ""
+	for _, e := range errs {
+		text += e.Error() + "\n"
+	}
+	for _, w := range []string{"q.yaml:9:5: questions[2]: a question needs want", "q.yaml:13:7: workload.mix[1]: op question needs question: NAME"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("missing %q in:\n%s", w, text)
+		}
+	}
+}

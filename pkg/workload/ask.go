@@ -1,0 +1,196 @@
+package workload
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/tablestress/tablestress/pkg/keygen"
+	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/question"
+	"github.com/tablestress/tablestress/pkg/report"
+	"github.com/tablestress/tablestress/pkg/scenario"
+	"github.com/tablestress/tablestress/pkg/table"
+)
+
+// ask asks one of the application's questions with the scheme's plan,
+// through the SDK: every request is recorded as the question operation and
+// under the question, and the question completes with its figures.
+func (x *executor) ask(ctx context.Context, s Step, scheduled time.Time) {
+	k := s.Op.Question
+	plan := x.plan.Questions[k]
+	src := &askSource{x: x, parts: map[string]bool{}}
+	x.a.question = k + 1
+	defer func() { x.a.question = 0 }()
+	x.plan.Pop.Entity(s.Entity, &x.ent)
+	rows, err := plan.Execute(ctx, src, &x.ent, question.BoundsOf(x.plan.Pop, x.plan.Space.Bound()))
+	src.fig.Partitions = int64(len(src.parts))
+	src.fig.Returned = int64(len(rows))
+	part := metrics.CrossPartition
+	if len(src.parts) == 1 {
+		for p := range src.parts {
+			part = p
+		}
+	}
+	x.a.rec.QuestionDone(k, part, scheduled, x.a.clock.Now(), err == nil, src.fig)
+}
+
+// askSource is a question.Source over the run's tables: each call sends
+// its requests with the run's retry strategy and records them.
+type askSource struct {
+	x     *executor
+	parts map[string]bool
+	fig   metrics.QuestionFigures
+}
+
+var _ question.Source = (*askSource)(nil)
+
+// errAnswer is a request of a question that failed after its retries: the
+// question fails.
+var errAnswer = errors.New("workload: a request of the question failed")
+
+// Get implements question.Source with a point read of the main table.
+func (a *askSource) Get(ctx context.Context, pk, rk string) (question.Row, bool, error) {
+	a.parts[pk] = true
+	res := a.x.a.do(ctx, metrics.Question, pk, false, func(ctx context.Context) table.Result {
+		return a.x.main.Get(ctx, pk, rk, nil)
+	})
+	a.measure(res, false)
+	if res.Outcome.Status == 404 {
+		return question.Row{}, false, nil
+	}
+	if !okResult(res) {
+		return question.Row{}, false, errAnswer
+	}
+	row, ok := rowOf(res.Entity)
+	return row, ok, nil
+}
+
+// Query implements question.Source: the query's pages, each a request,
+// until it has q.Top rows, it ends, or the run does.
+func (a *askSource) Query(ctx context.Context, q question.Query) ([]question.Row, error) {
+	store, part := a.x.main, q.PK
+	if q.Table != "" {
+		for k, ix := range a.x.plan.Scheme.Indexes {
+			if ix.Name == q.Table {
+				store = a.x.indexes[k]
+			}
+		}
+		part = indexLabel(q.Table, []byte(q.PK))
+	}
+	if q.AnyPK {
+		part = metrics.CrossPartition
+	}
+	a.parts[part] = true
+	tq := table.Query{Filter: q.Filter()}
+	if q.Top > 0 {
+		tq.Top = int32(min(q.Top, table.MaxPageSize))
+	}
+	pager := store.Query(ctx, tq)
+	var out []question.Row
+	for {
+		var page table.Page
+		more := false
+		res := a.x.a.do(ctx, metrics.Question, part, true, func(ctx context.Context) table.Result {
+			var r table.Result
+			page, r, more = pager.Next(ctx)
+			return r
+		})
+		a.measure(res, true)
+		if !okResult(res) {
+			return out, errAnswer
+		}
+		for _, e := range page.Entities {
+			if row, ok := rowOf(e); ok {
+				out = append(out, row)
+			}
+		}
+		if !more || (q.Top > 0 && len(out) >= q.Top) || a.x.a.stopped() {
+			return out, nil
+		}
+	}
+}
+
+// measure adds a request's rows visited (the service's count when it sends
+// one, else the rows returned) and request units; page marks query pages.
+func (a *askSource) measure(res table.Result, page bool) {
+	if res.Charged {
+		a.fig.Charge += res.Charge
+		a.fig.Charged++
+	}
+	if !okResult(res) {
+		return
+	}
+	if page {
+		a.fig.Pages++
+	}
+	if res.VisitedSent {
+		a.fig.Visited += int64(res.Visited)
+		a.fig.VisitedByService++
+	} else {
+		a.fig.Visited += int64(res.Entities)
+	}
+}
+
+// rowOf reads an answer's row from an entity: a main row's Seq (its
+// index) and EventTime, or an index row's MainPartitionKey and MainRowKey.
+func rowOf(entity []byte) (question.Row, bool) {
+	v, ok := table.StringProperties(entity, "Seq", "EventTime", "MainPartitionKey", "MainRowKey")
+	if !ok {
+		return question.Row{}, false
+	}
+	row := question.Row{Seq: -1, MainPK: v[2], MainRK: v[3]}
+	if v[0] != "" {
+		n, err := strconv.ParseInt(v[0], 10, 64)
+		if err != nil {
+			return question.Row{}, false
+		}
+		row.Seq = n
+	}
+	if v[1] != "" {
+		t, err := time.Parse(time.RFC3339Nano, v[1])
+		if err != nil {
+			return question.Row{}, false
+		}
+		row.Ticks = keygen.Ticks(t)
+	}
+	return row, row.Seq >= 0 || row.MainPK != ""
+}
+
+// questionNames are the scenario's questions, by index.
+func (c *Config) questionNames() []string {
+	out := make([]string, len(c.Scenario.Questions))
+	for k, q := range c.Scenario.Questions {
+		out[k] = q.Name
+	}
+	return out
+}
+
+// QuestionPlans are the run's scheme's plans for the questions its mix
+// asks, as the report records them.
+func (c *Config) QuestionPlans() []report.QuestionPlan {
+	qs, err := c.Scenario.CompileQuestions(c.Pop)
+	if err != nil {
+		return nil // validated with the scenario
+	}
+	var out []report.QuestionPlan
+	for k, q := range qs {
+		if !asked(c.Scenario, c.Scenario.Questions[k].Name) {
+			continue
+		}
+		p := question.Derive(q, c.Schemes[c.Scheme])
+		out = append(out, report.QuestionPlan{Name: q.Name, Plan: string(p.Kind), Scope: p.Scope, Index: p.Index, Why: p.Why})
+	}
+	return out
+}
+
+// asked reports whether the mix asks the question called name.
+func asked(sc *scenario.Scenario, name string) bool {
+	for _, op := range sc.Workload.Mix {
+		if op.Op == "question" && op.Question == name {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,141 @@
+package workload
+
+import (
+	"context"
+	"regexp"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/tablestress/tablestress/pkg/emulator/faults"
+	"github.com/tablestress/tablestress/pkg/emulator/model"
+	"github.com/tablestress/tablestress/pkg/keygen"
+	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/question"
+	"github.com/tablestress/tablestress/pkg/scenario"
+)
+
+// walks is a scenario whose questions walk time-bucket partitions: readings
+// ten minutes apart span days (1,500 of them ten days), and one scheme spreads each device's day
+// over four hash buckets.
+const walks = `
+seed: 11
+population:
+  entities: 3000
+  start: 2025-03-01T20:00:00Z
+  interval: 10m
+  payload: 16B
+  fields:
+    device: {kind: id, count: 6, prefix: dev-, width: 2}
+    status: {kind: choice, values: [ok, warn, fail], weights: [80, 15, 5]}
+questions:
+  - {name: newest, known: [device], want: newest, limit: 80}
+  - {name: oldest, known: [device], want: oldest, limit: 30}
+  - {name: day, known: [device], want: all, window: day}
+  - {name: last-3h, want: newest, window: 3h}
+  - {name: failures, known: [status], want: newest, limit: 15}
+schemes:
+  - builtin: device-date
+  - name: device-day-buckets
+    partition_key: "{device}_{time:yyyy-MM-dd}_{hash(guid) % 4}"
+    row_key: "{inverted_ticks}"
+  - name: hour-buckets
+    partition_key: "{time:yyyy-MM-dd-HH}-{hash(device) % 3}"
+    row_key: "{ticks}"
+workload:
+  mix:
+    - {question: newest}
+`
+
+// On a table seeded and not written to, every scheme's plan answers every
+// question of the ready scenarios (and of walks) exactly as the population
+// model says, in the asked order, through the SDK and the embedded service:
+// a wrong merge or a missed bucket fails it.
+func TestQuestionsAnswerExactlyOnTheService(t *testing.T) {
+	in := startEmbedded(t, model.Off(), faults.Config{})
+	svc := TableService{Service: open(t, in.ConnectionString(), 4), Local: in}
+	// Entities seeded: enough for every question to walk several time
+	// buckets or find more matches than it asks for; event-logs' questions
+	// return every row (the SDK decodes each, slowly under -race).
+	files := map[string]int64{"iot-telemetry.yaml": 1500, "ecommerce-orders.yaml": 1500, "multi-tenant.yaml": 1500, "event-logs.yaml": 600, "blog-posts.yaml": 1500}
+	for f, n := range files {
+		t.Run(f, func(t *testing.T) { checkAnswers(t, svc, lean(readScenario(t, f)), n) })
+	}
+	t.Run("walks", func(t *testing.T) { checkAnswers(t, svc, walks, 1500) })
+}
+
+var payloadRE = regexp.MustCompile(`(?m)^  payload: .*$`)
+
+// lean drops a scenario's payload: the answers and their costs in rows
+// and requests do not depend on it, and the SDK decodes every entity of a
+// scan (slowly under -race).
+func lean(src string) string { return payloadRE.ReplaceAllString(src, "  payload: 0B") }
+
+// checkAnswers seeds n entities of the scenario under each scheme and asks
+// each question for a few picked entities.
+func checkAnswers(t *testing.T, svc TableService, src string, n int64) {
+	sp := spec(t, src, Overrides{Entities: &n})
+	if len(sp.Scenario.Questions) == 0 {
+		t.Fatal("the scenario asks no question")
+	}
+	qs, err := sp.Scenario.CompileQuestions(sp.Pop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, sch := range sp.Schemes {
+		name := FreshTableName(sp.Scenario.DisplayName())
+		c := Config{Spec: sp, Scheme: i, Service: svc, Table: name, SeedOnly: true, Keep: true}
+		if _, err := Run(context.Background(), c); err != nil {
+			t.Fatal(err)
+		}
+		plan, err := NewPlan(sp.Scenario, sp.Pop, sch, n, sp.Seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := askingExecutor(svc, plan, name)
+		for k, q := range qs {
+			p := plan.Questions[k]
+			for _, i := range picks(t, sp.Scenario, q.Name, n) {
+				var e keygen.Entity
+				sp.Pop.Entity(i, &e)
+				rows, err := p.Execute(context.Background(), &askSource{x: x, parts: map[string]bool{}}, &e, question.BoundsOf(sp.Pop, n))
+				if err != nil {
+					t.Fatalf("%s under %s: %v", q.Name, sch.Name, err)
+				}
+				got := make([]int64, len(rows))
+				for r, row := range rows {
+					got[r] = row.Seq
+				}
+				want := q.Expected(&e, n)
+				if q.Want == question.All {
+					slices.Sort(got)
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("%s under %s (%s) for entity %d: %d entities %v..., want %d %v...", q.Name, sch.Name, p.Label(), i, len(got), got[:min(len(got), 6)], len(want), want[:min(len(want), 6)])
+				}
+			}
+		}
+	}
+}
+
+// askingExecutor is a worker's executor over the scheme's seeded tables.
+func askingExecutor(svc TableService, plan *Plan, table string) *executor {
+	st := keygen.NewStream(1, 1)
+	reg := metrics.NewRegistry(metrics.Options{Start: time.Now()})
+	x := &executor{plan: plan, main: svc.Store(table), a: attempts{rec: reg.NewRecorder(), retry: NewRetrier(scenario.Retry{Kind: "none"}), st: &st, clock: RealClock{}}}
+	for _, ix := range plan.Scheme.Indexes {
+		x.indexes = append(x.indexes, svc.Store(table+ix.Name))
+	}
+	return x
+}
+
+// picks are the entities a question is asked for: the first, the last,
+// and three its request distribution picks.
+func picks(t *testing.T, sc *scenario.Scenario, name string, n int64) []int64 {
+	d, err := keygen.ParseDistribution(questionDistribution(sc, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := keygen.NewStream(5, keygen.NameHash(name))
+	return []int64{0, n - 1, d.Pick(&st, n), d.Pick(&st, n), d.Pick(&st, n)}
+}
