@@ -17,7 +17,8 @@ import (
 // The tests that run the client and the embedded service in a synctest
 // bubble are CPU-bound arithmetic on a fake clock: scripts/test.sh runs
 // them without -race (the wall-clock tests race the same code), and names
-// them in its NORACE_TESTS. Add a new one there.
+// them in its NORACE_TESTS. Add a new one there (TestBubbleTestsRunWithoutRace
+// fails until it is).
 
 // pipeListener is a net.Listener of in-memory connections (net.Pipe):
 // inside a synctest bubble, a goroutine waiting on one is durably blocked,
