@@ -16,6 +16,10 @@ import {
   generateTableSas,
   odata,
 } from "@azure/data-tables";
+import { batches } from "./wide_batch.mjs";
+import { queries } from "./wide_queries.mjs";
+import { service } from "./wide_service.mjs";
+import { values } from "./wide_values.mjs";
 
 const conn = process.env.TABLESTRESS_CONN;
 const prefix = process.env.TABLESTRESS_PREFIX;
@@ -318,6 +322,13 @@ await step("set ACL of six policies", () =>
 );
 await step("remove ACL", () => sasT.setAccessPolicy([]));
 await step("revoked policy SAS query", () => keysOf(sasTable(sasName, policySas).listEntities()));
+
+// The wider steps, area by area (wide_*.mjs).
+const ctx = { step, table, svc, t, prefix, props, keysOf, failure, endpoint, cred, opts, odata, TableServiceClient, TableClient, AzureSASCredential, generateTableSas };
+await values(ctx);
+await queries(ctx);
+await batches(ctx);
+await service(ctx);
 
 await step("delete tables", async () => {
   for (const n of ["main", "other", "paging", "sas"]) await svc.deleteTable(t(n));

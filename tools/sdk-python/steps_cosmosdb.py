@@ -17,6 +17,7 @@ from azure.cosmosdb.table.models import EdmType, EntityProperty, TablePermission
 from azure.cosmosdb.table.tablebatch import TableBatch
 from azure.cosmosdb.table.tableservice import TableService
 
+import wide_cosmosdb
 from steplib import FILTERS, FORBIDDEN_KEYS, KEYS, SAS_ROWS, failure, paging_summary, props, settings, step
 
 conn, kv, prefix = settings()
@@ -234,6 +235,10 @@ policy_sas = svc.generate_table_shared_access_signature(sas_name, id="readers")
 step("policy SAS query", lambda: keys(sas_service(policy_sas).query_entities(sas_name, "PartitionKey lt 'd'")))
 step("remove ACL", lambda: svc.set_table_acl(sas_name, {}))
 step("revoked policy SAS query", lambda: keys(sas_service(policy_sas).query_entities(sas_name)))
+
+
+# The wider steps (wide_cosmosdb.py).
+wide_cosmosdb.wide({"svc": svc, "t": t, "prefix": prefix})
 
 
 def delete_tables():

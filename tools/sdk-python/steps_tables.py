@@ -27,6 +27,9 @@ from azure.data.tables import (
     generate_table_sas,
 )
 
+import wide_pages
+import wide_service
+import wide_tables
 from steplib import FILTERS, FORBIDDEN_KEYS, KEYS, SAS_ROWS, failure, paging_summary, props, settings, step
 
 conn, kv, prefix = settings()
@@ -257,6 +260,16 @@ step("set ACL of six policies", lambda: sas_t.set_table_access_policy(
     {str(i): TableAccessPolicy(permission="r", start=jan2025, expiry=datetime.datetime(2035, 1, 1, tzinfo=UTC)) for i in range(6)}))
 step("remove ACL", lambda: sas_t.set_table_access_policy({}))
 step("revoked policy SAS query", lambda: keys(sas_table(sas_name, policy_sas).list_entities()))
+
+
+# The wider steps, area by area (wide_*.py).
+ctx = {"t": t, "table": table, "svc": svc, "prefix": prefix, "endpoint": endpoint, "cred": cred}
+wide_tables.values(ctx)
+wide_tables.queries(ctx)
+wide_pages.paging(ctx)
+wide_pages.tables(ctx)
+wide_pages.batches(ctx)
+wide_service.service(ctx)
 
 
 def delete_tables():
