@@ -15,18 +15,37 @@ import (
 // maxPage is the most entities one query response holds.
 const maxPage = 1000
 
+// selection is a $select projection: the names it keeps, in the order
+// $select names them (each once).
+type selection struct {
+	names []string
+	index map[string]int
+}
+
 // selectSet parses $select; nil means every property.
-func selectSet(s string) map[string]bool {
+func selectSet(s string) *selection {
 	if strings.TrimSpace(s) == "" || strings.TrimSpace(s) == "*" {
 		return nil
 	}
-	m := map[string]bool{}
+	sel := &selection{index: map[string]int{}}
 	for _, p := range strings.Split(s, ",") {
 		if p = strings.TrimSpace(p); p != "" {
-			m[p] = true
+			if _, dup := sel.index[p]; !dup {
+				sel.index[p] = len(sel.names)
+				sel.names = append(sel.names, p)
+			}
 		}
 	}
-	return m
+	return sel
+}
+
+// has reports whether the projection keeps name (nil keeps every one).
+func (sel *selection) has(name string) bool {
+	if sel == nil {
+		return true
+	}
+	_, ok := sel.index[name]
+	return ok
 }
 
 // topOf parses $top, capped at a page.

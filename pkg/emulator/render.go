@@ -23,7 +23,7 @@ const (
 // table that the service URLs of the metadata are built from.
 type view struct {
 	meta    int
-	sel     map[string]bool
+	sel     *selection
 	host    string // as the client addressed the service
 	account string
 	table   string
@@ -47,7 +47,7 @@ func (v *view) appendMetadataURL(dst []byte, suffix string) []byte {
 }
 
 // want reports whether the projection keeps a property.
-func (v *view) want(name string) bool { return v.sel == nil || v.sel[name] }
+func (v *view) want(name string) bool { return v.sel.has(name) }
 
 // appendEntity renders e as the service returns it; single is for the
 // answer about one entity (a point read, an insert), which names its
@@ -57,7 +57,10 @@ func (v *view) appendEntity(dst []byte, e *store.Entity, single bool) []byte {
 	ts := edm.AppendTicks(tb[:0], e.Ticks(), ":") // for the ETag and the Timestamp
 	dst = append(dst, '{')
 	dst = v.appendAnnotations(dst, e, ts, single)
-	dst = v.appendProperties(dst, e, ts)
+	n := len(dst)
+	if dst = v.appendProperties(dst, e, ts); len(dst) == n && dst[n-1] == ',' {
+		dst = dst[:n-1] // nothing followed the annotations: no dangling comma
+	}
 	return append(dst, '}')
 }
 
@@ -128,9 +131,16 @@ func (v *view) appendProperties(dst []byte, e *store.Entity, ts []byte) []byte {
 		}
 		return dst
 	}
+	var written []bool // the selected names written, by their place in $select
+	if v.sel != nil {
+		written = make([]bool, len(v.sel.names))
+	}
 	for _, p := range e.Properties() {
 		if !v.want(p.Name) {
 			continue
+		}
+		if written != nil {
+			written[v.sel.index[p.Name]] = true
 		}
 		sep()
 		if v.meta == noMetadata {
@@ -138,7 +148,20 @@ func (v *view) appendProperties(dst []byte, e *store.Entity, ts []byte) []byte {
 		}
 		dst = store.AppendProp(dst, p)
 	}
+	for i := range written {
+		if name := v.sel.names[i]; !written[i] && !systemProperty(name) {
+			sep() // Azure writes a selected property the entity lacks as null
+			dst = jsontext.AppendString(dst, name)
+			dst = append(dst, ":null"...)
+		}
+	}
 	return dst
+}
+
+// systemProperty reports whether name is one of the three properties
+// every entity has.
+func systemProperty(name string) bool {
+	return name == "PartitionKey" || name == "RowKey" || name == "Timestamp"
 }
 
 // keyLiteral writes a key as it appears inside quotes in an entity URL:
@@ -163,7 +186,7 @@ func metaLevel(r *http.Request) int {
 }
 
 // viewOf is the rendering a request asks for.
-func (s *Server) viewOf(r *http.Request, table string, sel map[string]bool) view {
+func (s *Server) viewOf(r *http.Request, table string, sel *selection) view {
 	return view{meta: metaLevel(r), sel: sel, host: r.Host, account: s.account, table: table}
 }
 
