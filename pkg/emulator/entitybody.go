@@ -38,11 +38,11 @@ func parseBody(body []byte) (pk, rk string, keyed bool, props []store.Prop, err 
 	return pk, rk, hasPK && hasRK, props, nil
 }
 
-// bodyKey reads a key of body m: false when it has none, an error when it
-// is not a string.
+// bodyKey reads a key of body m: false when it has none or a null one,
+// an error when it is not a string.
 func bodyKey(m jsontext.Object, name string) (string, bool, *apiError) {
 	raw, ok := m.Get(name, "")
-	if !ok {
+	if !ok || isNull(raw) {
 		return "", false, nil
 	}
 	s, ok := jsontext.StringValue(raw)
@@ -92,7 +92,7 @@ func bodyProp(m jsontext.Object, k int) (p store.Prop, null bool, err *apiError)
 	if e := checkPropertyName(name); e != nil {
 		return p, false, e
 	}
-	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+	if isNull(raw) {
 		return p, true, nil
 	}
 	typ := ""
@@ -113,6 +113,13 @@ func bodyProp(m jsontext.Object, k int) (p store.Prop, null bool, err *apiError)
 	return p, false, checkValueSize(p)
 }
 
+// isNull reports whether a JSON value is null.
+func isNull(raw []byte) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
+
+// errNeedsKeys refuses an entity without a PartitionKey or a RowKey, or
+// with a null one (REST "Table service error codes").
+var errNeedsKeys = &apiError{400, "PropertiesNeedValue", "Values have not been specified for all properties in the entity."}
+
 // parseEntity is parseBody for a body that must name its keys: an
 // insert's, or an upsert's that Load takes.
 func parseEntity(body []byte) (pk, rk string, props []store.Prop, err *apiError) {
@@ -121,7 +128,7 @@ func parseEntity(body []byte) (pk, rk string, props []store.Prop, err *apiError)
 	case err != nil:
 		return "", "", nil, err
 	case !keyed:
-		return "", "", nil, invalidInput("The entity must have a PartitionKey and a RowKey.")
+		return "", "", nil, errNeedsKeys
 	}
 	return p, r, props, nil
 }

@@ -33,7 +33,7 @@ func TestEntityKeysAndLimits(t *testing.T) {
 		{`{"PartitionKey":"a","RowKey":"b\u007f"}`, "InvalidInput"},                              // DEL
 		{`{"PartitionKey":"a","RowKey":"b\u0085"}`, "InvalidInput"},                              // C1 control
 		{`{"PartitionKey":1,"RowKey":"b"}`, "InvalidInput"},                                      // not a string
-		{`{"RowKey":"b"}`, "InvalidInput"},                                                       // no PartitionKey
+		{`{"RowKey":"b"}`, "PropertiesNeedValue"},                                                // no PartitionKey
 		{`{"PartitionKey":"a","RowKey":"b","N":"x","N@odata.type":"Edm.Int64"}`, "InvalidInput"}, // bad Int64
 		{`{"PartitionKey":"a","RowKey":"b","N":[1]}`, "InvalidInput"},                            // array value
 		{`{"PartitionKey":"a","RowKey":"b","bad name":1}`, "PropertyNameInvalid"},                // not a C# identifier

@@ -66,7 +66,7 @@ func TestLoadFailures(t *testing.T) {
 		{"missing", loadBodies("p", 0, 2, "x"), 404, "TableNotFound"},
 		{"load", dup, 400, "InvalidDuplicateRow"},
 		{"load", mixed, 400, "CommandsInBatchActOnDifferentPartitions"},
-		{"load", append(loadBodies("p", 0, 1, "x"), []byte(`{"PartitionKey":"p"}`)), 400, "InvalidInput"},
+		{"load", append(loadBodies("p", 0, 1, "x"), []byte(`{"PartitionKey":"p"}`)), 400, "PropertiesNeedValue"},
 		{"load", append(loadBodies("p", 0, 1, "x"), []byte(`not json`)), 400, "InvalidInput"},
 		{"load", loadBodies("p", 0, 101, "x"), 400, "InvalidInput"},
 		{"load", [][]byte{[]byte(`{"PartitionKey":"p/","RowKey":"r"}`)}, 400, "InvalidInput"},
