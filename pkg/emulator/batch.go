@@ -118,8 +118,8 @@ func checkBatch(ops []batchOp, g *grant) (int, *apiError) {
 		if o.pk != first.pk {
 			return i, errMixedPartitions
 		}
-		if !validKey(o.pk) || !validKey(o.rk) {
-			return i, errBadKey
+		if e := checkKeys(o.pk, o.rk); e != nil {
+			return i, e
 		}
 		if seen[o.rk] {
 			return i, errDuplicateRow

@@ -84,8 +84,8 @@ func (s *Server) insert(r *http.Request, name string, g *grant) reply {
 	if aerr != nil {
 		return errReply(aerr, "")
 	}
-	if !validKey(pk) || !validKey(rk) {
-		return errReply(errBadKey, pk)
+	if aerr := checkKeys(pk, rk); aerr != nil {
+		return errReply(aerr, pk)
 	}
 	if aerr := g.allowsKeys(pk, rk); aerr != nil {
 		return errReply(aerr, pk)
@@ -181,8 +181,8 @@ func (s *Server) updateEntity(r *http.Request, rt route, mergeMode bool) reply {
 	if aerr != nil {
 		return errReply(aerr, rt.pk)
 	}
-	if !validKey(rt.pk) || !validKey(rt.rk) {
-		return errReply(errBadKey, rt.pk)
+	if aerr := checkKeys(rt.pk, rt.rk); aerr != nil {
+		return errReply(aerr, rt.pk)
 	}
 	ifMatch := reqHeader(r, "If-Match")
 	t := s.store.Table(rt.table)

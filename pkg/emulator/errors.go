@@ -34,7 +34,7 @@ var (
 	errBodyTooLarge    = &apiError{413, "RequestBodyTooLarge", "The request body is too large and exceeds the maximum permissible limit."}
 	errMethod          = &apiError{405, "UnsupportedHttpVerb", "The resource doesn't support specified Http Verb."}
 	errMissingIfMatch  = &apiError{400, "MissingRequiredHeader", "An HTTP header that's mandatory for this request is not specified."}
-	errBadKey          = &apiError{400, "InvalidInput", "One of the request inputs is not valid. The PartitionKey or RowKey holds a character that is not allowed (/ \\ # ? or a control character) or is longer than 1 KiB."}
+	errBadKey          = &apiError{400, "InvalidInput", "One of the request inputs is not valid. The PartitionKey or RowKey holds a character that is not allowed (/ \\ # ? or a control character)."}
 )
 
 func invalidInput(format string, a ...any) *apiError {

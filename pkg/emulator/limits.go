@@ -31,8 +31,12 @@ const (
 	// maxBinaryBytes is the largest Binary value: "Edm.Binary: An array
 	// of bytes up to 64 KiB in size".
 	maxBinaryBytes = 64 << 10
-	// maxKeyBytes is the longest PartitionKey or RowKey: "up to 1 KiB".
-	maxKeyBytes = 1024
+	// maxKeyUnits is the longest PartitionKey or RowKey in UTF-16 code
+	// units: keys are strings "up to 1 KiB in size", and Azure's strings
+	// are UTF-16, as the String limit of 64 KiB (32,768 units) counts
+	// them: 512 units, whatever their UTF-8 length (400 CJK characters are
+	// 800 bytes of UTF-16 and 1,200 of UTF-8).
+	maxKeyUnits = 512
 	// maxRequestBytes is the largest request body the service reads
 	// (the 4 MiB of a transaction, "Performing entity group
 	// transactions"); anything larger is 413 RequestBodyTooLarge.
@@ -45,6 +49,7 @@ var (
 	errTooManyProperties  = &apiError{400, "TooManyProperties", "The entity contains more properties than allowed. Each entity can include up to 252 properties to store data. Each entity also has 3 system properties."}
 	errPropertyNameLong   = &apiError{400, "PropertyNameTooLong", "The property name exceeds the maximum allowed length (255)."}
 	errPropertyNameBad    = &apiError{400, "PropertyNameInvalid", "The property name is invalid."}
+	errKeyTooLarge        = &apiError{400, "KeyValueTooLarge", "The PartitionKey or RowKey is larger than 1 KiB: more than 512 UTF-16 code units."}
 	errPropertyValueLarge = &apiError{400, "PropertyValueTooLarge", "The property value exceeds the maximum allowed size (64KB). If the property value is a string, it is UTF-16 encoded and the maximum number of characters should be 32K or less."}
 )
 
@@ -169,15 +174,31 @@ func checkEntity(pk, rk string, props []store.Prop) *apiError {
 	return nil
 }
 
-// validKey checks a PartitionKey or RowKey against Azure's rules.
-func validKey(k string) bool {
-	if len(k) > maxKeyBytes {
-		return false
+// checkKeys checks an entity's PartitionKey and RowKey against Azure's
+// rules (checkKey).
+func checkKeys(pk, rk string) *apiError {
+	if e := checkKey(pk); e != nil {
+		return e
 	}
+	return checkKey(rk)
+}
+
+// checkKey checks a PartitionKey or RowKey: none of / \ # ? or a control
+// character (U+0000 to U+001F, U+007F to U+009F), InvalidInput; at most
+// 512 UTF-16 code units (1 KiB), KeyValueTooLarge.
+func checkKey(k string) *apiError {
+	units := 0
 	for _, c := range k {
 		if c == '/' || c == '\\' || c == '#' || c == '?' || c <= 0x1f || (c >= 0x7f && c <= 0x9f) {
-			return false
+			return errBadKey
+		}
+		units++
+		if c > 0xffff { // a surrogate pair
+			units++
 		}
 	}
-	return true
+	if units > maxKeyUnits {
+		return errKeyTooLarge
+	}
+	return nil
 }

@@ -21,24 +21,28 @@ func TestEntityKeysAndLimits(t *testing.T) {
 		body string
 		code string // "" for success
 	}{
-		{`{"PartitionKey":"a","RowKey":"b"}`, ""},                                                // plain
-		{`{"PartitionKey":"","RowKey":""}`, ""},                                                  // empty keys are allowed
-		{`{"PartitionKey":"` + strings.Repeat("k", 1024) + `","RowKey":"b"}`, ""},                // 1 KiB key
-		{`{"PartitionKey":"` + strings.Repeat("k", 1025) + `","RowKey":"b"}`, "InvalidInput"},    // over 1 KiB
-		{`{"PartitionKey":"a/b","RowKey":"b"}`, "InvalidInput"},                                  // slash
-		{`{"PartitionKey":"a","RowKey":"b\\c"}`, "InvalidInput"},                                 // backslash
-		{`{"PartitionKey":"a#","RowKey":"b"}`, "InvalidInput"},                                   // hash
-		{`{"PartitionKey":"a","RowKey":"?"}`, "InvalidInput"},                                    // question mark
-		{`{"PartitionKey":"a\u0001","RowKey":"b"}`, "InvalidInput"},                              // C0 control
-		{`{"PartitionKey":"a","RowKey":"b\u007f"}`, "InvalidInput"},                              // DEL
-		{`{"PartitionKey":"a","RowKey":"b\u0085"}`, "InvalidInput"},                              // C1 control
-		{`{"PartitionKey":1,"RowKey":"b"}`, "InvalidInput"},                                      // not a string
-		{`{"RowKey":"b"}`, "PropertiesNeedValue"},                                                // no PartitionKey
-		{`{"PartitionKey":"a","RowKey":"b","N":"x","N@odata.type":"Edm.Int64"}`, "InvalidInput"}, // bad Int64
-		{`{"PartitionKey":"a","RowKey":"b","N":[1]}`, "InvalidInput"},                            // array value
-		{`{"PartitionKey":"a","RowKey":"b","bad name":1}`, "PropertyNameInvalid"},                // not a C# identifier
-		{`{"PartitionKey":"a","RowKey":"b","1a":1}`, "PropertyNameInvalid"},                      // starts with a digit
-		{`{"PartitionKey":"a","RowKey":"b","` + strings.Repeat("n", 255) + `":1}`, ""},           // 255 characters
+		{`{"PartitionKey":"a","RowKey":"b"}`, ""},                                                               // plain
+		{`{"PartitionKey":"","RowKey":""}`, ""},                                                                 // empty keys are allowed
+		{`{"PartitionKey":"` + strings.Repeat("k", 512) + `","RowKey":"b"}`, ""},                                // 1 KiB of UTF-16
+		{`{"PartitionKey":"` + strings.Repeat("k", 513) + `","RowKey":"b"}`, "KeyValueTooLarge"},                // over 1 KiB
+		{`{"PartitionKey":"a","RowKey":"` + strings.Repeat("日", 400) + `"}`, ""},                                // 800 bytes of UTF-16, 1,200 of UTF-8
+		{`{"PartitionKey":"a","RowKey":"` + strings.Repeat("日", 513) + `"}`, "KeyValueTooLarge"},                // 513 units
+		{`{"PartitionKey":"a","RowKey":"` + strings.Repeat("\U0001F600", 256) + `"}`, ""},                       // 256 surrogate pairs: 512 units
+		{`{"PartitionKey":"a","RowKey":"` + strings.Repeat("k", 511) + "\U0001F600" + `"}`, "KeyValueTooLarge"}, // 511 + 2 units
+		{`{"PartitionKey":"a/b","RowKey":"b"}`, "InvalidInput"},                                                 // slash
+		{`{"PartitionKey":"a","RowKey":"b\\c"}`, "InvalidInput"},                                                // backslash
+		{`{"PartitionKey":"a#","RowKey":"b"}`, "InvalidInput"},                                                  // hash
+		{`{"PartitionKey":"a","RowKey":"?"}`, "InvalidInput"},                                                   // question mark
+		{`{"PartitionKey":"a\u0001","RowKey":"b"}`, "InvalidInput"},                                             // C0 control
+		{`{"PartitionKey":"a","RowKey":"b\u007f"}`, "InvalidInput"},                                             // DEL
+		{`{"PartitionKey":"a","RowKey":"b\u0085"}`, "InvalidInput"},                                             // C1 control
+		{`{"PartitionKey":1,"RowKey":"b"}`, "InvalidInput"},                                                     // not a string
+		{`{"RowKey":"b"}`, "PropertiesNeedValue"},                                                               // no PartitionKey
+		{`{"PartitionKey":"a","RowKey":"b","N":"x","N@odata.type":"Edm.Int64"}`, "InvalidInput"},                // bad Int64
+		{`{"PartitionKey":"a","RowKey":"b","N":[1]}`, "InvalidInput"},                                           // array value
+		{`{"PartitionKey":"a","RowKey":"b","bad name":1}`, "PropertyNameInvalid"},                               // not a C# identifier
+		{`{"PartitionKey":"a","RowKey":"b","1a":1}`, "PropertyNameInvalid"},                                     // starts with a digit
+		{`{"PartitionKey":"a","RowKey":"b","` + strings.Repeat("n", 255) + `":1}`, ""},                          // 255 characters
 		{`{"PartitionKey":"a","RowKey":"b","` + strings.Repeat("n", 256) + `":1}`, "PropertyNameTooLong"},
 		{`{"PartitionKey":"a","RowKey":"b",` + strings.Join(many[:252], ",") + `}`, ""}, // 252 + 3 system properties
 		{`{"PartitionKey":"a","RowKey":"b",` + strings.Join(many, ",") + `}`, "TooManyProperties"},

@@ -1,9 +1,6 @@
 package keygen
 
-import (
-	"fmt"
-	"unicode/utf8"
-)
+import "fmt"
 
 // CheckSample is how many entities Check renders: the first CheckSample
 // entities of the population, plus as many spread evenly over the rest.
@@ -18,8 +15,6 @@ type CheckResult struct {
 	Collisions int
 	// CollisionExample describes the first collision.
 	CollisionExample string
-	// LongKeys counts keys over Azurite's 512-character limit (Azure allows 1 KiB).
-	LongKeys int
 }
 
 // Check renders the keys of a sample of the first n entities and validates
@@ -38,9 +33,6 @@ func (s *Scheme) Check(p *Population, n int64) (CheckResult, error) {
 		check := func(field string, key []byte) error {
 			if err := ValidateKey(key); err != nil {
 				return &SchemeError{s.Name, field, fmt.Errorf("entity %d: %w", i, err)}
-			}
-			if utf8.RuneCount(key) > AzuriteMaxKeyChars {
-				res.LongKeys++
 			}
 			return nil
 		}

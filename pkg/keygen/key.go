@@ -2,14 +2,17 @@ package keygen
 
 import (
 	"fmt"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
-// MaxKeyBytes is Azure's limit for a PartitionKey or RowKey (1 KiB).
-const MaxKeyBytes = 1024
-
-// AzuriteMaxKeyChars is Azurite's stricter limit (512 characters).
-const AzuriteMaxKeyChars = 512
+// MaxKeyUnits is Azure's limit for a PartitionKey or RowKey: "up to 1 KiB
+// in size" (REST "Understanding the Table service data model"), counted
+// as Azure stores strings, in UTF-16: 512 code units, a character outside
+// the basic plane taking two. Azurite counts the same 512 units, and the
+// embedded service (pkg/emulator's checkKey) refuses a longer key with
+// KeyValueTooLarge as Azure does.
+const MaxKeyUnits = 512
 
 // KeyError describes why a generated key is invalid.
 type KeyError struct {
@@ -23,13 +26,12 @@ func (e *KeyError) Error() string { return fmt.Sprintf("key %q: %s", clip(e.Key,
 func (e *KeyError) Unwrap() error { return ErrKey }
 
 // ValidateKey checks a PartitionKey or RowKey against Azure's rules: valid
-// UTF-8, at most 1 KiB, none of / \ # ?, no control characters
-// (U+0000–U+001F, U+007F–U+009F). It also refuses the single quote, which
-// OData filters must escape and which tablestress therefore never generates.
+// UTF-8, at most 1 KiB (MaxKeyUnits UTF-16 code units), none of / \ # ?,
+// no control characters (U+0000–U+001F, U+007F–U+009F). It also refuses
+// the single quote, which OData filters must escape and which tablestress
+// therefore never generates.
 func ValidateKey(k []byte) error {
-	if len(k) > MaxKeyBytes {
-		return &KeyError{string(k), fmt.Sprintf("%d bytes is over Azure's 1 KiB key limit", len(k))}
-	}
+	units := 0
 	for i := 0; i < len(k); {
 		r, size := utf8.DecodeRune(k[i:])
 		if r == utf8.RuneError && size <= 1 {
@@ -43,7 +45,11 @@ func ValidateKey(k []byte) error {
 		case r <= 0x1f || (r >= 0x7f && r <= 0x9f):
 			return &KeyError{string(k), fmt.Sprintf("control character U+%04X is not allowed in keys", r)}
 		}
+		units += utf16.RuneLen(r)
 		i += size
+	}
+	if units > MaxKeyUnits {
+		return &KeyError{string(k), fmt.Sprintf("%d UTF-16 code units is over Azure's 1 KiB key limit (%d units)", units, MaxKeyUnits)}
 	}
 	return nil
 }

@@ -149,8 +149,11 @@ func TestValidateKey(t *testing.T) {
 		{"del\x7f", "control character U+007F"},
 		{"c1\u0085", "control character U+0085"},
 		{"bad\xffutf8", "invalid UTF-8"},
-		{strings.Repeat("k", 1024), ""},
-		{strings.Repeat("k", 1025), "over Azure's 1 KiB"},
+		{strings.Repeat("k", 512), ""},                               // 1 KiB of UTF-16
+		{strings.Repeat("k", 513), "over Azure's 1 KiB"},             // 513 units
+		{strings.Repeat("日", 400), ""},                               // 800 bytes of UTF-16, 1,200 of UTF-8
+		{strings.Repeat("\U0001F600", 256), ""},                      // 256 surrogate pairs: 512 units
+		{strings.Repeat("\U0001F600", 257), "514 UTF-16 code units"}, // over
 	}
 	for _, tt := range tests {
 		err := ValidateKey([]byte(tt.key))
@@ -188,13 +191,13 @@ func TestSchemeRejectsForbiddenCharacters(t *testing.T) {
 }
 
 func TestCheckFindsLongKeysAndCollisions(t *testing.T) {
-	p := mustPop(t, FieldSpec{Name: "w", Kind: "choice", Values: []string{strings.Repeat("x", 600)}})
+	p := mustPop(t, FieldSpec{Name: "w", Kind: "choice", Values: []string{strings.Repeat("x", 300)}})
 	s, err := CompileScheme(p, SchemeSpec{Name: "long", PartitionKey: "{w}{w}", RowKey: "{i}"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Check(p, 10); err == nil || !strings.Contains(err.Error(), "1 KiB") {
-		t.Errorf("1,200-byte keys: %v, want a 1 KiB error", err)
+	if _, err := s.Check(p, 10); err == nil || !strings.Contains(err.Error(), "600 UTF-16 code units is over Azure's 1 KiB") {
+		t.Errorf("600-unit keys: %v, want a 1 KiB error", err)
 	}
 	s, _ = CompileScheme(p, SchemeSpec{Name: "dup", PartitionKey: "p", RowKey: "{i % 10}"})
 	res, err := s.Check(p, 100)
@@ -203,10 +206,6 @@ func TestCheckFindsLongKeysAndCollisions(t *testing.T) {
 	}
 	if res.Collisions != 90 || !strings.Contains(res.CollisionExample, "entities 0 and 10") {
 		t.Errorf("collisions = %d (%q), want 90 starting with entities 0 and 10", res.Collisions, res.CollisionExample)
-	}
-	s, _ = CompileScheme(p, SchemeSpec{Name: "azurite", PartitionKey: "{w}", RowKey: "{i}"})
-	if res, _ := s.Check(p, 5); res.LongKeys != 5 {
-		t.Errorf("LongKeys = %d, want 5 (600 chars > Azurite's 512)", res.LongKeys)
 	}
 }
 

@@ -163,9 +163,6 @@ func (s *Scenario) validateSchemes(add func(error)) {
 			s.warnings = append(s.warnings, fmt.Sprintf("%s:%d:%d: scheme %q: %d of %d sampled entities repeat an earlier (PartitionKey, RowKey): %s; their inserts will fail with 409 EntityAlreadyExists",
 				s.File, at.line, at.col, sc.Name, res.Collisions, res.Checked, res.CollisionExample))
 		}
-		if res.LongKeys > 0 {
-			s.warnings = append(s.warnings, fmt.Sprintf("%s:%d:%d: scheme %q: %d keys are longer than Azurite's 512-character limit (Azure allows 1 KiB)", s.File, at.line, at.col, sc.Name, res.LongKeys))
-		}
 		s.validateBatchFit(i, sc, add)
 	}
 }

@@ -22,9 +22,10 @@ import (
 //
 //	PartitionKey[len(pk):] 0x00 RowKey[len(rk):]
 //
-// whose byte order is the keys' order: no key holds a 0x00 (validKey),
-// so the separator puts a PartitionKey before every longer one it begins,
-// and a truncated, zero-padded string never sorts after a greater one.
+// whose byte order is the keys' order: no key holds a 0x00 (the REST
+// service's checkKey refuses it), so the separator puts a PartitionKey
+// before every longer one it begins, and a truncated, zero-padded string
+// never sorts after a greater one.
 // For any keys a and b: summary(a) < summary(b) implies a < b, and a < b
 // implies summary(a) <= summary(b); entries whose summaries tie are
 // ordered by their keys (slab.less).
