@@ -48,13 +48,24 @@ func (sel *selection) has(name string) bool {
 	return ok
 }
 
-// topOf parses $top, capped at a page.
-func topOf(s string) int {
-	n, err := strconv.Atoi(s)
-	if err != nil || n <= 0 || n > maxPage {
-		return maxPage
+// errTopValue refuses a $top that is not an integer of at least 0:
+// "If a value less than 0 is specified, the URI is considered to be
+// malformed" ([MS-ODATA] 2.2.3.6.1.8 "Top System Query Option"), the
+// common code of an invalid query parameter (REST "Common REST API error
+// codes").
+var errTopValue = &apiError{400, "InvalidQueryParameterValue", "An invalid value was specified for one of the query parameters in the request URI: $top must be an integer of at least 0."}
+
+// topOf parses $top: the matches a page holds, at most a page's 1,000
+// ("" asks for a full page; 0 for none).
+func topOf(s string) (int, *apiError) {
+	if s == "" {
+		return maxPage, nil
 	}
-	return n
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 || s[0] == '+' {
+		return 0, errTopValue
+	}
+	return min(n, maxPage), nil
 }
 
 // keyRangeNode keeps the entities within a SAS's key range that match x
@@ -88,6 +99,10 @@ func (s *Server) query(r *http.Request, name string, g *grant) reply {
 	if err != nil {
 		return errReply(invalidInput("%v", err), part)
 	}
+	top, aerr := topOf(q.Get("$top"))
+	if aerr != nil {
+		return errReply(aerr, part)
+	}
 	t := s.store.Table(name)
 	start := queryStart(q, rg)
 	_, refused, d := s.gate(r.Context(), part, s.pageRequest(t, name, part, start, rg), nil)
@@ -97,7 +112,7 @@ func (s *Server) query(r *http.Request, name string, g *grant) reply {
 	if t == nil {
 		return errReply(errTableNotFound, part)
 	}
-	p := newPage(topOf(q.Get("$top")))
+	p := newPage(top)
 	if s.model.Active() {
 		p.budget = s.model.PageVisits()
 		p.place = func(pk string) int { return s.model.Place(name, pk) }
@@ -116,7 +131,7 @@ func (s *Server) query(r *http.Request, name string, g *grant) reply {
 	// What the page visited, for the client to attribute to its own
 	// operations (the counters of /_tablestress/stats sum it per table).
 	rep.header = map[string]string{visitedHeader: strconv.Itoa(p.seen)}
-	if more {
+	if more && top > 0 { // $top=0 asks for nothing, now or after
 		rep.header["x-ms-continuation-NextPartitionKey"], rep.header["x-ms-continuation-NextRowKey"] = encodeToken(next.pk), encodeToken(next.rk)
 	}
 	return rep

@@ -93,7 +93,10 @@ func (s *Server) listTables(r *http.Request) reply {
 	if err != nil {
 		return errReply(invalidInput("%v", err), "")
 	}
-	top := topOf(q.Get("$top"))
+	top, aerr := topOf(q.Get("$top"))
+	if aerr != nil {
+		return errReply(aerr, "")
+	}
 	after := q.Get("NextTableName")
 	out := []byte(`{"odata.metadata":`)
 	out = jsontext.AppendString(out, s.baseURL(r)+"/$metadata#Tables")
@@ -108,6 +111,9 @@ func (s *Server) listTables(r *http.Request) reply {
 		}
 		if n == top {
 			next = name
+			if top == 0 {
+				next = "" // $top=0 asks for nothing, now or after
+			}
 			break
 		}
 		if n > 0 {
