@@ -4,7 +4,8 @@
 // so that a query seeks in its table instead of scanning it.
 //
 // The subset is Azure's: comparisons (eq ne gt ge lt le) of a property
-// with a literal, joined by and, or, not and parentheses. Literals:
+// with a literal, a Boolean property or the literal true or false on its
+// own, joined by and, or, not and parentheses. Literals:
 // 'string' (with ” for a quote), 123 (Int32), 123L (Int64), 1.5 or 1e3
 // (Double), true/false, datetime'...', guid'...', X'hex' and binary'hex'.
 //
@@ -61,9 +62,14 @@ type cmpNode struct {
 }
 type boolProp struct{ prop string }
 
+// boolLit is the literal true or false as a whole expression ([MS-ODATA]
+// boolCommonExpr: "$filter=false", "true and PartitionKey eq 'p'").
+type boolLit bool
+
 func (n andNode) Eval(r Row) bool { return n.l.Eval(r) && n.r.Eval(r) }
 func (n orNode) Eval(r Row) bool  { return n.l.Eval(r) || n.r.Eval(r) }
 func (n notNode) Eval(r Row) bool { return !n.x.Eval(r) }
+func (n boolLit) Eval(Row) bool   { return bool(n) }
 func (n boolProp) Eval(r Row) bool {
 	v, ok := r.Get(n.prop)
 	return ok && v.Kind == Bool && v.B

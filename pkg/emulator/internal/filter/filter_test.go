@@ -67,6 +67,15 @@ func TestFilterEval(t *testing.T) {
 		{"T eq '2025-01-15T12:00:00Z'", false},                                 // a string is not a datetime
 		{"  I   eq\t5  ", true},                                                // white space
 		{"I eq 5 and S eq 'hello' and B eq true and D gt 1 and L gt 0L", true}, // a long and chain
+		{"true", true},                                                         // a Boolean literal on its own (R10)
+		{"false", false},                                                       // the .NET health check's filter
+		{"FALSE", false},                                                       // in any case
+		{"not false", true},                                                    // not of a literal
+		{"true and S eq 'hello'", true},                                        // a predicate builder's start
+		{"false or (true)", true},                                              // in parentheses
+		{"true and S eq 'bye'", false},                                         // the comparison still decides
+		{"Missing eq 1 or true", true},                                         // or with a literal
+		{"not (true and B eq true)", false},                                    // both inside not
 	}
 	for _, tt := range tests {
 		n, err := Parse(tt.filter)
@@ -100,6 +109,8 @@ func TestFilterErrors(t *testing.T) {
 		{"1 eq 2", "one property and one literal"},        // no property
 		{"I eq J", "one property and one literal"},        // no literal
 		{"5", "expected eq"},                              // a literal alone
+		{"'true'", "expected eq"},                         // a string is not a Boolean
+		{"true false", "unexpected"},                      // two literals
 	}
 	for _, tt := range tests {
 		_, err := Parse(tt.filter)
@@ -151,7 +162,7 @@ func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"PartitionKey eq 'p2' and RowKey gt 'r1'", "not (I lt 8) or S eq 'a''b'", "L ge 5L and D lt 2.5",
 		"T gt datetime'2025-01-17T00:00:00Z'", "G eq guid'00000004-0000-4000-8000-000000000000'", "X eq X'00ff'",
-		"(((B)))", "-1.5e3 lt I",
+		"(((B)))", "-1.5e3 lt I", "true and not false",
 	} {
 		f.Add(s)
 	}

@@ -123,8 +123,11 @@ func (p *parser) comparison() (Node, error) {
 	}
 	op := p.peek()
 	if op.kind != "ident" || !comparisonOps[strings.ToLower(op.text)] {
-		if a.kind == "ident" {
+		switch {
+		case a.kind == "ident":
 			return boolProp{a.text}, nil // a Boolean property on its own
+		case a.lit.Kind == Bool:
+			return boolLit(a.lit.B), nil // true or false on its own
 		}
 		return nil, &filterError{op.pos, "expected eq, ne, gt, ge, lt or le"}
 	}
