@@ -19,11 +19,15 @@ import "time"
 // Kind is the type of a Value.
 type Kind uint8
 
-// The kinds of values: Int holds Int32 and Int64 alike, which compare
-// with each other and with Double.
+// The kinds of values, the Edm types. Values of different kinds never
+// compare (the comparison matches no row), except an Int32 or an Int64
+// with a Double, as numbers: an Int64 property compared with an Int32
+// literal, or an Int32 property with an Int64 literal (7L), matches
+// nothing, as on Azure.
 const (
 	String Kind = iota
-	Int
+	Int32
+	Int64
 	Double
 	Bool
 	Time
@@ -35,7 +39,7 @@ const (
 type Value struct {
 	Kind Kind
 	S    string // String, GUID (lower case), Binary (raw bytes)
-	I    int64
+	I    int64  // Int32, Int64
 	F    float64
 	B    bool
 	T    time.Time

@@ -28,23 +28,14 @@ func (n cmpNode) Eval(r Row) bool {
 	return false
 }
 
-// compare orders a and b of compatible types (numbers compare across Int32,
-// Int64 and Double).
+// compare orders a and b of the same kind, or numbers (an Int32 or an
+// Int64 with a Double); false for values that do not compare.
 func compare(a, b Value) (int, bool) {
-	num := func(v Value) (float64, bool) {
-		switch v.Kind {
-		case Int:
-			return float64(v.I), true
-		case Double:
-			return v.F, true
-		}
-		return 0, false
-	}
-	if a.Kind == Int && b.Kind == Int {
+	if a.Kind == b.Kind && (a.Kind == Int32 || a.Kind == Int64) {
 		return cmp3(a.I < b.I, a.I > b.I), true
 	}
-	if x, ok := num(a); ok {
-		y, ok := num(b)
+	if x, ok := a.number(); ok && (a.Kind == Double || b.Kind == Double) {
+		y, ok := b.number()
 		if !ok {
 			return 0, false
 		}
@@ -60,6 +51,17 @@ func compare(a, b Value) (int, bool) {
 		return cmp3(!a.B && b.B, a.B && !b.B), true
 	case Time:
 		return a.T.Compare(b.T), true
+	}
+	return 0, false
+}
+
+// number is a numeric value as a float64; false for other kinds.
+func (v Value) number() (float64, bool) {
+	switch v.Kind {
+	case Int32, Int64:
+		return float64(v.I), true
+	case Double:
+		return v.F, true
 	}
 	return 0, false
 }

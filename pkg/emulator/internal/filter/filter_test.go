@@ -14,8 +14,9 @@ func (r testRow) Get(name string) (Value, bool) { v, ok := r[name]; return v, ok
 var sampleRow = testRow{
 	"PartitionKey": {Kind: String, S: "p1"},
 	"RowKey":       {Kind: String, S: "r'5"},
-	"I":            {Kind: Int, I: 5},
-	"L":            {Kind: Int, I: 5_000_000_000},
+	"I":            {Kind: Int32, I: 5},
+	"L":            {Kind: Int64, I: 5_000_000_000},
+	"M":            {Kind: Int64, I: 5},
 	"D":            {Kind: Double, F: 2.5},
 	"B":            {Kind: Bool, B: true},
 	"F":            {Kind: Bool, B: false},
@@ -41,7 +42,11 @@ func TestFilterEval(t *testing.T) {
 		{"4 lt I", true},                              // literal first, operator flipped
 		{"L eq 5000000000L", true},                    // Int64 literal
 		{"L gt 4999999999l", true},                    // lower-case L
-		{"I eq 5L", true},                             // Int32 property against Int64 literal
+		{"I eq 5L", false},                            // Int32 property against Int64 literal: types differ (R17)
+		{"I ne 5L", false},                            // whatever the operator
+		{"M eq 5", false},                             // Int64 property against Int32 literal
+		{"M eq 5L", true},                             // Int64 against Int64
+		{"M lt 5.5", true},                            // Int64 against Double, as numbers
 		{"D eq 2.5", true},                            // Double literal
 		{"D lt 3", true},                              // Double property against Int32 literal
 		{"D gt 2.0e0", true},                          // exponent

@@ -246,7 +246,7 @@ func number(s string, i, j int) (Value, int, error) {
 		if err != nil {
 			return Value{}, 0, &filterError{i, fmt.Sprintf("%q is not an Int64", text)}
 		}
-		return Value{Kind: Int, I: n}, j + 1, nil
+		return Value{Kind: Int64, I: n}, j + 1, nil
 	}
 	if j < len(s) && (s[j] == 'd' || s[j] == 'D' || s[j] == 'f' || s[j] == 'F' || s[j] == 'm' || s[j] == 'M') {
 		j++
@@ -259,7 +259,7 @@ func number(s string, i, j int) (Value, int, error) {
 	if !strings.ContainsAny(text, ".eE") {
 		n, err := strconv.ParseInt(text, 10, 32)
 		if err == nil {
-			return Value{Kind: Int, I: n}, j, nil
+			return Value{Kind: Int32, I: n}, j, nil
 		}
 	}
 	f, err := strconv.ParseFloat(text, 64)

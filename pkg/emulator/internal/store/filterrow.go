@@ -48,9 +48,12 @@ func (e *Entity) lookup(name string) (filter.Value, bool) {
 			return filter.Value{Kind: filter.String, S: string(val)}, true
 		case tagTrue, tagFalse:
 			return filter.Value{Kind: filter.Bool, B: tag == tagTrue}, true
-		case tagInt, tagInt64:
+		case tagInt:
 			i, _ := binary.Varint(val)
-			return filter.Value{Kind: filter.Int, I: i}, true
+			return intValue(i), true
+		case tagInt64:
+			i, _ := binary.Varint(val)
+			return filter.Value{Kind: filter.Int64, I: i}, true
 		}
 		var buf [64]byte
 		return typedValue(appendValueJSON(buf[:0], tag, val), typeOf(tag, val))
@@ -63,7 +66,7 @@ func typedValue(raw []byte, typ string) (filter.Value, bool) {
 	switch typ {
 	case "Edm.Int64":
 		n, err := strconv.ParseInt(s, 10, 64)
-		return filter.Value{Kind: filter.Int, I: n}, isString && err == nil
+		return filter.Value{Kind: filter.Int64, I: n}, isString && err == nil
 	case "Edm.DateTime":
 		t, err := edm.ParseTime(s)
 		return filter.Value{Kind: filter.Time, T: t}, isString && err == nil
@@ -86,9 +89,20 @@ func typedValue(raw []byte, typ string) (filter.Value, bool) {
 	}
 	if typ != "Edm.Double" && !bytes.ContainsAny(raw, ".eE") {
 		if n, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
-			return filter.Value{Kind: filter.Int, I: n}, true
+			return intValue(n), true
 		}
 	}
 	f, err := strconv.ParseFloat(string(raw), 64)
 	return filter.Value{Kind: filter.Double, F: f}, err == nil
+}
+
+// intValue is the value of an integer written without a type annotation:
+// an Int32, or a Double beyond 32 bits, as the service reads a JSON number
+// (OData .NET Libraries 5.x, JsonReader: an integer that fits Int32 is an
+// Int32, any other number a Double).
+func intValue(n int64) filter.Value {
+	if n == int64(int32(n)) {
+		return filter.Value{Kind: filter.Int32, I: n}
+	}
+	return filter.Value{Kind: filter.Double, F: float64(n)}
 }

@@ -11,7 +11,7 @@ import (
 
 func TestFragmentRoundTrip(t *testing.T) {
 	body := `{"PartitionKey":"p","RowKey":"r","Timestamp":"2020-01-01T00:00:00Z","odata.etag":"x",
-		"S":"a,b\"c\\d:e","É":"ü","N":5,"D":2.5,"B":false,"Nul":null,
+		"S":"a,b\"c\\d:e","É":"ü","N":5,"W":3000000000,"D":2.5,"B":false,"Nul":null,
 		"L":"-9007199254740993","L@odata.type":"Edm.Int64",
 		"T":"2025-01-15T12:00:00.1234567Z","T@odata.type":"Edm.DateTime",
 		"G":"0000000A-0000-4000-8000-000000000000","G@odata.type":"Edm.Guid",
@@ -38,15 +38,16 @@ func TestFragmentRoundTrip(t *testing.T) {
 		name string
 		want filter.Value
 	}{
-		{"S", filter.Value{Kind: filter.String, S: `a,b"c\d:e`}},    // escapes, comma and colon inside a string
-		{"É", filter.Value{Kind: filter.String, S: "ü"}},            // non-ASCII name
-		{"N", filter.Value{Kind: filter.Int, I: 5}},                 // implied Int32
-		{"D", filter.Value{Kind: filter.Double, F: 2.5}},            // implied Double
-		{"B", filter.Value{Kind: filter.Bool, B: false}},            // Boolean
-		{"L", filter.Value{Kind: filter.Int, I: -9007199254740993}}, // Int64 beyond float64 precision
+		{"S", filter.Value{Kind: filter.String, S: `a,b"c\d:e`}},      // escapes, comma and colon inside a string
+		{"É", filter.Value{Kind: filter.String, S: "ü"}},              // non-ASCII name
+		{"N", filter.Value{Kind: filter.Int32, I: 5}},                 // implied Int32
+		{"W", filter.Value{Kind: filter.Double, F: 3e9}},              // an integer beyond 32 bits: a Double
+		{"D", filter.Value{Kind: filter.Double, F: 2.5}},              // implied Double
+		{"B", filter.Value{Kind: filter.Bool, B: false}},              // Boolean
+		{"L", filter.Value{Kind: filter.Int64, I: -9007199254740993}}, // Int64 beyond float64 precision
 		{"G", filter.Value{Kind: filter.GUID, S: "0000000a-0000-4000-8000-000000000000"}},
 		{"X", filter.Value{Kind: filter.Binary, S: "\x01\xff"}}, // base64 decoded
-		{"I", filter.Value{Kind: filter.Int, I: 7}},             // annotated Int32
+		{"I", filter.Value{Kind: filter.Int32, I: 7}},           // annotated Int32
 		{"E", filter.Value{Kind: filter.String, S: "s"}},        // annotated String
 	}
 	row := e
