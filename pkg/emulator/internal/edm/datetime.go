@@ -1,10 +1,46 @@
 package edm
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
-// ParseTime reads an Edm.DateTime value as the service accepts one: ISO
-// 8601 (RFC 3339, any fraction).
-func ParseTime(s string) (time.Time, error) { return time.Parse(time.RFC3339Nano, s) }
+// ParseTime reads an Edm.DateTime value, or a datetime'…' literal of a
+// filter, as the service accepts one: ISO 8601 date and time (RFC 3339,
+// any fraction), with a zone, or without one, which is UTC (the service
+// reads a DateTime with XmlConvert's rules and keeps it in UTC: REST
+// "Understanding the Table service data model", Edm.DateTime "expressed
+// as Coordinated Universal Time (UTC)").
+func ParseTime(s string) (time.Time, error) {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		if local, lerr := time.Parse(zonelessLayout, s); lerr == nil {
+			return local, nil // no zone: time.Parse reads it as UTC
+		}
+	}
+	return t, err
+}
+
+// zonelessLayout is an ISO 8601 date and time without a zone, with any
+// fraction.
+const zonelessLayout = "2006-01-02T15:04:05.999999999"
+
+// AppendUTC appends the DateTime s as the service stores and answers it:
+// in UTC, with "Z", and with as many fraction digits as s has (at most
+// 9); false when s is not a DateTime (ParseTime).
+func AppendUTC(dst []byte, s string) ([]byte, bool) {
+	t, err := ParseTime(s)
+	if err != nil {
+		return dst, false
+	}
+	digits := 0
+	if dot := strings.IndexByte(s, '.'); dot > 0 {
+		for i := dot + 1; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			digits++
+		}
+	}
+	return AppendTime(dst, t.Unix(), int64(t.Nanosecond()), min(digits, 9), ":"), true
+}
 
 // CompactTime returns the seconds since the Unix epoch, nanoseconds and
 // fraction digits of a DateTime written in UTC as AppendTime writes it

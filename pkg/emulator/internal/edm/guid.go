@@ -55,6 +55,37 @@ func CompactGUID(s string) (g [16]byte, upper, ok bool) {
 	return g, upper, true
 }
 
+// ParseGUID reads a GUID in any of the forms the Table service reads an
+// Edm.Guid value in — OData .NET Libraries 5.x convert the JSON string
+// with new Guid(string), which takes, in any case and between white
+// space, 32 hex digits ("N"), 8-4-4-4-12 digits with dashes ("D"), and
+// the same in braces or in parentheses ("B", "P") — and returns its 16
+// bytes, the first as the text's first two digits. The hexadecimal
+// structure form ("X", {0x…,0x…,…}) is not read.
+func ParseGUID(s string) (g [16]byte, ok bool) {
+	s = strings.Trim(s, " \t\n\v\f\r")
+	if len(s) == 38 && (s[0] == '{' && s[37] == '}' || s[0] == '(' && s[37] == ')') {
+		s = s[1:37]
+	}
+	var hexes [32]byte
+	switch {
+	case len(s) == 32:
+		copy(hexes[:], s)
+	case ValidGUID(s):
+		copy(hexes[0:], s[0:8])
+		copy(hexes[8:], s[9:13])
+		copy(hexes[12:], s[14:18])
+		copy(hexes[16:], s[19:23])
+		copy(hexes[20:], s[24:36])
+	default:
+		return g, false
+	}
+	if _, err := hex.Decode(g[:], hexes[:]); err != nil {
+		return g, false
+	}
+	return g, true
+}
+
 // AppendGUID writes 16 bytes as a GUID, 8-4-4-4-12 hex digits, as
 // CompactGUID reads it.
 func AppendGUID(dst, g []byte, upper bool) []byte {
