@@ -2,20 +2,17 @@ package emulator
 
 import (
 	"bytes"
-	"encoding/base64"
-	"encoding/json"
-	"strconv"
 	"strings"
 
 	"github.com/tablestress/tablestress/internal/jsontext"
-	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 )
 
 // parseBody validates an entity body: keys (when present) are strings,
 // property names are valid C# identifiers of at most 255 characters,
-// annotated types match their values, Strings and Binaries are within
-// 64 KiB, and there are at most 252 properties; the checks run in name
+// values are of their types and read into the forms the service stores
+// (readValue), Strings and Binaries are within 64 KiB, and there are at
+// most 252 properties; the checks run in name
 // order, so the first error is the same from run to run. System
 // properties (Timestamp, odata.*) are dropped. The entity's size is for
 // checkEntity, which knows the keys of every request form.
@@ -101,13 +98,9 @@ func bodyProp(m jsontext.Object, k int) (p store.Prop, null bool, err *apiError)
 			return p, false, invalidInput("The type annotation of %q is not a string.", name)
 		}
 	}
-	if e := checkValue(raw, typ); e != nil {
+	raw, typ, e := readValue(raw, typ)
+	if e != nil {
 		return p, false, invalidInput("The value of property %q is invalid: %s.", name, e.Error())
-	}
-	if typ == "Edm.Double" {
-		if s, isString := jsontext.Unquote(raw); isString && numericString(s) {
-			raw = json.RawMessage(s) // "2" as the JavaScript SDK sends a whole Double: the number
-		}
 	}
 	p = store.Prop{Name: name, Raw: raw, Type: typ} // a scalar: compact already
 	return p, false, checkValueSize(p)
@@ -162,67 +155,4 @@ func validPropertyName(n string) bool {
 		}
 	}
 	return true
-}
-
-type valueError string
-
-func (e valueError) Error() string { return string(e) }
-
-// checkValue checks that a JSON value fits its Edm type annotation. raw is
-// one valid JSON value (the body was decoded already), so its first byte
-// tells its kind.
-func checkValue(raw json.RawMessage, typ string) error {
-	isString, s := len(raw) >= 2 && raw[0] == '"', ""
-	if isString && typ != "" && typ != "Edm.String" { // decoded only where the type needs it
-		s, isString = jsontext.UnquoteView(raw)
-	}
-	number := !isString && len(raw) > 0 && (raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9'))
-	boolean := string(raw) == "true" || string(raw) == "false"
-	switch typ {
-	case "":
-		if !isString && !number && !boolean {
-			return valueError("objects and arrays are not property values")
-		}
-	case "Edm.String":
-		if !isString {
-			return valueError("Edm.String needs a string")
-		}
-	case "Edm.Int64":
-		if _, err := strconv.ParseInt(s, 10, 64); !isString || err != nil {
-			return valueError("Edm.Int64 needs a string of digits")
-		}
-	case "Edm.Int32":
-		if _, err := strconv.ParseInt(string(raw), 10, 32); !number || err != nil {
-			return valueError("Edm.Int32 needs a 32-bit integer")
-		}
-	case "Edm.Double":
-		if !number && !(isString && (s == "NaN" || s == "Infinity" || s == "-Infinity" || numericString(s))) {
-			return valueError("Edm.Double needs a number")
-		}
-	case "Edm.Boolean":
-		if !boolean {
-			return valueError("Edm.Boolean needs true or false")
-		}
-	case "Edm.DateTime":
-		if _, err := edm.ParseTime(s); !isString || err != nil {
-			return valueError("Edm.DateTime needs an ISO 8601 time")
-		}
-	case "Edm.Guid":
-		if !isString || !edm.ValidGUID(s) {
-			return valueError("Edm.Guid needs a GUID")
-		}
-	case "Edm.Binary":
-		if _, err := base64.StdEncoding.DecodeString(s); !isString || err != nil {
-			return valueError("Edm.Binary needs base64")
-		}
-	default:
-		return valueError("unknown type " + typ)
-	}
-	return nil
-}
-
-// numericString reports whether s is a JSON number: a Double the way the
-// JavaScript SDK writes one with a whole value ("2").
-func numericString(s string) bool {
-	return s != "" && json.Valid([]byte(s)) && (s[0] == '-' || (s[0] >= '0' && s[0] <= '9'))
 }

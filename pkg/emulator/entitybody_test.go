@@ -27,3 +27,76 @@ func TestEntityNeedsKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestReadValue holds R2, R3, R7, R8 and R18: which JSON each Edm type
+// takes (a typed string is converted as .NET converts it), the form the
+// service stores and answers (a Double's round-trip text, a Guid in lower
+// case with dashes, a DateTime in UTC), and the values refused with 400.
+func TestReadValue(t *testing.T) {
+	tests := []struct {
+		raw, typ string
+		want     string // the stored JSON, "" when refused
+		wantTyp  string
+	}{
+		{`"17"`, "Edm.Int32", `17`, ""},                                                // a typed string (R2)
+		{`" -17 "`, "Edm.Int32", `-17`, ""},                                            // .NET's Int32.Parse: white space, sign
+		{`17`, "Edm.Int32", `17`, ""},                                                  // a number
+		{`"true"`, "Edm.Boolean", `true`, ""},                                          // a typed string (R2)
+		{`"False"`, "Edm.Boolean", `false`, ""},                                        // Boolean.Parse: any case
+		{`true`, "Edm.Boolean", `true`, ""},                                            // a JSON Boolean
+		{`"2.5"`, "Edm.Double", `2.5`, "Edm.Double"},                                   // a typed string (R2)
+		{`"2"`, "Edm.Double", `2.0`, "Edm.Double"},                                     // as the JavaScript SDK sends a whole Double (R7)
+		{`2`, "Edm.Double", `2.0`, "Edm.Double"},                                       // a number
+		{`"1.23456789012346e+24"`, "Edm.Double", `1.23456789012346E+24`, "Edm.Double"}, // the recorded Azure answer
+		{`"NaN"`, "Edm.Double", `"NaN"`, "Edm.Double"},                                 // not a JSON number: a string
+		{`"-Infinity"`, "Edm.Double", `"-Infinity"`, "Edm.Double"},
+		{`1e3`, "", `1000.0`, "Edm.Double"},                                                 // no annotation, an exponent: a Double (R7)
+		{`2.5`, "", `2.5`, "Edm.Double"},                                                    // a Double as it is
+		{`3000000000`, "", `3000000000.0`, "Edm.Double"},                                    // beyond 32 bits: a Double
+		{`-0`, "", `0`, ""},                                                                 // an Int32
+		{`"5"`, "Edm.Int64", `"5"`, "Edm.Int64"},                                            // an Int64 is a string
+		{`"+5 "`, "Edm.Int64", `"5"`, "Edm.Int64"},                                          // Int64.Parse: sign, white space
+		{`"2024-01-01T00:00:00"`, "Edm.DateTime", `"2024-01-01T00:00:00Z"`, "Edm.DateTime"}, // no zone: UTC (R3)
+		{`"2024-01-01T01:00:00+01:00"`, "Edm.DateTime", `"2024-01-01T00:00:00Z"`, "Edm.DateTime"},
+		{`"2024-01-01T00:00:00.1234567Z"`, "Edm.DateTime", `"2024-01-01T00:00:00.1234567Z"`, "Edm.DateTime"},
+		{`"{0F8FAD5B-D9CB-469F-A165-70867728950E}"`, "Edm.Guid", `"0f8fad5b-d9cb-469f-a165-70867728950e"`, "Edm.Guid"}, // (R8)
+		{`"0f8fad5bd9cb469fa16570867728950e"`, "Edm.Guid", `"0f8fad5b-d9cb-469f-a165-70867728950e"`, "Edm.Guid"},
+		{`"AAEC/v8="`, "Edm.Binary", `"AAEC/v8="`, "Edm.Binary"},
+		{`"x"`, "Edm.String", `"x"`, "Edm.String"},
+		{`5`, "Edm.Int64", "", ""},                        // a number is no Int64
+		{`"5x"`, "Edm.Int64", "", ""},                     // not an integer
+		{`2147483648`, "Edm.Int32", "", ""},               // beyond 32 bits (R18)
+		{`"2147483648"`, "Edm.Int32", "", ""},             // likewise as a string
+		{`1.5`, "Edm.Int32", "", ""},                      // a Double is no Int32
+		{`"maybe"`, "Edm.Boolean", "", ""},                // not a Boolean
+		{`1`, "Edm.Boolean", "", ""},                      // a number is no Boolean
+		{`true`, "Edm.Double", "", ""},                    // a Boolean is no Double
+		{`"Inf"`, "Edm.Double", "", ""},                   // not .NET's name of infinity
+		{`"0x10"`, "Edm.Double", "", ""},                  // not a decimal number
+		{`1e400`, "", "", ""},                             // beyond a Double's range
+		{`"0f8fad5b-d9cb-469f-a165"`, "Edm.Guid", "", ""}, // not a Guid (R18)
+		{`"%%%"`, "Edm.Binary", "", ""},                   // not base64 (R18)
+		{`"2024-01-01"`, "Edm.DateTime", "", ""},          // a date without a time
+		{`1`, "Edm.String", "", ""},                       // a number is no String
+		{`"x"`, "Edm.Decimal", "", ""},                    // an unknown type (R18)
+		{`[1]`, "", "", ""},                               // an array
+	}
+	for _, tt := range tests {
+		got, typ, err := readValue([]byte(tt.raw), tt.typ)
+		switch {
+		case tt.want == "" && err == nil:
+			t.Errorf("%s %s: stored as %s %s, want refused", tt.typ, tt.raw, got, typ)
+		case tt.want != "" && (err != nil || string(got) != tt.want || typ != tt.wantTyp):
+			t.Errorf("%s %s: %s %q %v, want %s %q", tt.typ, tt.raw, got, typ, err, tt.want, tt.wantTyp)
+		}
+	}
+	for _, v := range []struct{ raw, typ string }{ // stored forms already: no copy
+		{`2.5`, ""}, {`17`, ""}, {`"5"`, "Edm.Int64"}, {`"2024-01-01T00:00:00.1234567Z"`, "Edm.DateTime"},
+		{`"0f8fad5b-d9cb-469f-a165-70867728950e"`, "Edm.Guid"}, {`true`, ""}, {`"x"`, ""},
+	} {
+		raw := []byte(v.raw)
+		if n := testing.AllocsPerRun(100, func() { readValue(raw, v.typ) }); n != 0 {
+			t.Errorf("%s %s: %v allocations, want 0", v.typ, v.raw, n)
+		}
+	}
+}

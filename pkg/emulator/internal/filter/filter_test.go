@@ -31,56 +31,58 @@ func TestFilterEval(t *testing.T) {
 		filter string
 		want   bool
 	}{
-		{"I eq 5", true},                              // Int32 literal
-		{"I ne 5", false},                             // ne
-		{"I gt 4 and I lt 6", true},                   // gt, lt, and
-		{"I ge 5 and I le 5", true},                   // ge, le
-		{"I gt 5 or I lt 5", false},                   // or, both false
-		{"not (I eq 5)", false},                       // not with parentheses
-		{"not I eq 4", true},                          // not binds to the comparison
-		{"5 eq I", true},                              // literal first
-		{"4 lt I", true},                              // literal first, operator flipped
-		{"L eq 5000000000L", true},                    // Int64 literal
-		{"L gt 4999999999l", true},                    // lower-case L
-		{"I eq 5L", false},                            // Int32 property against Int64 literal: types differ (R17)
-		{"I ne 5L", false},                            // whatever the operator
-		{"M eq 5", false},                             // Int64 property against Int32 literal
-		{"M eq 5L", true},                             // Int64 against Int64
-		{"M lt 5.5", true},                            // Int64 against Double, as numbers
-		{"D eq 2.5", true},                            // Double literal
-		{"D lt 3", true},                              // Double property against Int32 literal
-		{"D gt 2.0e0", true},                          // exponent
-		{"D le 2.5d", true},                           // d suffix
-		{"I eq -5", false},                            // negative literal
-		{"B eq true", true},                           // Boolean literal
-		{"F eq false and B", true},                    // a Boolean property on its own
-		{"not F", true},                               // not of a Boolean property
-		{"T eq datetime'2025-01-15T12:00:00Z'", true}, // datetime literal
-		{"T gt datetime'2025-01-15T11:59:59.9999999Z'", true},                  // fractional seconds
-		{"G eq guid'0000000A-0000-4000-8000-000000000000'", true},              // guid, case-insensitive
-		{"X eq X'01ff'", true},                                                 // binary literal
-		{"X eq binary'01FF'", true},                                            // binary'..' form
-		{"S eq 'hello'", true},                                                 // string
-		{"S gt 'hell' and S lt 'help'", true},                                  // string order
-		{"RowKey eq 'r''5'", true},                                             // doubled quote in a string
-		{"PartitionKey eq 'p1' AND RowKey ge 'r'", true},                       // upper-case keywords
-		{"(S eq 'x' or S eq 'hello') and (I eq 1 or I eq 5)", true},            // nesting
-		{"Missing eq 1", false},                                                // missing property
-		{"not (Missing eq 1)", true},                                           // not of a missing property
-		{"S eq 5", false},                                                      // type mismatch never matches
-		{"I eq '5'", false},                                                    // type mismatch never matches
-		{"T eq '2025-01-15T12:00:00Z'", false},                                 // a string is not a datetime
-		{"  I   eq\t5  ", true},                                                // white space
+		{"I eq 5", true},                                      // Int32 literal
+		{"I ne 5", false},                                     // ne
+		{"I gt 4 and I lt 6", true},                           // gt, lt, and
+		{"I ge 5 and I le 5", true},                           // ge, le
+		{"I gt 5 or I lt 5", false},                           // or, both false
+		{"not (I eq 5)", false},                               // not with parentheses
+		{"not I eq 4", true},                                  // not binds to the comparison
+		{"5 eq I", true},                                      // literal first
+		{"4 lt I", true},                                      // literal first, operator flipped
+		{"L eq 5000000000L", true},                            // Int64 literal
+		{"L gt 4999999999l", true},                            // lower-case L
+		{"I eq 5L", false},                                    // Int32 property against Int64 literal: types differ (R17)
+		{"I ne 5L", false},                                    // whatever the operator
+		{"M eq 5", false},                                     // Int64 property against Int32 literal
+		{"M eq 5L", true},                                     // Int64 against Int64
+		{"M lt 5.5", true},                                    // Int64 against Double, as numbers
+		{"D eq 2.5", true},                                    // Double literal
+		{"D lt 3", true},                                      // Double property against Int32 literal
+		{"D gt 2.0e0", true},                                  // exponent
+		{"D le 2.5d", true},                                   // d suffix
+		{"I eq -5", false},                                    // negative literal
+		{"B eq true", true},                                   // Boolean literal
+		{"F eq false and B", true},                            // a Boolean property on its own
+		{"not F", true},                                       // not of a Boolean property
+		{"T eq datetime'2025-01-15T12:00:00Z'", true},         // datetime literal
+		{"T eq datetime'2025-01-15T12:00:00'", true},          // without a zone: UTC (R3)
+		{"T eq datetime'2025-01-15T13:00:00+01:00'", true},    // an offset
+		{"T gt datetime'2025-01-15T11:59:59.9999999Z'", true}, // fractional seconds
+		{"G eq guid'0000000A-0000-4000-8000-000000000000'", true}, // guid, case-insensitive
+		{"X eq X'01ff'", true},                                      // binary literal
+		{"X eq binary'01FF'", true},                                 // binary'..' form
+		{"S eq 'hello'", true},                                      // string
+		{"S gt 'hell' and S lt 'help'", true},                       // string order
+		{"RowKey eq 'r''5'", true},                                  // doubled quote in a string
+		{"PartitionKey eq 'p1' AND RowKey ge 'r'", true},            // upper-case keywords
+		{"(S eq 'x' or S eq 'hello') and (I eq 1 or I eq 5)", true}, // nesting
+		{"Missing eq 1", false},                                     // missing property
+		{"not (Missing eq 1)", true},                                // not of a missing property
+		{"S eq 5", false},                                           // type mismatch never matches
+		{"I eq '5'", false},                                         // type mismatch never matches
+		{"T eq '2025-01-15T12:00:00Z'", false},                      // a string is not a datetime
+		{"  I   eq\t5  ", true},                                     // white space
 		{"I eq 5 and S eq 'hello' and B eq true and D gt 1 and L gt 0L", true}, // a long and chain
-		{"true", true},                                                         // a Boolean literal on its own (R10)
-		{"false", false},                                                       // the .NET health check's filter
-		{"FALSE", false},                                                       // in any case
-		{"not false", true},                                                    // not of a literal
-		{"true and S eq 'hello'", true},                                        // a predicate builder's start
-		{"false or (true)", true},                                              // in parentheses
-		{"true and S eq 'bye'", false},                                         // the comparison still decides
-		{"Missing eq 1 or true", true},                                         // or with a literal
-		{"not (true and B eq true)", false},                                    // both inside not
+		{"true", true},                      // a Boolean literal on its own (R10)
+		{"false", false},                    // the .NET health check's filter
+		{"FALSE", false},                    // in any case
+		{"not false", true},                 // not of a literal
+		{"true and S eq 'hello'", true},     // a predicate builder's start
+		{"false or (true)", true},           // in parentheses
+		{"true and S eq 'bye'", false},      // the comparison still decides
+		{"Missing eq 1 or true", true},      // or with a literal
+		{"not (true and B eq true)", false}, // both inside not
 	}
 	for _, tt := range tests {
 		n, err := Parse(tt.filter)

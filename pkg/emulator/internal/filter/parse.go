@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
 )
@@ -272,7 +271,7 @@ func number(s string, i, j int) (Value, int, error) {
 func typedLiteral(word, body string, pos int) (Value, error) {
 	switch strings.ToLower(word) {
 	case "datetime":
-		t, err := time.Parse(time.RFC3339Nano, body)
+		t, err := edm.ParseTime(body) // no zone: UTC
 		if err != nil {
 			return Value{}, &filterError{pos, fmt.Sprintf("%q is not a datetime", body)}
 		}
