@@ -40,16 +40,18 @@ func (s *Server) batch(r *http.Request, g *grant) reply {
 	if perr != nil {
 		return errReply(perr, "")
 	}
-	rep, _ := s.transact(r.Context(), ops, g, len(body), true)
+	rep, _ := s.transact(r.Context(), ops, g, len(body), s.baseURL(r))
 	return rep
 }
 
 // transact serves a transaction's parsed operations (bodyBytes of request
 // body) as the grant g allows (nil: the account key): it checks them,
 // judges the transaction by the model and fault injection, and applies it
-// all or none. It returns the answer (with its multipart body when answer
-// is set), and the failing operation's error when the transaction failed.
-func (s *Server) transact(ctx context.Context, ops []batchOp, g *grant, bodyBytes int, answer bool) (reply, *apiError) {
+// all or none. It returns the answer, and the failing operation's error
+// when the transaction failed. A successful answer has its multipart body
+// when base, the service URL the client addressed, is set (its inserts'
+// sub-responses name their entities' URLs).
+func (s *Server) transact(ctx context.Context, ops []batchOp, g *grant, bodyBytes int, base string) (reply, *apiError) {
 	if len(ops) == 0 {
 		return errReply(invalidInput("The batch holds no operation."), ""), nil
 	}
@@ -60,7 +62,7 @@ func (s *Server) transact(ctx context.Context, ops []batchOp, g *grant, bodyByte
 	// the client reports it.
 	fail := func(i int, e *apiError) (reply, *apiError) {
 		return reply{status: http.StatusAccepted, key: statusKey(e.status, e.code), part: part, table: first.table,
-			body: batchResponse(nil, i, e, s.now()), ctype: "multipart/mixed; boundary=" + batchBoundary}, e
+			body: batchResponse(nil, nil, "", i, e, s.now()), ctype: "multipart/mixed; boundary=" + batchBoundary}, e
 	}
 	if i, e := checkBatch(ops, g); e != nil {
 		return fail(i, e)
@@ -85,8 +87,8 @@ func (s *Server) transact(ctx context.Context, ops []batchOp, g *grant, bodyByte
 		return timedReply(rep, model.OpBatch, 0, bodyBytes, d), e
 	}
 	rep := reply{status: http.StatusAccepted, part: part, table: first.table, entities: len(ops), discard: f.Discard}
-	if answer {
-		rep.body, rep.ctype = batchResponse(results, -1, nil, s.now()), "multipart/mixed; boundary="+batchBoundary
+	if base != "" {
+		rep.body, rep.ctype = batchResponse(results, ops, base, -1, nil, s.now()), "multipart/mixed; boundary="+batchBoundary
 	}
 	return timedReply(rep, model.OpBatch, len(ops), bodyBytes, d), nil
 }
@@ -170,9 +172,14 @@ const (
 )
 
 // batchResponse renders a transaction's multipart answer: one inner
-// response per operation on success, or the failing one (index failed,
-// with its index before the message as Azure writes it).
-func batchResponse(results []*store.Entity, failed int, e *apiError, now time.Time) []byte {
+// response per operation on success (results and ops in order), or the
+// failing one (index failed, with its index before the message as Azure
+// writes it). Each inner response has the headers the operation's own
+// answer would (recorded Azure answers, azure-sdk-for-js
+// sdk/tables/data-tables/recordings): an insert's names its entity's URL
+// under base in Location and DataServiceId besides its ETag, an update's
+// or upsert's has its ETag, a delete's neither.
+func batchResponse(results []*store.Entity, ops []batchOp, base string, failed int, e *apiError, now time.Time) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "--%s\r\nContent-Type: multipart/mixed; boundary=%s\r\n\r\n", batchBoundary, changesetBoundary)
 	part := func(status int, header string, body []byte) {
@@ -180,7 +187,7 @@ func batchResponse(results []*store.Entity, failed int, e *apiError, now time.Ti
 			header = fmt.Sprintf("Content-ID: %d\r\n", max(failed, 0)+1) + header
 		}
 		fmt.Fprintf(&b, "--%s\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n", changesetBoundary)
-		fmt.Fprintf(&b, "HTTP/1.1 %d %s\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-cache\r\nDataServiceVersion: 3.0;\r\n%s", status, http.StatusText(status), header)
+		fmt.Fprintf(&b, "HTTP/1.1 %d %s\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-cache\r\n%s", status, http.StatusText(status), header)
 		if body != nil {
 			fmt.Fprintf(&b, "Content-Type: application/json;odata=minimalmetadata;streaming=true;charset=utf-8\r\n\r\n%s\r\n", body)
 		} else {
@@ -188,16 +195,26 @@ func batchResponse(results []*store.Entity, failed int, e *apiError, now time.Ti
 		}
 	}
 	if e != nil {
-		part(e.status, "", errorBody(e, fmt.Sprintf("%d:", max(failed, 0)), now))
+		part(e.status, "DataServiceVersion: 3.0;\r\n", errorBody(e, fmt.Sprintf("%d:", max(failed, 0)), now))
 	} else {
-		for _, r := range results {
-			h := "Preference-Applied: return-no-content\r\n"
-			if r != nil {
-				h += "ETag: " + r.ETag() + "\r\n"
-			}
-			part(http.StatusNoContent, h, nil)
+		for i, r := range results {
+			part(http.StatusNoContent, subResponseHeaders(ops[i], r, base), nil)
 		}
 	}
 	fmt.Fprintf(&b, "--%s--\r\n--%s--\r\n", changesetBoundary, batchBoundary)
 	return b.Bytes()
+}
+
+// subResponseHeaders are the headers of a successful operation's inner
+// response: o's, whose entity is now r (nil when deleted).
+func subResponseHeaders(o batchOp, r *store.Entity, base string) string {
+	if o.insert {
+		url := base + "/" + o.table + "(PartitionKey='" + keyLiteral(o.pk) + "',RowKey='" + keyLiteral(o.rk) + "')"
+		return "Preference-Applied: return-no-content\r\nDataServiceVersion: 3.0;\r\nLocation: " + url +
+			"\r\nDataServiceId: " + url + "\r\nETag: " + r.ETag() + "\r\n"
+	}
+	if r == nil {
+		return "DataServiceVersion: 1.0;\r\n"
+	}
+	return "DataServiceVersion: 1.0;\r\nETag: " + r.ETag() + "\r\n"
 }

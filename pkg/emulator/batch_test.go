@@ -265,3 +265,47 @@ func FuzzBatch(f *testing.F) {
 		}
 	})
 }
+
+// TestBatchSubResponses holds R9: each operation's inner response carries
+// the headers of the operation's own answer, as in Azure's recorded
+// answers: an insert's its entity's URL in Location and DataServiceId
+// (the JavaScript SDK reads subResponses[i].rowKey from it) and its ETag,
+// an update's and an upsert's their ETag, a delete's neither.
+func TestBatchSubResponses(t *testing.T) {
+	s := newServer(t)
+	s.store.Create("batch")
+	for _, rk := range []string{"m", "d"} {
+		do(t, s, signed(s, http.MethodPost, "/batch", "", []byte(`{"PartitionKey":"p q","RowKey":"`+rk+`"}`)), http.StatusNoContent)
+	}
+	ct, body := aztablesBatch(t, []aztables.TransactionAction{
+		act(aztables.TransactionTypeAdd, "p q", "a'😀", ""),
+		act(aztables.TransactionTypeUpdateMerge, "p q", "m", "*"),
+		act(aztables.TransactionTypeInsertReplace, "p q", "u", ""),
+		act(aztables.TransactionTypeDelete, "p q", "d", ""),
+	})
+	w := do(t, s, batchRequest(s, ct, body), http.StatusAccepted)
+	parts := strings.Split(w.Body.String(), "HTTP/1.1 ")[1:]
+	if len(parts) != 4 {
+		t.Fatalf("%d inner answers, want 4:\n%s", len(parts), w.Body)
+	}
+	url := "http://127.0.0.1/devstoreaccount1/batch(PartitionKey='p%20q',RowKey='a''%F0%9F%98%80')"
+	etag := func(rk string) string {
+		e := s.store.Table("batch").Get("p q", rk)
+		if e == nil {
+			t.Fatalf("%s was not stored", rk)
+		}
+		return e.ETag()
+	}
+	want := []string{
+		"204 No Content\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-cache\r\nPreference-Applied: return-no-content\r\n" +
+			"DataServiceVersion: 3.0;\r\nLocation: " + url + "\r\nDataServiceId: " + url + "\r\nETag: " + etag("a'😀") + "\r\n\r\n",
+		"204 No Content\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-cache\r\nDataServiceVersion: 1.0;\r\nETag: " + etag("m") + "\r\n\r\n",
+		"204 No Content\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-cache\r\nDataServiceVersion: 1.0;\r\nETag: " + etag("u") + "\r\n\r\n",
+		"204 No Content\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-cache\r\nDataServiceVersion: 1.0;\r\n\r\n",
+	}
+	for i, p := range parts {
+		if !strings.HasPrefix(p, want[i]) {
+			t.Errorf("inner answer %d:\n%q\nwant it to begin\n%q", i, p, want[i])
+		}
+	}
+}

@@ -29,7 +29,7 @@ func (s *Server) Load(ctx context.Context, table string, entities [][]byte) (out
 		pk, rk, props, aerr := parseEntity(body)
 		ops[i] = batchOp{table: table, op: op{kind: opWrite, pk: pk, rk: rk, props: props}, err: aerr}
 	}
-	rep, failed := s.transact(ctx, ops, nil, size, false)
+	rep, failed := s.transact(ctx, ops, nil, size, "")
 	s.settle(ctx, &rep, now)
 	s.count(table, &rep)
 	switch {
