@@ -176,5 +176,8 @@ func batchOperation(req innerRequest, account string) batchOp {
 	default:
 		o.err = errMethod
 	}
+	if o.err == nil {
+		o.err = checkIfMatch(o.ifMatch)
+	}
 	return o
 }

@@ -1,6 +1,12 @@
 package emulator
 
-import "testing"
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
+)
 
 // TestEntityNeedsKeys holds R5: an entity body without a PartitionKey or
 // a RowKey, or with a null one, is 400 PropertiesNeedValue.
@@ -98,5 +104,42 @@ func TestReadValue(t *testing.T) {
 		if n := testing.AllocsPerRun(100, func() { readValue(raw, v.typ) }); n != 0 {
 			t.Errorf("%s %s: %v allocations, want 0", v.typ, v.raw, n)
 		}
+	}
+}
+
+// TestMalformedIfMatch holds R11: an If-Match that is not an ETag the
+// service could have issued is 400 InvalidInput on an update, a merge, a
+// delete and inside a transaction (at its operation's index), before the
+// entity is looked for; a well-formed ETag that does not match is 412.
+func TestMalformedIfMatch(t *testing.T) {
+	s := newServer(t)
+	s.store.Create("t")
+	do(t, s, signed(s, http.MethodPost, "/t", "", []byte(`{"PartitionKey":"p","RowKey":"r"}`)), http.StatusNoContent)
+	never := `W/"datetime'2024-01-01T00%3A00%3A00.0000000Z'"`
+	for _, rk := range []string{"r", "missing"} {
+		ent := "/t(PartitionKey='p',RowKey='" + rk + "')"
+		for _, method := range []string{http.MethodPut, "MERGE", http.MethodDelete} {
+			for _, v := range []string{`"wrong"`, `wrong`, `"`, `"datetime'2024-01-01T00%3A00%3A00.0000000Z'"`, `W/"a", W/"b"`} {
+				r := signed(s, method, ent, "", []byte(`{"V":1}`))
+				r.Header.Set("If-Match", v)
+				w := serve(s, r)
+				if code, _ := odataError(t, w.Body.Bytes(), w.Header()); w.Code != 400 || code != "InvalidInput" {
+					t.Errorf("%s %s If-Match %s: %d %s, want 400 InvalidInput", method, rk, v, w.Code, code)
+				}
+			}
+			r := signed(s, method, ent, "", []byte(`{"V":1}`))
+			r.Header.Set("If-Match", never)
+			if want := map[string]int{"r": 412, "missing": 404}[rk]; serve(s, r).Code != want {
+				t.Errorf("%s %s with an ETag never issued: want %d", method, rk, want)
+			}
+		}
+	}
+	ct, body := aztablesBatch(t, []aztables.TransactionAction{
+		act(aztables.TransactionTypeInsertMerge, "p", "a", ""),
+		act(aztables.TransactionTypeUpdateMerge, "p", "r", "wrong"),
+	})
+	w := do(t, s, batchRequest(s, ct, body), http.StatusAccepted)
+	if status, code, msg := innerError(t, w.Body.String()); status != "400 Bad Request" || code != "InvalidInput" || !strings.HasPrefix(msg, "1:") {
+		t.Errorf("a transaction with a malformed If-Match: %s %s %q, want 400 InvalidInput at 1", status, code, msg)
 	}
 }

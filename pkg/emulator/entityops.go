@@ -185,6 +185,9 @@ func (s *Server) updateEntity(r *http.Request, rt route, mergeMode bool) reply {
 		return errReply(aerr, rt.pk)
 	}
 	ifMatch := reqHeader(r, "If-Match")
+	if aerr := checkIfMatch(ifMatch); aerr != nil {
+		return errReply(aerr, rt.pk)
+	}
 	t := s.store.Table(rt.table)
 	f, refused, d := s.gate(r.Context(), rt.pk, model.Request{Table: rt.table, Partition: rt.pk, Op: model.OpWrite, Entities: 1, Bytes: len(body), Props: len(props)}, extendsOf(t, rt.pk))
 	if refused != nil {
@@ -204,6 +207,9 @@ func (s *Server) deleteEntity(r *http.Request, rt route) reply {
 	ifMatch := reqHeader(r, "If-Match")
 	if ifMatch == "" {
 		return errReply(errMissingIfMatch, rt.pk)
+	}
+	if aerr := checkIfMatch(ifMatch); aerr != nil {
+		return errReply(aerr, rt.pk)
 	}
 	f, refused, d := s.gate(r.Context(), rt.pk, model.Request{Table: rt.table, Partition: rt.pk, Op: model.OpDelete, Entities: 1}, nil)
 	if refused != nil {

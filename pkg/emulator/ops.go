@@ -1,6 +1,9 @@
 package emulator
 
-import "github.com/tablestress/tablestress/pkg/emulator/internal/store"
+import (
+	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
+)
 
 // opKind is a single-entity change.
 type opKind int
@@ -18,6 +21,17 @@ type op struct {
 	props   []store.Prop
 	merge   bool
 	ifMatch string
+}
+
+// checkIfMatch refuses an If-Match that is neither absent, * nor an ETag
+// the service could have issued (edm.ValidETag): 400 InvalidInput, where
+// a well-formed ETag that does not match is 412 (REST "Table service
+// error codes").
+func checkIfMatch(v string) *apiError {
+	if v == "" || v == "*" || edm.ValidETag(v) {
+		return nil
+	}
+	return invalidInput("The etag value '%s' specified in one of the request headers is not valid. Please make sure only one etag value is specified and is valid.", v)
 }
 
 // needsCurrent reports whether applying o depends on the entity it

@@ -107,3 +107,27 @@ func TestAppendUTC(t *testing.T) {
 		t.Errorf("ParseTime without a zone = %v %v, want midnight UTC", got, err)
 	}
 }
+
+// TestValidETag: the ETags the service issues, with their colons escaped
+// or not, are well formed; anything else is not (R11).
+func TestValidETag(t *testing.T) {
+	for _, s := range []string{
+		string(AppendETag(nil, 17e15)),
+		`W/"datetime'2024-01-01T00%3A00%3A00.0000000Z'"`, // never issued, well formed
+		`W/"datetime'2024-01-01T00:00:00.0000000Z'"`,     // colons unescaped
+	} {
+		if !ValidETag(s) {
+			t.Errorf("ValidETag(%s) = false", s)
+		}
+	}
+	for _, s := range []string{
+		`"wrong"`, `wrong`, `"`, `*`, ``,
+		`"datetime'2024-01-01T00%3A00%3A00.0000000Z'"`, // strong
+		`W/"a", W/"b"`, `W/"datetime'x'"`, `W/"datetime'2024-01-01T00%3A00%3A00.0000000Z'`,
+		`W/"datetime'2024-01-01T00%3A00%3A00.0000000Z'", W/"datetime'2024-01-01T00%3A00%3A00.0000000Z'"`,
+	} {
+		if ValidETag(s) {
+			t.Errorf("ValidETag(%s) = true", s)
+		}
+	}
+}

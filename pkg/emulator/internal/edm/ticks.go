@@ -1,6 +1,9 @@
 package edm
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Entity times in 100 ns ticks since the Unix epoch (an entity's write
 // time) that AppendTime writes: the years 0 to 9999, as TimeLayout does
@@ -65,4 +68,29 @@ func AppendETag(dst []byte, ts int64) []byte {
 	dst = append(dst, ETagPrefix...)
 	dst = AppendTicks(dst, ts, "%3A")
 	return append(dst, ETagSuffix...)
+}
+
+// ValidETag reports whether s is an ETag the service could have issued:
+// ETagPrefix, a DateTime (ParseTime) whose colons may be written %3A,
+// and ETagSuffix. Azure answers a condition on anything else (a strong
+// ETag, a bare word, two ETags) with 400 InvalidInput, "The etag value
+// '{0}' specified in one of the request headers is not valid" (REST
+// "Table service error codes"), before looking for the entity.
+func ValidETag(s string) bool {
+	t, hasPrefix := strings.CutPrefix(s, ETagPrefix)
+	t, hasSuffix := strings.CutSuffix(t, ETagSuffix)
+	if !hasPrefix || !hasSuffix || len(t) > 64 {
+		return false
+	}
+	var buf [64]byte
+	b := buf[:0]
+	for i := 0; i < len(t); i++ {
+		if strings.HasPrefix(t[i:], "%3A") || strings.HasPrefix(t[i:], "%3a") {
+			b, i = append(b, ':'), i+2
+		} else {
+			b = append(b, t[i])
+		}
+	}
+	_, err := ParseTime(string(b))
+	return err == nil
 }
