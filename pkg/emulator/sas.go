@@ -20,18 +20,27 @@ type sasToken struct {
 	table, id, spk, srk, epk, erk string
 	// account SAS
 	services, resTypes, encScope string
+	// repeated is set when the query string gives a field twice.
+	repeated bool
 }
+
+// sasFields are the query parameters of a shared access signature.
+var sasFields = [...]string{"sv", "sp", "st", "se", "sip", "spr", "sig", "tn", "si", "spk", "srk", "epk", "erk", "ss", "srt", "ses"}
 
 // oldestSASVersion is the first version whose string-to-sign sasToken
 // computes; SDKs send 2017-04-17 (the legacy Python SDK) and 2019-02-02.
 const oldestSASVersion = "2015-04-05"
 
 // parseSAS reads the token of a request's query string; ok is false when
-// the query has no signature.
+// the query has no signature. A field given twice marks the token
+// repeated, which authenticateSAS refuses.
 func parseSAS(q url.Values) (sasToken, bool) {
 	t := sasToken{version: q.Get("sv"), perms: q.Get("sp"), start: q.Get("st"), expiry: q.Get("se"), ip: q.Get("sip"),
 		proto: q.Get("spr"), sig: q.Get("sig"), table: q.Get("tn"), id: q.Get("si"), spk: q.Get("spk"), srk: q.Get("srk"),
 		epk: q.Get("epk"), erk: q.Get("erk"), services: q.Get("ss"), resTypes: q.Get("srt"), encScope: q.Get("ses")}
+	for _, f := range sasFields {
+		t.repeated = t.repeated || len(q[f]) > 1
+	}
 	return t, t.sig != ""
 }
 
@@ -81,6 +90,9 @@ func errSASSourceIP(ip string) *apiError {
 // its stored access policy (si, looked up on the token's table), time
 // frame, protocol and source IP, and returns what it grants.
 func (s *Server) authenticateSAS(r *http.Request, t sasToken) (*grant, *apiError) {
+	if t.repeated {
+		return nil, errSASFailure // a field given twice, sig or any other: 403, whichever would be read
+	}
 	if t.version < oldestSASVersion || (t.table == "" && !t.isAccount()) {
 		return nil, errAuth
 	}

@@ -211,3 +211,43 @@ func TestSASTransaction(t *testing.T) {
 		t.Errorf("%d rows, want 7: the refused transaction wrote nothing", n)
 	}
 }
+
+// TestSASFieldTwice holds R14: a query string giving sig, or any other
+// field of the token, twice is refused with 403 AuthorizationFailure,
+// whichever value would be read; and a token whose stored access policy
+// was changed to no longer allow the operation is refused as an
+// authorization failure, AuthorizationPermissionMismatch, not as a
+// signature that does not match.
+func TestSASFieldTwice(t *testing.T) {
+	s := sasServer(t, june2026)
+	sig := pyTableSAS[strings.Index(pyTableSAS, "&sig=")+len("&sig="):]
+	for _, tt := range []struct{ what, token string }{
+		{"the token", pyTableSAS},
+		{"sig twice", pyTableSAS + "&sig=" + sig},
+		{"two different sig", pyTableSAS + "&sig=CQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQk%3D"},
+		{"sv twice", pyTableSAS + "&sv=2019-02-02"},
+		{"tn twice", pyTableSAS + "&tn=SasTable"},
+		{"sp twice", "sp=r&" + pyTableSAS},
+	} {
+		got := answer(t, serve(s, sasRequest(s, "GET", "/SasTable()", tt.token, nil)))
+		if want := map[bool]string{true: "OK", false: "AuthorizationFailure"}[tt.token == pyTableSAS]; got != want {
+			t.Errorf("%s: %s, want %s", tt.what, got, want)
+		}
+	}
+	setACL := func(perm string) {
+		t.Helper()
+		do(t, s, signed(s, http.MethodPut, "/SasTable", "comp=acl", []byte(`<SignedIdentifiers><SignedIdentifier><Id>policy1</Id><AccessPolicy>`+
+			`<Start>2026-01-01T00:00:00Z</Start><Expiry>2026-07-01T00:00:00Z</Expiry><Permission>`+perm+`</Permission></AccessPolicy></SignedIdentifier></SignedIdentifiers>`)), http.StatusNoContent)
+	}
+	setACL("r")
+	if got := answer(t, serve(s, sasRequest(s, "GET", "/SasTable()", legacyPolicySAS, nil))); got != "OK" {
+		t.Errorf("query under a read policy: %s", got)
+	}
+	setACL("a")
+	if got := answer(t, serve(s, sasRequest(s, "GET", "/SasTable()", legacyPolicySAS, nil))); got != "AuthorizationPermissionMismatch" {
+		t.Errorf("query after the policy was changed to add only: %s, want AuthorizationPermissionMismatch", got)
+	}
+	if got := answer(t, serve(s, sasRequest(s, "POST", "/SasTable", legacyPolicySAS, []byte(`{"PartitionKey":"x","RowKey":"y"}`)))); got != "No Content" {
+		t.Errorf("insert after the policy was changed to add only: %s", got)
+	}
+}
