@@ -74,7 +74,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rt, perr := parseRoute(rest)
 	tableName := rt.table
 	var rep reply
-	g, aerr := s.authenticate(r)
+	var g *grant
+	aerr := checkVersion(r) // before authentication, which the version governs
+	if aerr == nil {
+		g, aerr = s.authenticate(r)
+	}
 	switch {
 	case aerr != nil:
 		rep = errReply(aerr, "")
