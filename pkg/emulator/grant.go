@@ -62,6 +62,11 @@ func accessOf(r *http.Request, rt route) access {
 			return access{res: resObject, perms: "a", tperms: "a", table: rt.table}
 		}
 		return access{res: resObject, perms: "r", tperms: "r", table: rt.table}
+	case routeService:
+		if r.Method == http.MethodGet {
+			return access{res: resService, perms: "r"}
+		}
+		return access{res: resService, perms: "w"}
 	case routeEntity:
 		switch r.Method {
 		case http.MethodGet, http.MethodHead:

@@ -15,13 +15,15 @@ const (
 	routeEntities                  // /name or /name(): insert, query, the table's ACL
 	routeEntity                    // /name(PartitionKey='p',RowKey='r'): one entity
 	routeBatch                     // /$batch: an entity group transaction
+	routeService                   // /: the service itself (?restype=service)
 )
 
 // route is a parsed request path.
 type route struct {
-	kind   routeKind
-	table  string
-	pk, rk string
+	kind      routeKind
+	table     string
+	pk, rk    string
+	secondary bool // addressed to the account's secondary endpoint
 }
 
 // parseRoute reads the path after the account.
@@ -38,10 +40,12 @@ func parseRoute(p string) (route, *apiError) {
 		return route{kind: routeTable, table: name}, nil
 	case p == "$batch":
 		return route{kind: routeBatch}, nil
+	case p == "":
+		return route{kind: routeService}, nil
 	}
 	open := strings.IndexByte(p, '(')
 	if open < 0 {
-		if p == "" || strings.Contains(p, "/") {
+		if strings.Contains(p, "/") {
 			return route{}, invalidInput("The requested URI does not represent any resource on the server.")
 		}
 		return route{kind: routeEntities, table: p}, nil

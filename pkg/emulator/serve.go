@@ -67,11 +67,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.now()
 	rest, ok := strings.CutPrefix(path, s.prefix)
+	secondary := ok && strings.HasPrefix(rest, secondarySuffix)
+	if secondary {
+		rest = rest[len(secondarySuffix):]
+	}
 	if !ok || rest != "" && rest[0] != '/' {
 		writeError(w, invalidInput("The account in the URI is not %s.", s.account), now)
 		return
 	}
+	if r.Method == http.MethodOptions { // a CORS preflight: not authenticated
+		s.send(w, r, "", s.preflight(r), now)
+		return
+	}
 	rt, perr := parseRoute(rest)
+	rt.secondary = secondary
 	tableName := rt.table
 	var rep reply
 	var g *grant
@@ -132,7 +141,12 @@ func (s *Server) hold(ctx context.Context, until time.Time) {
 
 // dispatch serves a request the grant g allows (nil: the account key).
 func (s *Server) dispatch(r *http.Request, rt route, g *grant) reply {
+	if rt.secondary && !readOnly(r.Method) {
+		return errReply(errSecondaryWrite, "")
+	}
 	switch rt.kind {
+	case routeService:
+		return s.serviceRequest(r, rt.secondary)
 	case routeTables:
 		switch r.Method {
 		case http.MethodPost:
@@ -218,6 +232,7 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request, table string, rep 
 	s.setHeaders(h, &rep, bodyLen, now)
 	if rep.err != nil {
 		putBuf(rep.pooled)
+		s.setCorsHeaders(h, r, "Content-Type", "x-ms-error-code")
 		writeError(w, rep.err, now)
 		return
 	}
@@ -229,6 +244,7 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request, table string, rep 
 		}
 	}
 	h["Dataserviceversion"] = hdrDSVersion
+	s.setCorsHeaders(h, r)
 	w.WriteHeader(rep.status)
 	if rep.body != nil && r.Method != http.MethodHead {
 		w.Write(rep.body)

@@ -100,7 +100,8 @@ type Server struct {
 	// dates formats the Date header from now when the service has a clock
 	// of its own (Config.Now); on time.Now, the HTTP layer writes it.
 	dates   *httpfront.DateCache
-	signers sync.Pool // of *signer
+	signers sync.Pool                         // of *signer
+	service atomic.Pointer[serviceProperties] // the Table service's properties as set (service.go); nil: the defaults
 }
 
 // ErrConfig is returned for an unusable configuration.
