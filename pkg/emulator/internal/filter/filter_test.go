@@ -107,6 +107,7 @@ func TestFilterErrors(t *testing.T) {
 		{"I eq 5)", `unexpected ")"`},                     // extra parenthesis
 		{"S eq 'abc", "unterminated string"},              // unterminated string
 		{"I eq 99999999999999999999L", "not an Int64"},    // Int64 overflow
+		{"L eq 1498179600055", "unrecognized Edm.Int32"},  // beyond 32 bits without L: Azure's 400
 		{"T eq datetime'yesterday'", "not a datetime"},    // bad datetime
 		{"G eq guid'1234'", "not a guid"},                 // bad guid
 		{"X eq X'0g'", "not hex binary"},                  // bad binary

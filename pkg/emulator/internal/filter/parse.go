@@ -255,11 +255,12 @@ func number(s string, i, j int) (Value, int, error) {
 		}
 		return Value{Kind: Double, F: f}, j, nil
 	}
-	if !strings.ContainsAny(text, ".eE") {
+	if !strings.ContainsAny(text, ".eE") { // an Int32: beyond 32 bits, Azure answers "Unrecognized 'Edm.Int32' literal"
 		n, err := strconv.ParseInt(text, 10, 32)
-		if err == nil {
-			return Value{Kind: Int32, I: n}, j, nil
+		if err != nil {
+			return Value{}, 0, &filterError{i, fmt.Sprintf("unrecognized Edm.Int32 literal %q (an Int64 needs the suffix L)", text)}
 		}
+		return Value{Kind: Int32, I: n}, j, nil
 	}
 	f, err := strconv.ParseFloat(text, 64)
 	if err != nil {
