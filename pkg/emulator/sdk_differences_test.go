@@ -10,6 +10,12 @@ type difference struct {
 	cause          string // what Azurite does, what Azure does, and the source
 }
 
+// flakyAzurite are the known differences that Azurite shows in some runs
+// only (by SDK and step): it may answer as Azure does instead.
+var flakyAzurite = map[[2]string]bool{
+	{"js", "read String of 16384 characters outside the basic plane"}: true, // causeAstralString
+}
+
 // Where Azurite 3.37.0 differs from Azure, and what Azure does.
 const (
 	causeTableNameCode = "Azurite refuses an invalid table name with a 400 that carries no error code; Azure answers " +

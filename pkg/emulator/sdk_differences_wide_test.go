@@ -38,14 +38,13 @@ const (
 	causeInt32Range = "Azurite stores an Edm.Int32 outside -2^31..2^31-1; Azure refuses it with 400 (Edm.Int32 is a 32-bit " +
 		"integer: REST \"Understanding the Table service data model\")"
 	causeAstralString = "Azurite returns a string of 16,384 characters outside the basic plane one code point longer than " +
-		"it was stored; Azure returns a String as stored (REST \"Understanding the Table service data model\")"
-	causeNegativeZero     = "Azurite returns a Double -0 as 0.0 or as an Int32; Azure keeps the IEEE-754 value and writes -0.0"
-	causeLegacyBoolFilter = "Azurite answers the legacy SDK's boolean-literal filters (false, true, true and ..., not false) " +
-		"with no entity; Azure evaluates them as OData boolean expressions ([MS-ODATA] booleanLiteral; the .NET health " +
-		"check for Tables queries $filter=false)"
-	causeLegacyServiceProperties = "Azurite refuses the legacy SDK's Set Table Service Properties body with 400 and then " +
-		"returns its defaults; Azure accepts it and Get Table Service Properties returns what was set (REST \"Set Table " +
-		"Service Properties\", \"Get Table Service Properties\")"
+		"it was stored, in some runs and not others (flaky: it answers as Azure in the rest); Azure returns a String as " +
+		"stored (REST \"Understanding the Table service data model\")"
+	causeNegativeZero            = "Azurite returns a Double -0 as 0.0 or as an Int32; Azure keeps the IEEE-754 value and writes -0.0"
+	causeLegacyServiceProperties = "Azurite refuses the legacy SDK's Set Table Service Properties body with 400, and its Get then " +
+		"returns what the suite of azure-data-tables, run before on the same Azurite, left (no CORS rule); Azure accepts the body " +
+		"and Get Table Service Properties returns what was set (REST \"Set Table Service Properties\", \"Get Table Service " +
+		"Properties\")"
 )
 
 func init() { azuriteDifferences = append(azuriteDifferences, wideDifferences...) }
@@ -127,14 +126,10 @@ var wideDifferences = []difference{
 	{"js", "read String of 16384 characters outside the basic plane", `{"V":"String:😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀...(16391 code points)...😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀","partitionKey":"string:edge","rowKey":"string:019"}`, `{"V":"String:😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀...(16392 code points)...😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀","partitionKey":"string:edge","rowKey":"string:019"}`, causeAstralString},
 	{"python", "read Double -0", `{"PartitionKey": "str:edge", "RowKey": "str:006", "V": "float:-0.0"}`, `{"PartitionKey": "str:edge", "RowKey": "str:006", "V": "float:0.0"}`, causeNegativeZero},
 	{"legacy", "read Double -0", `{"PartitionKey": "str:edge", "RowKey": "str:005", "V": "float:-0.0"}`, `{"PartitionKey": "str:edge", "RowKey": "str:005", "V": "Edm.Int32:0"}`, causeNegativeZero},
-	{"legacy", "filter false", `[]`, `[]`, causeLegacyBoolFilter},
-	{"legacy", "filter true", `["f/0", "f/1", "f/2", "f/3", "f/4", "f/5", "g/0"]`, `[]`, causeLegacyBoolFilter},
-	{"legacy", "filter true and a key", `["g/0"]`, `[]`, causeLegacyBoolFilter},
-	{"legacy", "filter not false", `["g/0"]`, `[]`, causeLegacyBoolFilter},
 	{"legacy", "update with If-Match quoted", `{"error": {"code": "InvalidInput", "status": 400}}`, `{"error": {"code": "InvalidOperation", "status": 400}}`, causeIfMatchCode},
 	{"legacy", "update with If-Match unquoted", `{"error": {"code": "InvalidInput", "status": 400}}`, `{"error": {"code": "InvalidOperation", "status": 400}}`, causeIfMatchCode},
 	{"legacy", "update with If-Match a strong datetime ETag", `{"error": {"code": "InvalidInput", "status": 400}}`, `{"error": {"code": "InvalidOperation", "status": 400}}`, causeIfMatchCode},
 	{"legacy", "set service properties", `"ok"`, `{"error": {"status": 400}}`, causeLegacyServiceProperties},
-	{"legacy", "get service properties", `{"cors": [[["https://app.example"], ["GET", "PUT"], 600]], "hour": [true, true, 7], "logging": [true, false, true, 3]}`, `{"cors": [], "hour": [false, null, null], "logging": [true, true, true, null]}`, causeLegacyServiceProperties},
+	{"legacy", "get service properties", `{"cors": [[["https://app.example"], ["GET", "PUT"], 600]], "hour": [true, true, 7], "logging": [true, false, true, 3]}`, `{"cors": [], "hour": [true, true, 7], "logging": [true, false, true, 3]}`, causeLegacyServiceProperties},
 	{"legacy", "remove CORS rules", `"ok"`, `"ok"`, causeLegacyServiceProperties},
 }

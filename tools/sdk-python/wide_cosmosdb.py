@@ -6,6 +6,7 @@ properties and CORS rules. Its transactions are not widened:
 Azurite answers every transaction of this SDK with 500 (see
 sdk_differences_test.go), so they would compare nothing."""
 
+import base64
 import datetime
 import json
 import math
@@ -34,6 +35,19 @@ EDGES = [
 ]
 
 
+def typed(typ, v):
+    """A value of tools/steps-data.json (JSON text) as the legacy SDK takes
+    it: a DateTime as a datetime, to the microsecond (all Python keeps), a
+    Binary as bytes, the others as their text."""
+    if typ == "Edm.DateTime":
+        whole, _, frac = v.rstrip("Z").partition(".")
+        t = datetime.datetime.strptime(whole, "%Y-%m-%dT%H:%M:%S").replace(tzinfo=UTC)
+        return EntityProperty(EdmType.DATETIME, t.replace(microsecond=int((frac + "000000")[:6])))
+    if typ == "Edm.Binary":
+        return EntityProperty(EdmType.BINARY, base64.b64decode(v))
+    return EntityProperty(typ, v)
+
+
 def brief(p):
     return {k: "%s...(%d)...%s" % (v[:30], len(v), v[-20:]) if isinstance(v, str) and len(v) > 80 else v for k, v in p.items()}
 
@@ -54,9 +68,11 @@ def wide(ctx):
     def seed():
         svc.create_table(filt, fail_on_exist=True)
         for row in DATA["filterRows"]:
-            ent = {k: v for k, v in row.items() if "@" not in k}
+            # An integer without annotation is an Int32, as the other SDKs
+            # send it: the legacy SDK would make every int an Int64.
+            ent = {k: EntityProperty(EdmType.INT32, v) if type(v) is int else v for k, v in row.items() if "@" not in k}
             for k, typ in ((k[:-len("@odata.type")], v) for k, v in row.items() if k.endswith("@odata.type")):
-                ent[k] = EntityProperty(typ, ent[k])
+                ent[k] = typed(typ, row[k])
             svc.insert_entity(filt, ent)
     step("filters setup", seed)
 
