@@ -15,7 +15,11 @@
 //   - entity group transactions ($batch), applied atomically, with Azure's
 //     refusals and its multipart answers;
 //   - the nometadata, minimalmetadata and fullmetadata JSON formats, Azure's
-//     limits, error codes and bodies;
+//     limits, error codes and bodies, values read and written as Azure
+//     converts them (values.go);
+//   - the service itself: Get and Set Table Service Properties, CORS
+//     preflight and headers, the read-only secondary endpoint with Get
+//     Table Service Stats (service.go, cors.go), x-ms-version (version.go);
 //   - Shared Key and Shared Key Lite authentication, service and account
 //     shared access signatures checked per operation (grant.go).
 //
