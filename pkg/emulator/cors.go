@@ -116,8 +116,13 @@ func headerMatches(item, header string) bool {
 // when no rule allows the request (or there is none), 403. The codes are
 // inferred (Azurite's; the REST reference gives the statuses only).
 var (
-	errCorsHeaders  = &apiError{400, "InvalidHeaderValue", "A required CORS header is not present: Origin and Access-Control-Request-Method."}
-	errCorsNoMatch  = &apiError{403, "CorsPreflightFailure", "CORS not enabled or no matching rule found for this request."}
+	errCorsHeaders = &apiError{400, "InvalidHeaderValue", "A required CORS header is not present: Origin and Access-Control-Request-Method."}
+	errCorsNoMatch = &apiError{403, "CorsPreflightFailure", "CORS not enabled or no matching rule found for this request."}
+)
+
+// The values of CORS headers every answer shares (see headers.go), and the
+// header names Go's canonical form writes otherwise than Azure.
+var (
 	hdrCredentials  = []string{"true"}
 	hdrVaryOrigin   = []string{"Origin"}
 	azureHeaderCase = map[string]string{"Etag": "ETag"}
