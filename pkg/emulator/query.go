@@ -55,8 +55,17 @@ func (sel *selection) has(name string) bool {
 // codes").
 var errTopValue = &apiError{400, "InvalidQueryParameterValue", "An invalid value was specified for one of the query parameters in the request URI: $top must be an integer of at least 0."}
 
-// topOf parses $top: the matches a page holds, at most a page's 1,000
-// ("" asks for a full page; 0 for none).
+// errTopRange refuses a $top over a page's 1,000 entities: "The value
+// specified for the Take operator must be less than or equal to 1,000. If
+// it is greater than 1,000, the service returns status code 400 (Bad
+// Request)" (REST "Query operators supported for the Table service"; Take
+// is how the .NET client writes $top). The code is the common one of a
+// query parameter outside its range (REST "Common REST API error codes"),
+// inferred: the page names the status only.
+var errTopRange = &apiError{400, "OutOfRangeQueryParameterValue", "One of the query parameters specified in the request URI is outside the permissible range: $top must be at most 1000."}
+
+// topOf parses $top: the matches a page holds, 0 to a page's 1,000 (""
+// asks for a full page; 0 for none).
 func topOf(s string) (int, *apiError) {
 	if s == "" {
 		return maxPage, nil
@@ -65,7 +74,10 @@ func topOf(s string) (int, *apiError) {
 	if err != nil || n < 0 || s[0] == '+' {
 		return 0, errTopValue
 	}
-	return min(n, maxPage), nil
+	if n > maxPage {
+		return 0, errTopRange
+	}
+	return n, nil
 }
 
 // keyRangeNode keeps the entities within a SAS's key range that match x

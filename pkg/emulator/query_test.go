@@ -23,7 +23,9 @@ func TestTopValues(t *testing.T) {
 		{"", 6, false, ""},
 		{"2", 2, true, ""},
 		{"6", 6, false, ""},
-		{"5000", 6, false, ""}, // capped at a page, which holds them all
+		{"1000", 6, false, ""},
+		{"1001", 0, false, "OutOfRangeQueryParameterValue"},
+		{"5000", 0, false, "OutOfRangeQueryParameterValue"},
 		{"0", 0, false, ""},
 		{"-1", 0, false, "InvalidQueryParameterValue"},
 		{"abc", 0, false, "InvalidQueryParameterValue"},
