@@ -33,6 +33,9 @@ var layers = map[string]struct{ imports, tests []string }{
 		"pkg/emulator/internal/filter"}},
 	"pkg/emulator/model":  {imports: []string{"pkg/emulator/internal/share"}},
 	"pkg/emulator/faults": {imports: []string{"pkg/emulator/internal/share", "pkg/outcome"}, tests: []string{"pkg/emulator/model"}},
+	// entra knows bearer tokens and the authority's documents, nothing of
+	// the service; its tests sign tokens with a local authority over TLS.
+	"pkg/emulator/entra": {tests: []string{"internal/devcert", "pkg/tokenauthority"}},
 	"pkg/emulator": {imports: []string{"internal/jsontext", "pkg/outcome", "pkg/emulator/internal/edm",
 		"pkg/emulator/internal/httpfront", "pkg/emulator/internal/filter", "pkg/emulator/internal/store",
 		"pkg/emulator/model", "pkg/emulator/faults"},
