@@ -89,9 +89,11 @@ func authorizeURI(iss, authorize string) string {
 	return authorize
 }
 
-// get reads a JSON document.
+// get reads a JSON document. The fetch is not canceled with ctx: what it
+// fetches is shared by every request (and ctx may be a request's context
+// that its server reuses once the request is answered).
 func (s *issuer) get(ctx context.Context, url string, v any) error {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {

@@ -234,3 +234,6 @@ func IsBearer(authorization string) bool {
 	scheme, _, _ := strings.Cut(authorization, " ")
 	return strings.EqualFold(scheme, "Bearer")
 }
+
+// Challenge is the WWW-Authenticate value of the validator's refusals.
+func (v *Validator) Challenge(ctx context.Context) string { return v.refuse(ctx, "").Challenge }
