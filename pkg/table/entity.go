@@ -57,7 +57,7 @@ func (t *Table) Insert(ctx context.Context, entity []byte) Result {
 	if err != nil {
 		return classify(ctx, c, err)
 	}
-	return okResult(c.statusOr(http.StatusCreated), 1, string(resp.ETag))
+	return okResult(c, http.StatusCreated, 1, string(resp.ETag))
 }
 
 // Upsert inserts the entity or replaces (merges into) the existing one: 204.
@@ -75,7 +75,7 @@ func (t *Table) Upsert(ctx context.Context, entity []byte, mode UpdateMode) Resu
 	if err != nil {
 		return classify(ctx, c, err)
 	}
-	return okResult(c.statusOr(http.StatusNoContent), 1, string(resp.ETag))
+	return okResult(c, http.StatusNoContent, 1, string(resp.ETag))
 }
 
 // Update replaces (merges into) an existing entity if its ETag is etag
@@ -101,7 +101,7 @@ func (t *Table) Update(ctx context.Context, entity []byte, mode UpdateMode, etag
 	if err != nil {
 		return classify(ctx, c, err)
 	}
-	return okResult(c.statusOr(http.StatusNoContent), 1, string(resp.ETag))
+	return okResult(c, http.StatusNoContent, 1, string(resp.ETag))
 }
 
 // Delete deletes an entity if its ETag is etag ("" means any version):
@@ -117,7 +117,7 @@ func (t *Table) Delete(ctx context.Context, pk, rk, etag string) Result {
 	if _, err := t.c.DeleteEntity(c, pk, rk, opts); err != nil {
 		return classify(ctx, c, err)
 	}
-	return okResult(c.statusOr(http.StatusNoContent), 1, "")
+	return okResult(c, http.StatusNoContent, 1, "")
 }
 
 // Get reads one entity: 200 with Entities 1 and its ETag, or 404
@@ -132,9 +132,9 @@ func (t *Table) Get(ctx context.Context, pk, rk string, sel []string) Result {
 	if len(sel) == 0 {
 		resp, err := t.c.GetEntity(c, pk, rk, &getEntity)
 		if err != nil {
-			return c.measured(classify(ctx, c, err))
+			return classify(ctx, c, err)
 		}
-		res := c.measured(okResult(c.statusOr(http.StatusOK), 1, string(resp.ETag)))
+		res := okResult(c, http.StatusOK, 1, string(resp.ETag))
 		res.Entity = resp.Value
 		return res
 	}
@@ -144,7 +144,7 @@ func (t *Table) Get(ctx context.Context, pk, rk string, sel []string) Result {
 	if err != nil {
 		return classify(ctx, c, err)
 	}
-	res := okResult(c.statusOr(http.StatusOK), len(page.Entities), "")
+	res := okResult(c, http.StatusOK, len(page.Entities), "")
 	if len(page.Entities) > 0 {
 		res.ETag, _ = stringMember(page.Entities[0], "odata.etag")
 	}

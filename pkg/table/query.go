@@ -64,7 +64,7 @@ func (t *Table) Query(_ context.Context, q Query) *Pager {
 // empty page, a 200 Result with no entities and more false.
 func (p *Pager) Next(ctx context.Context) (page Page, res Result, more bool) {
 	if p.done {
-		return Page{}, okResult(http.StatusOK, 0, ""), false
+		return Page{}, okResult(nil, http.StatusOK, 0, ""), false
 	}
 	c, cancel := p.t.svc.begin(ctx)
 	defer cancel()
@@ -72,11 +72,11 @@ func (p *Pager) Next(ctx context.Context) (page Page, res Result, more bool) {
 	opts.NextPartitionKey, opts.NextRowKey = p.nextPK, p.nextRK
 	resp, err := p.t.c.NewListEntitiesPager(&opts).NextPage(c)
 	if err != nil {
-		return Page{}, c.measured(classify(ctx, c, err)), true
+		return Page{}, classify(ctx, c, err), true
 	}
 	p.nextPK, p.nextRK = resp.NextPartitionKey, resp.NextRowKey
 	p.done = empty(p.nextPK) && empty(p.nextRK)
-	return Page{Entities: resp.Entities}, c.measured(okResult(c.statusOr(http.StatusOK), len(resp.Entities), "")), !p.done
+	return Page{Entities: resp.Entities}, okResult(c, http.StatusOK, len(resp.Entities), ""), !p.done
 }
 
 func empty(s *string) bool { return s == nil || *s == "" }

@@ -31,7 +31,9 @@ type Result struct {
 	// (without a projection), else nil.
 	Entity []byte
 	// Charge is the request units the service charged for the request
-	// (ChargeHeader, Cosmos DB); Charged is false when it said nothing.
+	// (ChargeHeader, which Cosmos DB sends with every answer, refusals
+	// included); Charged is false when it said nothing (or nothing
+	// readable: a charge is a finite number, not negative).
 	Charge  float64
 	Charged bool
 	// Visited is the rows a query page visited (VisitedHeader, the
@@ -66,9 +68,18 @@ type resultError struct {
 func (e *resultError) Error() string { return e.key + ": " + e.msg }
 func (e *resultError) Unwrap() error { return e.cause }
 
-func okResult(status, entities int, etag string) Result {
-	return Result{Outcome: outcome.Outcome{Status: status, Class: outcome.Classify(status, "")},
+// okResult is the Result of a successful request of call c (nil: none was
+// sent): its status, or def when none was seen, and what the answer
+// measured (its charge and rows visited).
+func okResult(c *call, def, entities int, etag string) Result {
+	status := def
+	if c != nil {
+		status = c.statusOr(def)
+	}
+	res := Result{Outcome: outcome.Outcome{Status: status, Class: outcome.Classify(status, "")},
 		Entities: entities, ETag: etag, FailedIndex: -1}
+	c.measured(&res)
+	return res
 }
 
 var invalidInput = outcome.New(http.StatusBadRequest, "InvalidInput")
@@ -96,7 +107,9 @@ func (e *detailError) Unwrap() error { return e.err }
 func classify(ctx context.Context, c *call, err error) Result {
 	var re *azcore.ResponseError
 	if errors.As(err, &re) {
-		return answered(re)
+		res := answered(re)
+		c.measured(&res)
+		return res
 	}
 	var se *json.SyntaxError
 	if c.status == 0 && errors.As(err, &se) {

@@ -120,7 +120,7 @@ func (s *Service) CreateTable(ctx context.Context, name string) Result {
 	if _, err := s.svc.CreateTable(c, name, nil); err != nil {
 		return classify(ctx, c, err)
 	}
-	return okResult(c.statusOr(http.StatusCreated), 0, "")
+	return okResult(c, http.StatusCreated, 0, "")
 }
 
 // DeleteTable deletes a table: 204, 404 ResourceNotFound (Azure says
@@ -131,7 +131,7 @@ func (s *Service) DeleteTable(ctx context.Context, name string) Result {
 	if _, err := s.svc.DeleteTable(c, name, nil); err != nil {
 		return classify(ctx, c, err)
 	}
-	return okResult(c.statusOr(http.StatusNoContent), 0, "")
+	return okResult(c, http.StatusNoContent, 0, "")
 }
 
 // TableExists reports whether the table exists, with one query of the
@@ -146,10 +146,10 @@ func (s *Service) TableExists(ctx context.Context, name string) (bool, Result) {
 	}
 	for _, tb := range page.Tables {
 		if tb.Name != nil && *tb.Name == name {
-			return true, okResult(c.statusOr(http.StatusOK), 1, "")
+			return true, okResult(c, http.StatusOK, 1, "")
 		}
 	}
-	return false, okResult(c.statusOr(http.StatusOK), 0, "")
+	return false, okResult(c, http.StatusOK, 0, "")
 }
 
 // Table returns the client of one table. It sends no request.

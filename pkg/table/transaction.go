@@ -96,5 +96,5 @@ func (t *Table) Submit(ctx context.Context, actions []Action) Result {
 		}
 		return res
 	}
-	return okResult(c.statusOr(http.StatusAccepted), len(actions), "")
+	return okResult(c, http.StatusAccepted, len(actions), "")
 }

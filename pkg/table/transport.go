@@ -5,7 +5,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strconv"
 	"time"
 )
 
@@ -53,8 +52,7 @@ func (t transporter) Do(req *http.Request) (*http.Response, error) {
 	resp, err := t.rt.RoundTrip(send)
 	if c, ok := req.Context().Value(callKey{}).(*call); ok && resp != nil {
 		c.status = resp.StatusCode
-		c.charge = resp.Header.Get(ChargeHeader)
-		c.visited = resp.Header.Get(VisitedHeader)
+		c.read(resp.Header)
 	}
 	return resp, err
 }
@@ -83,28 +81,12 @@ func newHTTPTransport(workers int) *http.Transport {
 type call struct {
 	context.Context
 	status int
-	// charge and visited are the answer's ChargeHeader and VisitedHeader.
-	charge, visited string
-}
-
-// ChargeHeader is where Cosmos DB says what a request cost, in request
-// units (a decimal).
-const ChargeHeader = "x-ms-request-charge"
-
-// VisitedHeader is where the embedded Table service says how many rows a
-// query page visited, matched or not: what its model charged the page.
-// Azure, Cosmos DB and Azurite send no such header.
-const VisitedHeader = "x-tablestress-rows-visited"
-
-// measured copies the answer's charge and visited rows into res.
-func (c *call) measured(res Result) Result {
-	if v, err := strconv.ParseFloat(c.charge, 64); err == nil && c.charge != "" {
-		res.Charge, res.Charged = v, true
-	}
-	if n, err := strconv.Atoi(c.visited); err == nil && c.visited != "" {
-		res.Visited, res.VisitedSent = n, true
-	}
-	return res
+	// charge (charged: it was sent) and visited (visitedSent) are the
+	// answer's ChargeHeader and VisitedHeader (measured.go).
+	charge      float64
+	charged     bool
+	visited     int
+	visitedSent bool
 }
 
 type callKey struct{}
