@@ -2,6 +2,7 @@ package table
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
 	"strings"
 
@@ -163,4 +164,42 @@ func oneLine(s, fallback string) string {
 		s = s[:cut] + "…"
 	}
 	return s
+}
+
+// authDetail reads an error answer's AuthenticationErrorDetail: the XML
+// element Azure Storage's errors carry (<AuthenticationErrorDetail>…), a
+// JSON member of that name (any case), or an "AuthenticationErrorDetail:"
+// line of the message (as the embedded service writes it in the Table
+// service's JSON errors). "" when there is none.
+func authDetail(body []byte) string {
+	const name = "authenticationerrordetail"
+	lower := bytes.ToLower(body)
+	i := bytes.Index(lower, []byte(name))
+	if i < 0 {
+		return ""
+	}
+	rest := body[i+len(name):]
+	switch {
+	case len(rest) > 0 && rest[0] == '>': // XML
+		if end := bytes.IndexByte(rest, '<'); end > 0 {
+			return oneLine(xmlUnescape(string(rest[1:end])), "")
+		}
+	case bytes.HasPrefix(rest, []byte(`":`)): // a JSON member
+		j := jsontext.SkipSpace(rest, 2)
+		var s string
+		if j < len(rest) && rest[j] == '"' && json.NewDecoder(bytes.NewReader(rest[j:])).Decode(&s) == nil {
+			return oneLine(s, "")
+		}
+	case len(rest) > 0 && rest[0] == ':': // a line of a JSON string
+		end := 1
+		for end < len(rest) && rest[end] != '"' && !(rest[end] == '\\' && end+1 < len(rest) && (rest[end+1] == 'n' || rest[end+1] == 'r')) {
+			if rest[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		s, _ := jsontext.Decode(append(append([]byte{'"'}, rest[1:min(end, len(rest))]...), '"'))
+		return oneLine(s, "")
+	}
+	return ""
 }

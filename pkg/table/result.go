@@ -47,6 +47,9 @@ type Result struct {
 	// Err is nil on success; otherwise one line without secrets, e.g.
 	// "503 ServerBusy: The server is currently unable to receive requests.".
 	Err error
+	// Detail is the answer's AuthenticationErrorDetail, when it has one:
+	// which check a refused token or signature failed.
+	Detail string
 }
 
 // ErrNotSent is wrapped by the Err of an operation refused before sending
@@ -57,6 +60,11 @@ var ErrNotSent = errors.New("table: not sent")
 // ErrNoAnswer is wrapped by the Err of a request that got no HTTP answer
 // (Transport, Timeout and Canceled outcomes).
 var ErrNoAnswer = errors.New("table: no answer")
+
+// ErrSignIn is wrapped by the Err of a request not sent because no token
+// could be obtained for it: DefaultAzureCredential found no credential, or
+// the authority refused it. No retry cures it.
+var ErrSignIn = errors.New("table: cannot sign in")
 
 // resultError is a Result's Err: the outcome's key and a message.
 type resultError struct {
@@ -128,6 +136,9 @@ func classify(ctx context.Context, c *call, err error) Result {
 	default:
 		res.Outcome = outcome.Outcome{Class: outcome.Transport}
 		res.Err = &resultError{key: "transport", msg: transportCause(err), cause: ErrNoAnswer}
+		if cause := signinCause(err); cause != "" {
+			res.Err = &resultError{key: "signin", msg: cause, cause: errors.Join(ErrNoAnswer, ErrSignIn)}
+		}
 	}
 	return res
 }
@@ -149,6 +160,9 @@ func answered(re *azcore.ResponseError) Result {
 			code = c
 		}
 		res.Outcome, msg = outcome.New(status, code), m
+		if status == http.StatusUnauthorized || status == http.StatusForbidden {
+			res.Detail = authDetail(body)
+		}
 	}
 	if re.RawResponse != nil {
 		res.RetryAfter = retryAfter(re.RawResponse.Header)

@@ -2,6 +2,8 @@ package table
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"net"
@@ -11,7 +13,6 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
-	"github.com/Azure/azure-sdk-for-go/sdk/azidentity"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 )
 
@@ -33,6 +34,11 @@ type Options struct {
 	// run the embedded service over in-memory connections, on a fake
 	// clock).
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// RootCAs are the certificate authorities trusted for the target's
+	// TLS and for signing in (nil: the system's): the system's and a
+	// loopback service's own, for the embedded service over TLS and its
+	// token authority (see --ca-file).
+	RootCAs *x509.CertPool
 }
 
 // Service is a Table service endpoint: table management and a Table per
@@ -41,6 +47,7 @@ type Service struct {
 	target    Target
 	svc       *aztables.ServiceClient
 	transport *http.Transport
+	cred      *credential // nil unless signed in with a token
 	timeout   time.Duration
 	deadlines *deadlines
 }
@@ -65,12 +72,16 @@ func Open(t Target, o Options) (*Service, error) {
 	if o.Dial != nil {
 		tr.DialContext = o.Dial
 	}
+	if o.RootCAs != nil {
+		tr.TLSClientConfig = &tls.Config{RootCAs: o.RootCAs, MinVersion: tls.VersionTLS12}
+	}
 	opts := &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{
 		Transport: transporter{rt: tr},
 		Retry:     policy.RetryOptions{MaxRetries: -1}, // -1 sends exactly one request; 0 would mean 3 retries
 		Telemetry: policy.TelemetryOptions{ApplicationID: o.UserAgent},
 	}}
 	var svc *aztables.ServiceClient
+	var cred *credential
 	var err error
 	switch {
 	case t.key != "":
@@ -83,8 +94,7 @@ func Open(t Target, o Options) (*Service, error) {
 	case !strings.HasPrefix(t.Endpoint, "https://"):
 		err = errors.New("token authentication needs https")
 	default:
-		var cred *azidentity.DefaultAzureCredential
-		if cred, err = azidentity.NewDefaultAzureCredential(nil); err == nil {
+		if cred, err = newCredential(o.RootCAs); err == nil {
 			svc, err = aztables.NewServiceClient(t.Endpoint, cred, opts)
 		}
 	}
@@ -93,7 +103,7 @@ func Open(t Target, o Options) (*Service, error) {
 		// scrub them all the same and keep one line.
 		return nil, fmt.Errorf("%w: %s with %s: %s", ErrOpen, t, t.auth(), oneLine(scrub(err.Error(), t.Secrets()), "unknown error"))
 	}
-	return &Service{target: t, svc: svc, transport: tr, timeout: o.Timeout, deadlines: &deadlines{timeout: o.Timeout}}, nil
+	return &Service{target: t, svc: svc, transport: tr, cred: cred, timeout: o.Timeout, deadlines: &deadlines{timeout: o.Timeout}}, nil
 }
 
 // Target returns the target the service was opened for.
