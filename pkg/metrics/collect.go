@@ -68,6 +68,9 @@ func (r *Registry) merge(d *tickData) {
 		t.lat.Merge(p.lat)
 		for _, sc := range p.secs {
 			r.addEntities(t, sc.sec, sc.n, sc.throttled)
+			if t.c.Charged > 0 {
+				t.addUnits(sc.sec, sc.cu, sc.throttled)
+			}
 		}
 	}
 	for _, s := range d.secs {

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"math"
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/outcome"
@@ -19,6 +20,13 @@ type Counts struct {
 	Dropped   int64 `json:"dropped"`
 	Retries   int64 `json:"retries"`
 	Pages     int64 `json:"pages"`
+	// Charged counts the requests whose answer carried a request charge
+	// (x-ms-request-charge), and RequestUnits adds those charges: the
+	// request units the target billed, refusals included (Cosmos DB
+	// charges nothing for a 429). Both stay zero, and out of JSON, for a
+	// target that sends no charge.
+	Charged      int64   `json:"charged_requests,omitempty"`
+	RequestUnits float64 `json:"request_units,omitempty"`
 }
 
 // Add adds o's tallies to c.
@@ -32,6 +40,8 @@ func (c *Counts) Add(o Counts) {
 	c.Dropped += o.Dropped
 	c.Retries += o.Retries
 	c.Pages += o.Pages
+	c.Charged += o.Charged
+	c.RequestUnits += o.RequestUnits
 }
 
 // IsZero reports whether nothing was counted.
@@ -45,6 +55,10 @@ func (c *Counts) request(q *Request) {
 	}
 	if q.Page {
 		c.Pages++
+	}
+	if q.Charged {
+		c.Charged++
+		c.RequestUnits += q.Charge
 	}
 	switch q.Outcome.Class {
 	case outcome.OK:
@@ -62,6 +76,16 @@ func (c *Counts) done(ok bool) {
 	if !ok {
 		c.Failed++
 	}
+}
+
+// centiUnits is a request's charge in hundredths of a request unit (Cosmos
+// DB states charges to the hundredth), the unit of a partition's
+// per-second request units.
+func centiUnits(q *Request) int64 {
+	if !q.Charged || !(q.Charge > 0) {
+		return 0
+	}
+	return int64(math.Round(min(q.Charge, 1e9) * 100))
 }
 
 // servedEntities is what a request served: its entities when it succeeded.

@@ -10,6 +10,17 @@ type partTotal struct {
 	lat    Compact
 	win    peakWindow
 	series []binCount // entities per series bin, by ascending bin
+	// units is the peak window of the request units charged per second,
+	// in hundredths, once the partition was charged.
+	units *peakWindow
+}
+
+// addUnits counts cu hundredths of a request unit charged in second sec.
+func (p *partTotal) addUnits(sec int32, cu int64, throttled bool) {
+	if p.units == nil {
+		p.units = &peakWindow{}
+	}
+	p.units.add(sec, cu, throttled)
 }
 
 // peakWindowSeconds is how far behind a partition's newest second entities
@@ -150,6 +161,11 @@ func (p *partTotal) dense(nbins int) []int64 {
 
 // stats returns the partition's figures for the Summary.
 func (p *partTotal) stats() PartitionStats {
-	return PartitionStats{Key: p.key, Counts: p.c, Status: statusMap(p.status), Peak: p.win.max(), ThrottledPeak: p.win.hotMax(),
+	ps := PartitionStats{Key: p.key, Counts: p.c, Status: statusMap(p.status), Peak: p.win.max(), ThrottledPeak: p.win.hotMax(),
 		PeakExact: !p.win.late, Latency: p.lat.Clone()}
+	if p.units != nil {
+		ps.PeakUnits, ps.ThrottledPeakUnits = float64(p.units.max())/100, float64(p.units.hotMax())/100
+		ps.PeakExact = ps.PeakExact && !p.units.late
+	}
+	return ps
 }

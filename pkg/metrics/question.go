@@ -8,7 +8,10 @@ import (
 // QuestionFigures are what the questions of one kind took, summed over the
 // completed ones: the partitions each asked, the rows the service visited
 // to answer (its own count where it sends one, else the rows returned),
-// the rows returned, and the request units Cosmos DB charged.
+// and the rows returned. The request units a question's requests were
+// charged are not here: they are its Counts' (Charged, RequestUnits),
+// counted request by request as its requests are, so they add up with the
+// totals' and the question operation's.
 type QuestionFigures struct {
 	Partitions int64 `json:"partitions"`
 	// Visited is the rows visited; VisitedByService counts the requests
@@ -18,10 +21,6 @@ type QuestionFigures struct {
 	VisitedByService int64 `json:"rows_visited_by_service"`
 	Pages            int64 `json:"pages_answered"`
 	Returned         int64 `json:"rows_returned"`
-	// Charge is the request units of the requests that carried a charge
-	// (x-ms-request-charge); Charged counts those requests.
-	Charge  float64 `json:"request_units"`
-	Charged int64   `json:"charged_requests"`
 }
 
 // Add adds o's figures to f.
@@ -31,8 +30,6 @@ func (f *QuestionFigures) Add(o QuestionFigures) {
 	f.VisitedByService += o.VisitedByService
 	f.Pages += o.Pages
 	f.Returned += o.Returned
-	f.Charge += o.Charge
-	f.Charged += o.Charged
 }
 
 // QuestionStats are one question's figures: those of an operation, for

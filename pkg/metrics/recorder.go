@@ -28,6 +28,12 @@ type Request struct {
 	// Question is 1 + the index in Options.Questions of the question the
 	// request is part of (Op Question), 0 for none.
 	Question int
+	// Charged is set when the answer carried a request charge
+	// (x-ms-request-charge: Cosmos DB), Charge being it in request units;
+	// it counts for the request's operation, partition and second whatever
+	// its outcome.
+	Charged bool
+	Charge  float64
 }
 
 // Recorder gathers one worker's measurements between two ticks of its
@@ -77,8 +83,8 @@ func (r *Recorder) Request(q Request) {
 		p := d.part(q.Partition)
 		p.c.request(&q)
 		p.status = addID(p.status, id)
-		if n, thr := servedEntities(&q), q.Outcome.Class == outcome.Throttled; n > 0 || thr {
-			p.addEntities(sec, n, thr)
+		if n, thr := servedEntities(&q), q.Outcome.Class == outcome.Throttled; n > 0 || thr || q.Charged {
+			p.addEntities(sec, n, thr, centiUnits(&q))
 		}
 	}
 	d.second(sec).c.request(&q)

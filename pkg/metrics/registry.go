@@ -26,6 +26,11 @@ type Options struct {
 	// Questions names the application's questions a run asks, by the
 	// index Request.Question and Recorder.QuestionDone take.
 	Questions []string
+	// PartitionUnits, when set, is the request units per second a charged
+	// partition's peak is judged against instead (a Cosmos DB physical
+	// partition's share of the provisioned throughput); a partition whose
+	// answers carried no charge is still judged by PartitionTarget.
+	PartitionUnits float64
 	// SeriesPartitions is how many of the busiest partitions keep their
 	// entity series in the Summary (default 50; negative: every partition,
 	// which lets Summary.Merge recompute every peak exactly).

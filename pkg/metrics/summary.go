@@ -15,7 +15,10 @@ type Summary struct {
 	// per second of it.
 	DurationS       float64 `json:"duration_s"`
 	PartitionTarget float64 `json:"partition_target"`
-	Totals          Stats   `json:"totals"`
+	// PartitionUnits is Options.PartitionUnits: the RU/s charged
+	// partitions are judged against (0: none).
+	PartitionUnits float64 `json:"partition_request_units,omitempty"`
+	Totals         Stats   `json:"totals"`
 	// Ops has the operations that ran (requested, completed or dropped).
 	Ops map[Op]Stats `json:"operations"`
 	// Questions has the application's questions that ran, by name.
@@ -57,6 +60,11 @@ type PartitionStats struct {
 	// ThrottledPeak is the most entities the partition served in a second
 	// in which one of its requests was throttled.
 	ThrottledPeak int64 `json:"throttled_peak_entities_per_sec"`
+	// PeakUnits is the request units charged in the partition's busiest
+	// second (its peak RU/s), ThrottledPeakUnits the most charged in a
+	// second in which it was throttled; zero when it was never charged.
+	PeakUnits          float64 `json:"peak_request_units_per_sec,omitempty"`
+	ThrottledPeakUnits float64 `json:"throttled_peak_request_units_per_sec,omitempty"`
 	// OverTarget says the partition's load reached its target (OverTarget).
 	OverTarget bool             `json:"over_target"`
 	Status     map[string]int64 `json:"status"`
@@ -103,7 +111,7 @@ func (r *Registry) summary(end time.Time, withSeconds bool) *Summary {
 	if start.IsZero() || end.Before(start) {
 		start = end
 	}
-	s := &Summary{Start: start, End: end, PartitionTarget: r.opts.PartitionTarget, SeriesLimit: r.opts.SeriesPartitions,
+	s := &Summary{Start: start, End: end, PartitionTarget: r.opts.PartitionTarget, PartitionUnits: r.opts.PartitionUnits, SeriesLimit: r.opts.SeriesPartitions,
 		Ops: map[Op]Stats{}, Partitions: make([]PartitionStats, 0, len(r.parts)), Ignored: r.ignored.Load()}
 	s.Totals = r.total.stats()
 	for i := range r.ops {
@@ -180,7 +188,7 @@ func (s *Summary) finish() {
 			p.Status = map[string]int64{}
 		}
 		p.EntitiesPerSec = perSec(p.Entities, secs)
-		p.OverTarget = OverTarget(p.Key, PeakRate(p.Peak, p.EntitiesPerSec), float64(p.ThrottledPeak), s.PartitionTarget)
+		p.OverTarget = s.overTarget(p, secs)
 		h := p.Latency
 		p.Quantiles = Percentiles{P50: usToMs(h.Quantile(0.5)), P90: usToMs(h.Quantile(0.9)), P99: usToMs(h.Quantile(0.99)),
 			P999: usToMs(h.Quantile(0.999)), Max: usToMs(h.Max())}
@@ -191,6 +199,25 @@ func (s *Summary) finish() {
 			iv.setQuantiles(iv.Latency)
 		}
 	}
+}
+
+// overTarget applies OverTarget to a partition: by its request units
+// against PartitionUnits when it was charged and they are set, else by its
+// entities against PartitionTarget.
+func (s *Summary) overTarget(p *PartitionStats, secs float64) bool {
+	if s.PartitionUnits > 0 && p.Charged > 0 {
+		return OverTarget(p.Key, max(p.PeakUnits, UnitsPerSec(p.RequestUnits, secs)), p.ThrottledPeakUnits, s.PartitionUnits)
+	}
+	return OverTarget(p.Key, PeakRate(p.Peak, p.EntitiesPerSec), float64(p.ThrottledPeak), s.PartitionTarget)
+}
+
+// UnitsPerSec is ru request units over secs seconds as a rate (0 for no
+// time).
+func UnitsPerSec(ru, secs float64) float64 {
+	if secs <= 0 {
+		return 0
+	}
+	return ru / secs
 }
 
 // PeakRate is a partition's peak entities/s: the most entities it served

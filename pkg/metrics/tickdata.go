@@ -43,23 +43,25 @@ type partAcc struct {
 	inUse  bool   // on the used list
 }
 
-// secCount is a second, the entities served in it, and whether a request
-// was throttled in it.
+// secCount is a second, the entities served in it, whether a request was
+// throttled in it, and the request units charged in it (hundredths).
 type secCount struct {
 	sec       int32
 	n         int64
 	throttled bool
+	cu        int64
 }
 
-func (p *partAcc) addEntities(sec int32, n int64, throttled bool) {
+func (p *partAcc) addEntities(sec int32, n int64, throttled bool, cu int64) {
 	for i := len(p.secs) - 1; i >= 0; i-- {
 		if p.secs[i].sec == sec {
 			p.secs[i].n += n
 			p.secs[i].throttled = p.secs[i].throttled || throttled
+			p.secs[i].cu += cu
 			return
 		}
 	}
-	p.secs = append(p.secs, secCount{sec, n, throttled})
+	p.secs = append(p.secs, secCount{sec, n, throttled, cu})
 }
 
 // secAcc is one second's figures within one tick.

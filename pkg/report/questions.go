@@ -27,8 +27,9 @@ type Question struct {
 	// count them), or "both" (some of each).
 	RowsVisitedFrom string `json:"rows_visited_from,omitempty"`
 	// RequestUnitsPerQuestion is the mean of the request units the
-	// service charged (Cosmos DB's x-ms-request-charge); absent when no
-	// request carried a charge.
+	// service charged (Cosmos DB's x-ms-request-charge) the question's
+	// requests, retries included, which its Stats count (request_units);
+	// absent when no request carried a charge.
 	RequestUnitsPerQuestion *float64 `json:"request_units_per_question,omitempty"`
 	// Sums are the totals the per-question figures are means of, kept so
 	// that shards' reports merge exactly.
@@ -105,8 +106,8 @@ func (q *Question) derive() {
 	default:
 		q.RowsVisitedFrom = "both"
 	}
-	if f.Charged > 0 {
-		ru := f.Charge / n
+	if q.Charged > 0 { // the question's requests' charges, counted as its requests are
+		ru := q.RequestUnits / n
 		q.RequestUnitsPerQuestion = &ru
 	}
 }

@@ -39,10 +39,11 @@ func askedRegistries(t0 time.Time) (whole *metrics.Registry, shards [2]*metrics.
 				if i%10 == 1 && p == 0 {
 					o = busy
 				}
-				rec.Request(metrics.Request{Op: metrics.Question, Partition: fmt.Sprintf("p%d", p), Outcome: o, Entities: 5, Page: true, At: at, Start: at, Question: k + 1})
+				rec.Request(metrics.Request{Op: metrics.Question, Partition: fmt.Sprintf("p%d", p), Outcome: o, Entities: 5, Page: true, At: at, Start: at, Question: k + 1,
+					Charged: true, Charge: 2.5 / float64(n)})
 			}
 			rec.QuestionDone(k, metrics.CrossPartition, at.Add(-time.Duration(i)*time.Millisecond), at, i%10 != 1,
-				metrics.QuestionFigures{Partitions: int64(n), Visited: int64(20 * n), VisitedByService: int64(n), Pages: int64(n), Returned: 5, Charge: 2.5, Charged: int64(n)})
+				metrics.QuestionFigures{Partitions: int64(n), Visited: int64(20 * n), VisitedByService: int64(n), Pages: int64(n), Returned: 5})
 		}
 	}
 	return whole, shards

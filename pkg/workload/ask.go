@@ -113,12 +113,9 @@ func (a *askSource) Query(ctx context.Context, q question.Query) ([]question.Row
 }
 
 // measure adds a request's rows visited (the service's count when it sends
-// one, else the rows returned) and request units; page marks query pages.
+// one, else the rows returned); page marks query pages. Its request units
+// are recorded with the request, every attempt's (executor.do).
 func (a *askSource) measure(res table.Result, page bool) {
-	if res.Charged {
-		a.fig.Charge += res.Charge
-		a.fig.Charged++
-	}
 	if !okResult(res) {
 		return
 	}

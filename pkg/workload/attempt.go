@@ -64,7 +64,8 @@ func (a *attempts) do(ctx context.Context, op metrics.Op, part string, page bool
 		if res.Outcome.Class == outcome.OK {
 			served = res.Entities
 		}
-		a.rec.Request(metrics.Request{Op: op, Partition: part, Outcome: res.Outcome, Entities: served, Retry: n > 0, Page: page, At: now, Start: a.opStart, Question: a.question})
+		a.rec.Request(metrics.Request{Op: op, Partition: part, Outcome: res.Outcome, Entities: served, Retry: n > 0, Page: page, At: now, Start: a.opStart, Question: a.question,
+			Charged: res.Charged, Charge: res.Charge})
 	})
 }
 
