@@ -56,7 +56,7 @@ func Build(m Meta, s *metrics.Summary) *Report {
 	for _, p := range s.Partitions {
 		eps := perSec(p.Entities, secs)
 		peak := metrics.PeakRate(p.Peak, eps)
-		r.Partitions = append(r.Partitions, Partition{
+		part := Partition{
 			PartitionKey: p.Key, Counts: p.Counts,
 			EntitiesPerSec: eps, PeakEntitiesPerSec: peak, ThrottledPeakEntitiesPerSec: float64(p.ThrottledPeak),
 			Status: p.Status,
@@ -64,7 +64,11 @@ func Build(m Meta, s *metrics.Summary) *Report {
 				P999: usMs(p.Latency.Quantile(0.999)), Max: usMs(p.Latency.Max())},
 			OverTarget: metrics.OverTarget(p.Key, peak, float64(p.ThrottledPeak), target),
 			Hist:       p.Latency.Encode(),
-		})
+		}
+		if p.Charged > 0 {
+			part.setUnits(secs, p.PeakUnits, p.ThrottledPeakUnits, s.PartitionUnits)
+		}
+		r.Partitions = append(r.Partitions, part)
 	}
 	for _, iv := range s.Intervals {
 		r.Intervals = append(r.Intervals, Interval{Second: iv.Second, Counts: iv.Counts, P50: iv.P50, P90: iv.P90, P99: iv.P99, Max: iv.Max,
@@ -83,7 +87,8 @@ func Build(m Meta, s *metrics.Summary) *Report {
 
 func stats(s metrics.Stats, secs float64) Stats {
 	return Stats{Counts: s.Counts, OpsPerSec: perSec(s.Ops, secs), EntitiesPerSec: perSec(s.Entities, secs), Status: s.Status,
-		Latency: Latency{P50: s.LatencyMs(50), P90: s.LatencyMs(90), P99: s.LatencyMs(99), P999: s.LatencyMs(99.9), Max: s.LatencyMs(100)}}
+		RequestUnitsPerSec: unitsRate(s.Counts, secs),
+		Latency:            Latency{P50: s.LatencyMs(50), P90: s.LatencyMs(90), P99: s.LatencyMs(99), P999: s.LatencyMs(99.9), Max: s.LatencyMs(100)}}
 }
 
 func perSec(n int64, secs float64) float64 {

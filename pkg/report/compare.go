@@ -47,12 +47,11 @@ func WriteCompareStyle(w io.Writer, reps []*Report, st textfit.Style) error {
 	}}
 	for _, r := range reps {
 		s := r.Totals
-		peak, _ := r.ThresholdValue("max_partition_peak", "")
 		v := SchemeVerdict(r)
 		t.Cells(cell(r.Scheme), cell(r.Model), cell(rate(s.OpsPerSec)), cell(rate(s.EntitiesPerSec)),
 			cell(ms(s.Latency.P50)), cell(ms(s.Latency.P99)), cell(ms(s.Latency.P999)), warn(pct(s.Throttled, s.Requests), s.Throttled > 0),
 			warn(num(s.Errors), s.Errors > 0), warn(num(s.Dropped), s.Dropped > 0), cell(num(int64(len(r.Partitions)))),
-			cell(fmt.Sprintf("%s/%s", rate(peak), rate(r.Run.PartitionTarget))), cell(pagesPerQuery(r)), textfit.Cell{Text: v, Color: verdictColor(v)})
+			cell(peakCell(r)), cell(pagesPerQuery(r)), textfit.Cell{Text: v, Color: verdictColor(v)})
 	}
 	t.Cols[1].Hide = !perModel
 	render(p, t)

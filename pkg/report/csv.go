@@ -7,8 +7,10 @@ import (
 )
 
 // CSVHeader is the header of the partitions CSV.
+// The request units columns are empty for a partition charged none.
 var CSVHeader = []string{"scheme", "partition_key", "ops", "requests", "entities", "entities_per_sec", "peak_entities_per_sec",
-	"throttled", "errors", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "max_ms", "over_target"}
+	"throttled", "errors", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "max_ms", "over_target",
+	"request_units", "request_units_per_sec", "peak_request_units_per_sec"}
 
 // WriteCSV writes one row per partition of each report, busiest first.
 func WriteCSV(w io.Writer, reports ...*Report) error {
@@ -22,7 +24,10 @@ func WriteCSV(w io.Writer, reports ...*Report) error {
 		for _, p := range r.Partitions {
 			rec := []string{r.Scheme, p.PartitionKey, i(p.Ops), i(p.Requests), i(p.Entities), f(p.EntitiesPerSec), f(p.PeakEntitiesPerSec),
 				i(p.Throttled), i(p.Errors), f(p.Latency.P50), f(p.Latency.P90), f(p.Latency.P99), f(p.Latency.P999), f(p.Latency.Max),
-				strconv.FormatBool(p.OverTarget)}
+				strconv.FormatBool(p.OverTarget), "", "", ""}
+			if p.RequestUnitsPerSec != nil {
+				rec[15], rec[16], rec[17] = f(p.RequestUnits), f(*p.RequestUnitsPerSec), f(peakUnits(p))
+			}
 			if err := cw.Write(rec); err != nil {
 				return err
 			}

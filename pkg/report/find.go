@@ -18,6 +18,9 @@ type Find struct {
 	// entities/s that step served.
 	LimitOpsPerSec      float64 `json:"limit_ops_per_sec"`
 	LimitEntitiesPerSec float64 `json:"limit_entities_per_sec"`
+	// LimitUnitsPerSec is the request units per second that step was
+	// charged, for a target that charges them (0: none).
+	LimitUnitsPerSec float64 `json:"limit_request_units_per_sec,omitempty"`
 	// Ceiling is set when the step at the maximum rate passed: the limit
 	// is at least this, the search did not find it.
 	Ceiling bool `json:"ceiling,omitempty"`
@@ -39,7 +42,12 @@ type FindStep struct {
 	DroppedPct     float64 `json:"dropped_pct"`
 	P99            float64 `json:"p99_ms"`
 	BusiestPeak    float64 `json:"busiest_peak_entities_per_sec"`
-	OK             bool    `json:"ok"`
+	// RequestUnitsPerSec and BusiestPeakUnits are the request units per
+	// second the step was charged and its busiest partition's peak RU/s,
+	// for a target that charges them.
+	RequestUnitsPerSec float64 `json:"request_units_per_sec,omitempty"`
+	BusiestPeakUnits   float64 `json:"busiest_peak_request_units_per_sec,omitempty"`
+	OK                 bool    `json:"ok"`
 	// Why says which condition the step failed.
 	Why string `json:"why,omitempty"`
 }
@@ -51,10 +59,18 @@ func (f *Find) Sentence() string {
 	case f.LimitOpsPerSec == 0:
 		return fmt.Sprintf("sustains none of the rates tried: %s ops/s failed: %s", rate(f.FailedAtOpsPerSec), f.LimitedBy)
 	case f.Ceiling:
-		return fmt.Sprintf("sustains at least %s entities/s (%s ops/s), the highest rate tried", rate(f.LimitEntitiesPerSec), rate(f.LimitOpsPerSec))
+		return fmt.Sprintf("sustains at least %s entities/s (%s ops/s%s), the highest rate tried", rate(f.LimitEntitiesPerSec), rate(f.LimitOpsPerSec), f.units())
 	}
-	return fmt.Sprintf("sustains %s entities/s (%s ops/s); %s ops/s failed: %s", rate(f.LimitEntitiesPerSec), rate(f.LimitOpsPerSec),
+	return fmt.Sprintf("sustains %s entities/s (%s ops/s%s); %s ops/s failed: %s", rate(f.LimitEntitiesPerSec), rate(f.LimitOpsPerSec), f.units(),
 		rate(f.FailedAtOpsPerSec), f.LimitedBy)
+}
+
+// units is ", N RU/s" when the search's limit was charged request units.
+func (f *Find) units() string {
+	if f.LimitUnitsPerSec == 0 {
+		return ""
+	}
+	return ", " + rate(f.LimitUnitsPerSec) + " RU/s"
 }
 
 // writeFind writes a search's steps and its result.
@@ -63,8 +79,14 @@ func writeFind(p *textfit.Printer, scheme string, f *Find) {
 	t := &textfit.Table{Indent: "  ", Cols: []textfit.Column{
 		{Header: "STEP", Right: true}, {Header: "OFFERED OPS/S", Short: "OFFERED", Right: true}, {Header: "OPS/S", Right: true},
 		{Header: "ENTITIES/S", Short: "ENT/S", Right: true}, {Header: "THROTTLED", Right: true}, {Header: "DROPPED", Right: true, Drop: 2},
-		{Header: "P99 MS", Right: true, Drop: 1}, {Header: "BUSIEST PEAK/S", Short: "PEAK/S", Right: true, Drop: 3}, {Header: "RESULT", Wrap: true},
+		{Header: "P99 MS", Right: true, Drop: 1}, {Header: "BUSIEST PEAK/S", Short: "PEAK/S", Right: true, Drop: 3},
+		{Header: "RU/S", Right: true, Drop: 4, Hide: true}, {Header: "PEAK RU/S", Right: true, Drop: 2, Hide: true}, {Header: "RESULT", Wrap: true},
 	}}
+	for _, s := range f.Steps {
+		if s.RequestUnitsPerSec > 0 {
+			t.Cols[9].Hide, t.Cols[10].Hide = false, false
+		}
+	}
 	for i, s := range f.Steps {
 		res := textfit.Cell{Text: "ok"}
 		if !s.OK {
@@ -72,7 +94,7 @@ func writeFind(p *textfit.Printer, scheme string, f *Find) {
 		}
 		t.Cells(cell(num(int64(i+1))), cell(rate(s.Rate)), cell(rate(s.OpsPerSec)), cell(rate(s.EntitiesPerSec)),
 			warn(textfit.Float(round2(s.ThrottledPct))+"%", s.ThrottledPct > 0), warn(textfit.Float(round2(s.DroppedPct))+"%", s.DroppedPct > 0),
-			cell(ms(s.P99)), cell(rate(s.BusiestPeak)), res)
+			cell(ms(s.P99)), cell(rate(s.BusiestPeak)), cell(rate(s.RequestUnitsPerSec)), cell(rate(s.BusiestPeakUnits)), res)
 	}
 	render(p, t)
 	p.Painted(textfit.Green, "%s %s", scheme, f.Sentence())

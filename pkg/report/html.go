@@ -90,7 +90,6 @@ func WriteHTML(w io.Writer, reps ...*Report) error {
 func writeCompareTable(ew *textfit.Printer, reps []*Report) {
 	ew.Printf("<table><tr><th>scheme</th><th>ops/s</th><th>entities/s</th><th>p50 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>throttled</th><th>partitions</th><th>busiest peak/s</th><th>verdict</th></tr>\n")
 	for _, r := range reps {
-		peak, _ := r.ThresholdValue("max_partition_peak", "")
 		v := SchemeVerdict(r)
 		cls := "ok"
 		if v != "ok" {
@@ -98,7 +97,7 @@ func writeCompareTable(ew *textfit.Printer, reps []*Report) {
 		}
 		ew.Printf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"%s\">%s</td></tr>\n",
 			html.EscapeString(r.Scheme), rate(r.Totals.OpsPerSec), rate(r.Totals.EntitiesPerSec), ms(r.Totals.Latency.P50), ms(r.Totals.Latency.P99),
-			ms(r.Totals.Latency.P999), pct(r.Totals.Throttled, r.Totals.Requests), num(int64(len(r.Partitions))), rate(peak), cls, html.EscapeString(v))
+			ms(r.Totals.Latency.P999), pct(r.Totals.Throttled, r.Totals.Requests), num(int64(len(r.Partitions))), html.EscapeString(peakCell(r)), cls, html.EscapeString(v))
 	}
 	ew.Printf("</table>\n")
 }
@@ -120,6 +119,9 @@ func writeCharts(ew *textfit.Printer, i int, r *Report) {
 	for _, p := range r.Partitions {
 		if p.PartitionKey != "*" {
 			charts = append(charts, "distribution")
+			if r.Charged() {
+				charts = append(charts, "units")
+			}
 			break
 		}
 	}
@@ -142,6 +144,7 @@ func writeRunHTML(ew *textfit.Printer, i int, r *Report) {
 		ew.Printf("<p class=\"bad\">the run did not complete: %s</p>\n", e(r.Failure))
 	}
 	ew.Printf("<p class=\"verdict\">%s</p>\n", e(Verdict(r)))
+	writeUnitsHTML(ew, r)
 	ew.Printf("<table><tr><th>operation</th><th>ops</th><th>ops/s</th><th>entities/s</th><th>requests</th><th>throttled</th><th>errors</th><th>failed</th><th>dropped</th><th>retries</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max ms</th></tr>\n")
 	row := func(name string, s Stats) {
 		ew.Printf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
@@ -173,7 +176,7 @@ func writeRunHTML(ew *textfit.Printer, i int, r *Report) {
 	parts := append([]Partition(nil), r.Partitions...)
 	sort.SliceStable(parts, func(a, b int) bool { return parts[a].Entities > parts[b].Entities })
 	for _, p := range parts[:min(len(parts), 20)] {
-		v := partitionVerdict(p, r.Run.PartitionTarget)
+		v := partitionVerdictOf(r, p)
 		cls := "ok"
 		if v != "ok" {
 			cls = "bad"

@@ -284,6 +284,7 @@ func mergeStats(reps []*Report, op string, secs float64) (Stats, string, error) 
 		}
 	}
 	out.OpsPerSec, out.EntitiesPerSec = perSec(out.Ops, secs), perSec(out.Entities, secs)
+	out.RequestUnitsPerSec = unitsRate(out.Counts, secs)
 	enc := ""
 	if hist != nil {
 		ms := metrics.Stats{Latency: hist}
@@ -317,6 +318,7 @@ func mergePartitions(reps []*Report, secs float64) ([]Partition, error) {
 				q.Counts.Add(p.Counts)
 				q.PeakEntitiesPerSec = max(q.PeakEntitiesPerSec, p.PeakEntitiesPerSec)
 				q.ThrottledPeakEntitiesPerSec = max(q.ThrottledPeakEntitiesPerSec, p.ThrottledPeakEntitiesPerSec)
+				q.mergeUnits(p)
 				q.OverTarget = q.OverTarget || p.OverTarget
 				for k, n := range p.Status {
 					q.Status[k] += n
@@ -338,6 +340,9 @@ func mergePartitions(reps []*Report, secs float64) ([]Partition, error) {
 	out := make([]Partition, 0, len(byKey))
 	for k, p := range byKey {
 		p.EntitiesPerSec = perSec(p.Entities, secs)
+		if p.Charged > 0 {
+			p.RequestUnitsPerSec = unitsRate(p.Counts, secs)
+		}
 		if count[k] > 1 {
 			if h := hists[k]; h != nil {
 				p.Latency = Latency{P50: usMs(h.Quantile(0.5)), P90: usMs(h.Quantile(0.9)), P99: usMs(h.Quantile(0.99)),

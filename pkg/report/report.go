@@ -95,6 +95,11 @@ type RunInfo struct {
 	Seed            uint64  `json:"seed"`
 	Retry           string  `json:"retry"`
 	PartitionTarget float64 `json:"partition_target"`
+	// PartitionUnits is the request units per second a partition of a
+	// target that charges them is judged against instead: a Cosmos DB
+	// physical partition's share of the provisioned throughput (0: not
+	// known, or not such a target).
+	PartitionUnits float64 `json:"partition_request_units,omitempty"`
 	// Shard is "I/N" for shard I of a run of N shards.
 	Shard string `json:"shard,omitempty"`
 	// ID names the run the shards belong to (--run-id), if given.
@@ -130,10 +135,13 @@ type SeedInfo struct {
 // Stats are the totals of the run or of one operation.
 type Stats struct {
 	metrics.Counts
-	OpsPerSec      float64          `json:"ops_per_sec"`
-	EntitiesPerSec float64          `json:"entities_per_sec"`
-	Status         map[string]int64 `json:"status"`
-	Latency        Latency          `json:"latency_ms"`
+	OpsPerSec      float64 `json:"ops_per_sec"`
+	EntitiesPerSec float64 `json:"entities_per_sec"`
+	// RequestUnitsPerSec is the request units charged per second; nil (and
+	// absent from JSON) when the target charged none.
+	RequestUnitsPerSec *float64         `json:"request_units_per_sec,omitempty"`
+	Status             map[string]int64 `json:"status"`
+	Latency            Latency          `json:"latency_ms"`
 }
 
 // Latency percentiles in milliseconds.
@@ -153,9 +161,16 @@ type Partition struct {
 	PeakEntitiesPerSec float64 `json:"peak_entities_per_sec"`
 	// ThrottledPeakEntitiesPerSec is the most entities the partition served
 	// in a second in which it was throttled.
-	ThrottledPeakEntitiesPerSec float64          `json:"throttled_peak_entities_per_sec,omitempty"`
-	Status                      map[string]int64 `json:"status,omitempty"`
-	Latency                     Latency          `json:"latency_ms"`
+	ThrottledPeakEntitiesPerSec float64 `json:"throttled_peak_entities_per_sec,omitempty"`
+	// RequestUnitsPerSec and PeakRequestUnitsPerSec are the request units
+	// charged per second on average and in the busiest second, and
+	// ThrottledPeakRequestUnitsPerSec the most in a second in which it was
+	// throttled; absent when the partition was charged none.
+	RequestUnitsPerSec              *float64         `json:"request_units_per_sec,omitempty"`
+	PeakRequestUnitsPerSec          *float64         `json:"peak_request_units_per_sec,omitempty"`
+	ThrottledPeakRequestUnitsPerSec float64          `json:"throttled_peak_request_units_per_sec,omitempty"`
+	Status                          map[string]int64 `json:"status,omitempty"`
+	Latency                         Latency          `json:"latency_ms"`
 	// OverTarget is metrics.OverTarget: the partition's load reached its
 	// target (its HOT verdicts say the same).
 	OverTarget bool `json:"over_target"`

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/csv"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -141,7 +142,8 @@ func TestOverTargetAgreesEverywhere(t *testing.T) {
 	WriteText(&text, r)
 	WriteCSV(&csvOut, r)
 	rows, _ := csv.NewReader(&csvOut).ReadAll()
-	if !strings.Contains(js.String(), `"over_target": true`) || rows[1][len(rows[1])-1] != "true" || !strings.Contains(text.String(), "HOT: throttled at target") {
+	col := slices.Index(rows[0], "over_target")
+	if !strings.Contains(js.String(), `"over_target": true`) || col < 0 || rows[1][col] != "true" || !strings.Contains(text.String(), "HOT: throttled at target") {
 		t.Errorf("over_target disagrees: json %v, csv %v, text:\n%s", strings.Contains(js.String(), `"over_target": true`), rows[1], text.String())
 	}
 }

@@ -34,13 +34,14 @@ func WriteTextStyle(w io.Writer, r *Report, st textfit.Style) error {
 		{Header: "REQUESTS", Short: "REQS", Right: true, Drop: 4}, {Header: "THROTTLED", Right: true}, {Header: "ERRORS", Right: true, Drop: 2},
 		{Header: "FAILED", Right: true, Drop: 5}, {Header: "DROPPED", Right: true, Drop: 2}, {Header: "RETRIES", Short: "RETRY", Right: true, Drop: 6},
 		{Header: "P50 MS", Right: true, Drop: 3}, {Header: "P99 MS", Right: true}, {Header: "P99.9 MS", Right: true, Drop: 4},
-		{Header: "MAX MS", Right: true, Drop: 5},
+		{Header: "MAX MS", Right: true, Drop: 5}, {Header: "RU/OP", Right: true, Hide: !r.Charged()}, {Header: "RU/S", Right: true, Hide: !r.Charged()},
 	}}
 	row := func(name string, s Stats) {
 		ops.Cells(cell(name), cell(num(s.Ops)), cell(rate(s.OpsPerSec)), cell(rate(s.EntitiesPerSec)), cell(num(s.Requests)),
 			warn(num(s.Throttled), s.Throttled > 0), warn(num(s.Errors), s.Errors > 0), warn(num(s.Failed), s.Failed > 0),
 			warn(num(s.Dropped), s.Dropped > 0), cell(num(s.Retries)),
-			cell(ms(s.Latency.P50)), cell(ms(s.Latency.P99)), cell(ms(s.Latency.P999)), cell(ms(s.Latency.Max)))
+			cell(ms(s.Latency.P50)), cell(ms(s.Latency.P99)), cell(ms(s.Latency.P999)), cell(ms(s.Latency.Max)),
+			cell(rate(unitsPerOp(s))), cell(rate(rateOf(s.RequestUnitsPerSec))))
 	}
 	for _, op := range OperationOrder(r.Operations) {
 		row(op, r.Operations[op])
@@ -57,19 +58,27 @@ func WriteTextStyle(w io.Writer, r *Report, st textfit.Style) error {
 	if advice := DroppedAdvice(r); advice != "" {
 		p.Painted(textfit.Yellow, "%s", advice)
 	}
+	if u := unitsVerdict(r); u != "" {
+		p.Line("request units: %s", u)
+	}
 	writeQuestions(p, []*Report{r})
 
 	n := min(len(r.Partitions), TopPartitions)
 	p.Blank()
-	p.Line("busiest %d of %s partitions (target %s entities/s per partition)", n, num(int64(len(r.Partitions))), rate(r.Run.PartitionTarget))
+	p.Line("%s", partitionsHeading(r, n))
 	parts := &textfit.Table{Cols: []textfit.Column{
 		{Header: "PARTITION", Shrink: true}, {Header: "ENTITIES", Short: "ENTS", Right: true, Drop: 3}, {Header: "ENTITIES/S", Short: "ENT/S", Right: true},
-		{Header: "PEAK/S", Right: true}, {Header: "REQUESTS", Short: "REQS", Right: true, Drop: 4}, {Header: "THROTTLED", Right: true},
+		{Header: "PEAK/S", Right: true, Drop: 1, Hide: false}, {Header: "RU/S", Right: true, Drop: 2, Hide: !r.Charged()},
+		{Header: "PEAK RU/S", Right: true, Hide: !r.Charged()}, {Header: "REQUESTS", Short: "REQS", Right: true, Drop: 4}, {Header: "THROTTLED", Right: true},
 		{Header: "ERRORS", Right: true, Drop: 2}, {Header: "P99 MS", Right: true, Drop: 1}, {Header: "VERDICT", Wrap: true},
 	}}
+	if !r.Charged() {
+		parts.Cols[3].Drop = 0 // entities/s are the yardstick
+	}
 	for _, pt := range r.Partitions[:n] {
-		v := partitionVerdict(pt, r.Run.PartitionTarget)
+		v := partitionVerdictOf(r, pt)
 		parts.Cells(cell(displayKey(pt.PartitionKey)), cell(num(pt.Entities)), cell(rate(pt.EntitiesPerSec)), cell(rate(pt.PeakEntitiesPerSec)),
+			cell(rate(rateOf(pt.RequestUnitsPerSec))), cell(rate(rateOf(pt.PeakRequestUnitsPerSec))),
 			cell(num(pt.Requests)), warn(num(pt.Throttled), pt.Throttled > 0), warn(num(pt.Errors), pt.Errors > 0), cell(ms(pt.Latency.P99)),
 			textfit.Cell{Text: v, Color: verdictColor(v)})
 	}

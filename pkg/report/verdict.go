@@ -60,11 +60,16 @@ func Verdict(r *Report) string {
 	}
 	switch {
 	case len(over) == 1:
-		parts = append(parts, fmt.Sprintf("hot partition %s at or over the %s entities/s target", over[0], rate(r.Run.PartitionTarget)))
+		parts = append(parts, fmt.Sprintf("hot partition %s at or over %s", over[0], targetPhrase(r)))
 	case len(over) > 1:
-		parts = append(parts, fmt.Sprintf("%d hot partitions at or over the %s entities/s target", len(over), rate(r.Run.PartitionTarget)))
+		parts = append(parts, fmt.Sprintf("%d hot partitions at or over %s", len(over), targetPhrase(r)))
+	case judgedByUnits(r):
+		parts = append(parts, "no partition at "+targetPhrase(r))
 	default:
 		parts = append(parts, fmt.Sprintf("no partition at the %s entities/s target", rate(r.Run.PartitionTarget)))
+	}
+	if u := unitsVerdict(r); u != "" {
+		parts = append(parts, u)
 	}
 	if r.Totals.Throttled > 0 {
 		parts = append(parts, fmt.Sprintf("%s of requests throttled", pct(r.Totals.Throttled, r.Totals.Requests)))

@@ -213,6 +213,33 @@
     });
   }
 
+  // units draws a run charged in request units: its busiest partitions by
+  // peak RU/s, mean and peak, against a physical partition's share of the
+  // provisioned throughput when it is known.
+  function units(run, id) {
+    var parts = run.partitions.filter(function (p) { return p.partition_key !== "*" && p.peak_request_units_per_sec !== undefined; })
+      .sort(function (a, b) { return b.peak_request_units_per_sec - a.peak_request_units_per_sec; }).slice(0, 40);
+    if (parts.length === 0) { return; }
+    var share = run.run.partition_request_units || 0;
+    var line = { symbol: "none", silent: true, lineStyle: { color: targetColor, type: "dashed" }, data: share > 0 ? [{ yAxis: share }] : [],
+      label: { formatter: "share " + fmt.format(share) + " RU/s", position: "insideEndTop", color: targetColor } };
+    chart(id, {
+      title: title("Busiest partitions: mean and peak request units/s"),
+      tooltip: { trigger: "axis" },
+      legend: { top: 24 },
+      grid: grid(),
+      xAxis: { type: "category", data: parts.map(function (p) { return p.partition_key; }),
+        axisLabel: { show: parts.length <= 20, rotate: 30, formatter: function (v) { return shorten(v, 18); } } },
+      yAxis: { type: "value", name: "RU/s", max: function (v) { return Math.ceil(Math.max(v.max, share) * 1.15); },
+        axisLabel: { formatter: function (v) { return fmt.format(v); } } },
+      series: [
+        { name: "mean RU/s", type: "bar", data: parts.map(function (p) { return Math.round(p.request_units_per_sec); }) },
+        { name: "peak RU/s", type: "line", showSymbol: parts.length <= 20, data: parts.map(function (p) { return p.peak_request_units_per_sec; }),
+          markLine: line }
+      ]
+    });
+  }
+
   var latencyKeys = [["p50", "p50"], ["p90", "p90"], ["p99", "p99"], ["p999", "p99.9"], ["max", "max"]];
 
   function operations(run, id) {
@@ -363,6 +390,7 @@
       }
       heatmap(run, "heatmap-" + i);
       distribution(run, "distribution-" + i);
+      units(run, "units-" + i);
       operations(run, "operations-" + i);
       findSteps(run, "find-" + i);
     });
