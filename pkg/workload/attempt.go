@@ -25,7 +25,7 @@ func retry(ctx, more context.Context, clock Clock, r Retrier, st *keygen.Stream,
 		if observe != nil {
 			observe(res, n)
 		}
-		if res.Outcome.Class == outcome.OK || !res.Outcome.Retryable() || n >= r.Retries() || ctx.Err() != nil ||
+		if res.Outcome.Class == outcome.OK || !res.Outcome.Retryable() || res.AccessDenied() || n >= r.Retries() || ctx.Err() != nil ||
 			(more != nil && more.Err() != nil) {
 			return res
 		}
@@ -59,7 +59,7 @@ type attempts struct {
 func (a *attempts) do(ctx context.Context, op metrics.Op, part string, page bool, send func(context.Context) table.Result) table.Result {
 	return retry(ctx, a.more, a.clock, a.retry, a.st, send, func(res table.Result, n int) {
 		now := a.clock.Now()
-		a.health.observe(res, now)
+		a.health.observe(res, opKind(op), now)
 		served := 0
 		if res.Outcome.Class == outcome.OK {
 			served = res.Entities
@@ -67,6 +67,15 @@ func (a *attempts) do(ctx context.Context, op metrics.Op, part string, page bool
 		a.rec.Request(metrics.Request{Op: op, Partition: part, Outcome: res.Outcome, Entities: served, Retry: n > 0, Page: page, At: now, Start: a.opStart, Question: a.question,
 			Charged: res.Charged, Charge: res.Charge})
 	})
+}
+
+// opKind is what an operation needs of the target: "read", or the name of
+// a write (for explaining a refusal).
+func opKind(op metrics.Op) string {
+	if op >= metrics.Insert {
+		return op.String()
+	}
+	return "read"
 }
 
 // stopped reports whether the run has ended (no further page may start).

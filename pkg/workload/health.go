@@ -21,6 +21,14 @@ type health struct {
 	mu         sync.Mutex
 	lastErr    string
 	lastClass  outcome.Class
+	// denied is closed by the first refusal no retry cures
+	// (table.Result.AccessDenied), which deniedRes holds with the kind
+	// of operation refused (deniedWhat); nil when the run goes on
+	// through them (--reconnect).
+	denied     chan struct{}
+	deniedOnce sync.Once
+	deniedRes  table.Result
+	deniedWhat string
 }
 
 func newHealth(start time.Time) *health {
@@ -30,10 +38,22 @@ func newHealth(start time.Time) *health {
 	return h
 }
 
-// observe records one request's result.
-func (h *health) observe(r table.Result, at time.Time) {
+// watchDenied makes the first refusal no retry cures close denied.
+func (h *health) watchDenied() { h.denied = make(chan struct{}) }
+
+// observe records one request's result, of an operation of kind what
+// ("read", or the name of a write).
+func (h *health) observe(r table.Result, what string, at time.Time) {
 	if h == nil {
 		return
+	}
+	if h.denied != nil && r.AccessDenied() {
+		h.deniedOnce.Do(func() {
+			h.mu.Lock()
+			h.deniedRes, h.deniedWhat = r, what
+			h.mu.Unlock()
+			close(h.denied)
+		})
 	}
 	if r.Outcome.Status != 0 {
 		h.lastAnswer.Store(at.UnixNano())

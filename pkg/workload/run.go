@@ -63,7 +63,8 @@ type Config struct {
 	Events Events
 	Clock  Clock
 
-	measuring bool // the service measures (see enter)
+	measuring bool   // the service measures (see enter)
+	mainTable string // the main table's name, once Run knows it
 }
 
 // Events are the run's progress callbacks, called from the run's goroutines
@@ -160,6 +161,7 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	}
 	res.Tables = names
 	main := c.Service.Store(res.Table)
+	c.mainTable = res.Table
 	indexes := make([]Store, len(scheme.Indexes))
 	for k := range indexes {
 		indexes[k] = c.Service.Store(names[k+1])
@@ -246,6 +248,10 @@ func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes [
 	}
 	abort := c.abortCheck()
 	h := newHealth(start)
+	if !c.Reconnect {
+		h.watchDenied()
+	}
+	denied := h.denied // the tick's: nil once handled
 	var outageStart time.Time
 	var outageCause string
 	opCtx, cancelOps := context.WithCancel(c.Hard)
@@ -287,6 +293,16 @@ func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes [
 			case <-warmed:
 				c.enter(PhaseRun)
 				warmed, k = nil, k-1
+				continue
+			case <-denied: // a refusal no retry cures: stop at once
+				denied = nil
+				if ph.down == "" {
+					h.mu.Lock()
+					res, what := h.deniedRes, h.deniedWhat
+					h.mu.Unlock()
+					ph.down = "the target refused the run: " + explain(c.Hard, c.Service, res, what, c.mainTable)
+					cancelStop()
+				}
 				continue
 			case <-c.Clock.After(start.Add(time.Duration(k) * time.Second).Sub(c.Clock.Now())):
 				iv := reg.Tick(c.Clock.Now())

@@ -32,6 +32,9 @@ type SeedConfig struct {
 	// Progress, when set, is called after every batch with rows written so far.
 	Progress func(done, total int64)
 	Clock    Clock
+	// Explain, when set, words a failed transaction's refusal (see
+	// Explainer); by default its error is shown.
+	Explain func(res table.Result) string
 }
 
 // DefaultSeedRetry is the seed phase's retry strategy.
@@ -141,8 +144,12 @@ func Seed(ctx context.Context, c SeedConfig) (SeedResult, error) {
 					}
 				})
 				if last.Outcome.Class != outcome.OK {
+					why := fmt.Sprint(last.Err)
+					if c.Explain != nil && last.AccessDenied() {
+						why = c.Explain(last)
+					}
 					select {
-					case errs <- fmt.Errorf("%w: a transaction of %d rows failed: %v", ErrSeed, len(job.bodies), last.Err):
+					case errs <- fmt.Errorf("%w: a transaction of %d rows failed: %s", ErrSeed, len(job.bodies), why):
 					default:
 					}
 					cancel()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/tablestress/tablestress/pkg/table"
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
@@ -23,7 +24,8 @@ func (c *Config) seedPhase(ctx context.Context, res *Result, plan *Plan, main St
 	}
 	c.enter(PhaseSeed)
 	seedRes, err := Seed(ctx, SeedConfig{Plan: plan, Main: main, Indexes: indexes, Entities: c.Entities,
-		Workers: min(max(c.Workers, 8), 64), Limits: c.SeedLimits, Progress: c.Events.SeedProgress, Clock: c.Clock})
+		Workers: min(max(c.Workers, 8), 64), Limits: c.SeedLimits, Progress: c.Events.SeedProgress, Clock: c.Clock,
+		Explain: func(r table.Result) string { return explain(c.Hard, c.Service, r, "insert", c.mainTable) }})
 	res.Seed = seedRes
 	if err != nil && ctx.Err() != nil {
 		return fmt.Errorf("%w during the seed phase, with %s of %s rows written", ErrInterrupted, textfit.Int(seedRes.Written),

@@ -73,6 +73,27 @@ func FreshTableName(hint string) string {
 	return "ts" + clean.String() + hex.EncodeToString(b[:])
 }
 
+// Explainer is an optional capability of a Service (*table.Service has
+// it): it words a refusal no retry cures (table.Result.AccessDenied) for
+// the user, in terms of the credential; what is the refused operation's
+// kind ("read", "create table", "insert"...).
+type Explainer interface {
+	Explain(ctx context.Context, res table.Result, what, table string) string
+}
+
+// explain is svc's Explainer's sentence for res, or res's error.
+func explain(ctx context.Context, svc Service, res table.Result, what, tbl string) string {
+	if e, ok := svc.(Explainer); ok {
+		if s := e.Explain(ctx, res, what, tbl); s != "" {
+			return s
+		}
+	}
+	if res.Err == nil {
+		return res.Outcome.Key()
+	}
+	return res.Err.Error()
+}
+
 // tables creates the run's tables and remembers which ones it created, so
 // cleanup never deletes a table the run did not make.
 type tables struct {
@@ -96,7 +117,7 @@ func (t *tables) ensure(ctx context.Context, name string, reuse bool) error {
 		}
 		return fmt.Errorf("%w: %q was not created by this run; tablestress never writes into a table it did not create unless --reuse-table is given", ErrTableExists, name)
 	}
-	return fmt.Errorf("creating table %q: %v", name, res.Err)
+	return fmt.Errorf("creating table %q: %s", name, explain(ctx, t.svc, res, "create table", name))
 }
 
 // cleanup deletes the tables the run created.
