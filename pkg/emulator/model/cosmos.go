@@ -74,7 +74,7 @@ func (m *Model) admitCosmos(r Request, now int64) Decision {
 	ph.mu.Unlock()
 	p.b.take(m.partLimit, now, cost)
 	p.m.add(now, cost)
-	return Decision{Allow: true, Load: load}
+	return Decision{Allow: true, Load: load, Charge: cost}
 }
 
 // physicalFor returns the physical partition serving table's partition pk.
@@ -85,13 +85,14 @@ func (m *Model) physicalFor(table, pk string) *physical {
 
 // physicalRU is each physical partition's share of a table's RU/s.
 func (m *Model) physicalRU() float64 {
-	return m.cfg.Cosmos.RU / float64(m.cfg.Cosmos.physical())
+	return m.cfg.Cosmos.PartitionShare()
 }
 
 // chargeCosmos bills a query page: queryRU to the partition it started
 // in, and each visit's units (pageUnits) to its logical and physical
-// partition, possibly into debt.
-func (m *Model) chargeCosmos(table string, visits []Visit, now int64) {
+// partition, possibly into debt. It returns the page's request units.
+func (m *Model) chargeCosmos(table string, visits []Visit, now int64) float64 {
+	total := 0.0
 	for i, v := range visits {
 		ru := pageUnits(v)
 		if i == 0 {
@@ -100,6 +101,7 @@ func (m *Model) chargeCosmos(table string, visits []Visit, now int64) {
 		if ru <= 0 {
 			continue
 		}
+		total += ru
 		key, h := partKey{table, v.Partition}, partHash(table, v.Partition)
 		sh := m.shardOf(h)
 		sh.mu.Lock()
@@ -113,7 +115,12 @@ func (m *Model) chargeCosmos(table string, visits []Visit, now int64) {
 		ph.mu.Unlock()
 		sh.mu.Unlock()
 	}
+	return total
 }
+
+// ChargesUnits reports whether the model charges request units (Cosmos
+// DB's, as x-ms-request-charge): enabled with Kind Cosmos.
+func (m *Model) ChargesUnits() bool { return m.cfg.Enabled && m.cfg.Kind == Cosmos }
 
 // PartitionBytes returns the most one partition may hold, in bytes, while
 // the model is active: Cosmos DB's logical partition limit

@@ -55,6 +55,11 @@ func DefaultCosmos() CosmosConfig {
 	return CosmosConfig{RU: defaultCosmosRU, PartitionRU: defaultPartitionRU, LogicalRU: defaultPartitionRU, LogicalBytes: defaultLogicalBytes}
 }
 
+// PartitionShare is each physical partition's share of a table's
+// provisioned throughput, RU/s: what one partition's request units are
+// judged against.
+func (c CosmosConfig) PartitionShare() float64 { return c.RU / float64(c.physical()) }
+
 // physical returns how many physical partitions a table has: Partitions,
 // or as many as RU needs at PartitionRU each.
 func (c CosmosConfig) physical() int {

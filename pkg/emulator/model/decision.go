@@ -49,6 +49,10 @@ type Decision struct {
 	// Load is the utilisation (0 idle, 1 at its target) of the busiest of
 	// what judged an admitted request, for its queueing time (Latency).
 	Load float64
+	// Charge is the request units an admitted request was charged up front
+	// under Cosmos DB (rucost.go); 0 otherwise, and for a refusal (Cosmos
+	// DB charges nothing for a 429).
+	Charge float64
 }
 
 // Visit is what one page of a query did in one partition: the entities it

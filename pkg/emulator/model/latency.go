@@ -137,6 +137,9 @@ type Work struct {
 	Load float64
 	// Refused is set when the model refused the request.
 	Refused bool
+	// Charge is the request units the request was charged (Cosmos DB:
+	// Decision.Charge, and what ChargePage billed a query page).
+	Charge float64
 }
 
 // ServiceTime returns how long a request that did w takes to answer: 0

@@ -180,21 +180,23 @@ func (m *Model) admitServer(p *part, key partKey, h uint64, n float64, ahead, no
 // Their buckets may go into debt, refusing later requests until they
 // refill: a query is charged for every entity it iterated, whether its
 // filter matched it or not (seed 002: selectivity "dictates how many rows
-// must be iterated"). It does nothing when the model is off or paused.
-func (m *Model) ChargePage(table string, visits []Visit) {
+// must be iterated"). It does nothing when the model is off or paused. It
+// returns the request units the page was charged under Cosmos DB (0
+// otherwise).
+func (m *Model) ChargePage(table string, visits []Visit) float64 {
 	if !m.Active() || len(visits) == 0 {
-		return
+		return 0
 	}
 	now := m.clock()
 	if m.cfg.Kind == Cosmos {
-		m.chargeCosmos(table, visits, now)
-		return
+		return m.chargeCosmos(table, visits, now)
 	}
 	for _, v := range visits {
 		if v.Visited > 0 {
 			m.charge(table, v, now)
 		}
 	}
+	return 0
 }
 
 // charge bills one visit of an Azure partition.
