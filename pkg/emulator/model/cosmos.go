@@ -120,7 +120,10 @@ func (m *Model) chargeCosmos(table string, visits []Visit, now int64) float64 {
 
 // ChargesUnits reports whether the model charges request units (Cosmos
 // DB's, as x-ms-request-charge): enabled with Kind Cosmos.
-func (m *Model) ChargesUnits() bool { return m.cfg.Enabled && m.cfg.Kind == Cosmos }
+func (m *Model) ChargesUnits() bool { return m.cfg.ChargesUnits() }
+
+// ChargesUnits reports whether a model of c charges request units.
+func (c Config) ChargesUnits() bool { return c.Enabled && c.Kind == Cosmos }
 
 // PartitionBytes returns the most one partition may hold, in bytes, while
 // the model is active: Cosmos DB's logical partition limit
