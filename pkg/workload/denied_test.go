@@ -85,7 +85,7 @@ func TestDeniedWriteStopsRunAtOnce(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, ErrTargetDown) || !strings.Contains(res.Failure, "the target refused the run: ") ||
+			if !errors.Is(err, ErrRefused) || !strings.Contains(res.Failure, "the target refused the run: ") ||
 				!strings.Contains(res.Failure, "AuthorizationPermissionMismatch") {
 				t.Fatalf("err %v, failure %q", err, res.Failure)
 			}

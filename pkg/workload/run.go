@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -189,6 +190,9 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	if ph.down != "" {
 		res.Failure = ph.down
 		res.Interrupted = true
+		if ph.refused {
+			return res, fmt.Errorf("%w: %s", ErrRefused, strings.TrimPrefix(ph.down, refusedPrefix))
+		}
 		return res, fmt.Errorf("%w: %s", ErrTargetDown, ph.down)
 	}
 	if led != nil {
@@ -218,10 +222,18 @@ var ErrInterrupted = errors.New("workload: interrupted")
 // ErrTargetDown is returned when the target stops answering.
 var ErrTargetDown = errors.New("workload: the target is down")
 
+// ErrRefused is returned when the target refused the run a request no
+// retry cures (table.Result.AccessDenied): the run stopped at once.
+var ErrRefused = errors.New("workload: the target refused the run")
+
+// refusedPrefix starts the Failure of a run stopped by ErrRefused.
+const refusedPrefix = "the target refused the run: "
+
 // phaseResult is what the run phase learnt besides its figures.
 type phaseResult struct {
 	aborted string
 	down    string
+	refused bool // down is a refusal (ErrRefused)
 	outages []Outage
 }
 
@@ -300,7 +312,7 @@ func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes [
 					h.mu.Lock()
 					res, what := h.deniedRes, h.deniedWhat
 					h.mu.Unlock()
-					ph.down = "the target refused the run: " + explain(c.Hard, c.Service, res, what, c.mainTable)
+					ph.down, ph.refused = refusedPrefix+explain(c.Hard, c.Service, res, what, c.mainTable), true
 					cancelStop()
 				}
 				continue

@@ -104,8 +104,15 @@ type tables struct {
 // ErrTableExists refuses to write into a table the run did not create.
 var ErrTableExists = fmt.Errorf("workload: table already exists")
 
-// ensure creates name, or with reuse accepts an existing table.
+// ensure creates name, or with reuse accepts an existing table: one found
+// by name first, so that an identity that may read but not create tables
+// can run on a table prepared for it.
 func (t *tables) ensure(ctx context.Context, name string, reuse bool) error {
+	if reuse {
+		if ok, res := t.svc.TableExists(ctx, name); ok && res.Outcome.Class == outcome.OK {
+			return nil
+		}
+	}
 	res := t.svc.CreateTable(ctx, name)
 	if res.Outcome.Class == outcome.OK {
 		t.created = append(t.created, name)
