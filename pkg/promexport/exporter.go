@@ -24,6 +24,9 @@ type Exporter struct {
 
 	info, ops, requests, entities, throttled, errors, dropped, retries *prometheus.Desc
 	latency, partEntities, partPeak, partThrottled, partRequests       *prometheus.Desc
+	// Request units, for a target that charges them (Cosmos DB): served
+	// only for what was charged.
+	units, partUnits, partPeakUnits *prometheus.Desc
 }
 
 // New returns an exporter with no run yet.
@@ -46,6 +49,9 @@ func New() *Exporter {
 		partRequests:  d("partition_requests_total", "Requests per partition (busiest partitions).", "partition"),
 		partPeak:      d("partition_peak_entities_per_second", "Busiest one-second interval per partition (sealed seconds).", "partition"),
 		partThrottled: d("partition_throttled_total", "Throttled requests per partition (busiest partitions).", "partition"),
+		units:         d("request_units_total", "Request units charged (x-ms-request-charge), for a target that charges them.", "op"),
+		partUnits:     d("partition_request_units_total", "Request units charged per partition (busiest partitions).", "partition"),
+		partPeakUnits: d("partition_peak_request_units_per_second", "Most request units charged in one second per partition (sealed seconds).", "partition"),
 	}
 }
 
@@ -60,7 +66,7 @@ func (e *Exporter) Set(scenario, scheme, targetKind string, snapshot func() *met
 // Describe implements prometheus.Collector.
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{e.info, e.ops, e.requests, e.entities, e.throttled, e.errors, e.dropped, e.retries,
-		e.latency, e.partEntities, e.partRequests, e.partPeak, e.partThrottled} {
+		e.latency, e.partEntities, e.partRequests, e.partPeak, e.partThrottled, e.units, e.partUnits, e.partPeakUnits} {
 		ch <- d
 	}
 }
@@ -90,6 +96,9 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 		c(e.errors, st.Errors)
 		c(e.dropped, st.Dropped)
 		c(e.retries, st.Retries)
+		if st.Charged > 0 {
+			ch <- prometheus.MustNewConstMetric(e.units, prometheus.CounterValue, st.RequestUnits, scenario, scheme, name)
+		}
 		for status, n := range st.Status {
 			ch <- prometheus.MustNewConstMetric(e.requests, prometheus.CounterValue, float64(n), scenario, scheme, name, status)
 		}
@@ -128,5 +137,9 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 		g(e.partRequests, prometheus.CounterValue, p.Requests)
 		g(e.partThrottled, prometheus.CounterValue, p.Throttled)
 		g(e.partPeak, prometheus.GaugeValue, p.Peak)
+		if p.Charged > 0 {
+			ch <- prometheus.MustNewConstMetric(e.partUnits, prometheus.CounterValue, p.RequestUnits, scenario, scheme, p.Key)
+			ch <- prometheus.MustNewConstMetric(e.partPeakUnits, prometheus.GaugeValue, p.PeakUnits, scenario, scheme, p.Key)
+		}
 	}
 }
