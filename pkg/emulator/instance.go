@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -43,11 +44,15 @@ func Start(addr string, cfg Config) (*Instance, error) {
 	return serveOn(addr, s)
 }
 
-// serveOn listens on addr and serves s in a goroutine.
+// serveOn listens on addr and serves s in a goroutine, over TLS when its
+// Config had TLS.
 func serveOn(addr string, s *Server) (*Instance, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
+	}
+	if s.tls != nil {
+		ln = tls.NewListener(ln, s.tls)
 	}
 	in := &Instance{Server: s, ln: ln, done: make(chan error, 1), srv: httpfront.NewServer(s)}
 	go func() { in.done <- in.srv.Serve(ln) }()
@@ -58,13 +63,13 @@ func serveOn(addr string, s *Server) (*Instance, error) {
 func (i *Instance) Addr() string { return i.ln.Addr().String() }
 
 // URL is the table service endpoint, path-style like Azurite's.
-func (i *Instance) URL() string { return "http://" + i.Addr() + "/" + i.account }
+func (i *Instance) URL() string { return i.scheme + "://" + i.Addr() + "/" + i.account }
 
 // ConnectionString is a connection string for the account, with its key,
 // as aztables.NewServiceClientFromConnectionString reads it. It holds the
 // key: do not log it.
 func (i *Instance) ConnectionString() string {
-	return "DefaultEndpointsProtocol=http;AccountName=" + i.account + ";AccountKey=" + encodeKey(i.key) + ";TableEndpoint=" + i.URL() + ";"
+	return "DefaultEndpointsProtocol=" + i.scheme + ";AccountName=" + i.account + ";AccountKey=" + encodeKey(i.key) + ";TableEndpoint=" + i.URL() + ";"
 }
 
 // PrintableConnectionString is ConnectionString as it may be shown: in

@@ -39,7 +39,7 @@ var layers = map[string]struct{ imports, tests []string }{
 	"pkg/emulator": {imports: []string{"internal/jsontext", "pkg/outcome", "pkg/emulator/internal/edm",
 		"pkg/emulator/internal/httpfront", "pkg/emulator/internal/filter", "pkg/emulator/internal/store",
 		"pkg/emulator/model", "pkg/emulator/faults"},
-		tests: []string{"internal/testenv", "pkg/table"}},
+		tests: []string{"internal/devcert", "internal/testenv", "pkg/table"}},
 }
 
 // listed is what go list says of a package.

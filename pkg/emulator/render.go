@@ -27,16 +27,19 @@ type view struct {
 	host    string // as the client addressed the service
 	account string
 	table   string
+	scheme  string // http or https, as the service is served
 }
 
-// base is the service URL, http://host/account.
-func (v *view) base() string { return "http://" + v.host + "/" + v.account }
+// base is the service URL, scheme://host/account.
+func (v *view) base() string { return v.scheme + "://" + v.host + "/" + v.account }
 
 // appendMetadataURL appends, as a JSON string, the odata.metadata of an
 // answer about the view's table; suffix follows the table's name
 // ("/@Element" for a single entity, "" for a list).
 func (v *view) appendMetadataURL(dst []byte, suffix string) []byte {
-	dst = append(dst, `"http://`...)
+	dst = append(dst, '"')
+	dst = append(dst, v.scheme...)
+	dst = append(dst, "://"...)
 	dst = jsontext.AppendChars(dst, v.host)
 	dst = append(dst, '/')
 	dst = jsontext.AppendChars(dst, v.account)
@@ -187,7 +190,7 @@ func metaLevel(r *http.Request) int {
 
 // viewOf is the rendering a request asks for.
 func (s *Server) viewOf(r *http.Request, table string, sel *selection) view {
-	return view{meta: metaLevel(r), sel: sel, host: r.Host, account: s.account, table: table}
+	return view{meta: metaLevel(r), sel: sel, host: r.Host, account: s.account, table: table, scheme: s.scheme}
 }
 
 // renderPooled renders one entity's answer into a buffer of bufPool,

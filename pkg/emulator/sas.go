@@ -123,8 +123,8 @@ func (s *Server) authenticateSAS(r *http.Request, t sasToken) (*grant, *apiError
 	if t.expiry == "" || seErr != nil || stErr != nil || !now.Before(se) || (t.start != "" && now.Before(st)) {
 		return nil, errAuth // "Signature not valid in the specified time frame"
 	}
-	if t.proto != "" && t.proto != "https,http" && t.proto != "http,https" {
-		return nil, errSASProtocol // this service speaks http only
+	if t.proto != "" && t.proto != "https,http" && t.proto != "http,https" && (t.proto != "https" || s.scheme != "https") {
+		return nil, errSASProtocol
 	}
 	if t.ip != "" {
 		host, _, _ := net.SplitHostPort(r.RemoteAddr)

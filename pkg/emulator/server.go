@@ -45,6 +45,7 @@
 package emulator
 
 import (
+	"crypto/tls"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -85,6 +86,8 @@ type Config struct {
 	Now func() time.Time
 	// AllowRemote lets Start listen on a non-loopback address.
 	AllowRemote bool
+	// TLS, when set, makes Start serve HTTPS with its certificate.
+	TLS *tls.Config
 }
 
 // Server is the Table service as an http.Handler. All its methods are safe
@@ -106,6 +109,8 @@ type Server struct {
 	dates   *httpfront.DateCache
 	signers sync.Pool                         // of *signer
 	service atomic.Pointer[serviceProperties] // the Table service's properties as set (service.go); nil: the defaults
+	tls     *tls.Config                       // Config.TLS
+	scheme  string                            // "https" when the service is served over TLS, else "http"
 }
 
 // ErrConfig is returned for an unusable configuration.
@@ -133,11 +138,14 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{account: cfg.Account, key: key, prefix: "/" + cfg.Account, dates: dates, now: cfg.Now, store: store.New(cfg.Now, cfg.Model.Enabled && cfg.Model.Kind == model.Cosmos),
 		model: model.New(cfg.Model, cfg.Now), counters: newCounters()}
 	s.measure.on = true
+	if s.scheme, s.tls = "http", cfg.TLS; cfg.TLS != nil {
+		s.scheme = "https"
+	}
 	s.SetFaults(cfg.Faults)
 	return s, nil
 }
 
 // baseURL is the service URL as the client addressed it.
 func (s *Server) baseURL(r *http.Request) string {
-	return "http://" + r.Host + "/" + s.account
+	return s.scheme + "://" + r.Host + "/" + s.account
 }

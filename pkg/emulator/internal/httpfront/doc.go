@@ -21,6 +21,9 @@
 //     too large leaves the connection open where net/http closes it;
 //   - a request line and headers over maxHeaderBytes get 431 (net/http's
 //     default allows 1 MiB).
+//   - served over a TLS listener (the REST service's Config.TLS), the
+//     handler's request has no TLS state (net/http's r.TLS): the service
+//     knows it speaks HTTPS from its own configuration, not per request.
 //
 // It knows HTTP only: it imports fasthttp and the standard library, and
 // never the REST service, the store or the model. The REST service
