@@ -23,6 +23,9 @@ func (s *Server) authenticate(r *http.Request) (*grant, *apiError) {
 		}
 	}
 	if !s.sharedKeyValid(r) {
+		if isBearer(r) {
+			return s.authenticateBearer(r)
+		}
 		return nil, errAuth
 	}
 	return nil, nil

@@ -38,8 +38,8 @@ var layers = map[string]struct{ imports, tests []string }{
 	"pkg/emulator/entra": {tests: []string{"internal/devcert", "pkg/tokenauthority"}},
 	"pkg/emulator": {imports: []string{"internal/jsontext", "pkg/outcome", "pkg/emulator/internal/edm",
 		"pkg/emulator/internal/httpfront", "pkg/emulator/internal/filter", "pkg/emulator/internal/store",
-		"pkg/emulator/model", "pkg/emulator/faults"},
-		tests: []string{"internal/devcert", "internal/testenv", "pkg/table"}},
+		"pkg/emulator/model", "pkg/emulator/faults", "pkg/emulator/entra"},
+		tests: []string{"internal/devcert", "internal/testenv", "pkg/table", "pkg/tokenauthority"}},
 }
 
 // listed is what go list says of a package.

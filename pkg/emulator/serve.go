@@ -91,6 +91,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case aerr != nil:
 		rep = errReply(aerr, "")
+		rep.header = s.challenge(r, aerr)
 	case perr != nil:
 		rep = errReply(perr, "")
 	default:

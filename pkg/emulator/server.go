@@ -21,7 +21,8 @@
 //     preflight and headers, the read-only secondary endpoint with Get
 //     Table Service Stats (service.go, cors.go), x-ms-version (version.go);
 //   - Shared Key and Shared Key Lite authentication, service and account
-//     shared access signatures checked per operation (grant.go).
+//     shared access signatures checked per operation (grant.go), and
+//     Microsoft Entra ID bearer tokens over HTTPS (bearer.go).
 //
 // Every entity request passes fault injection (package faults) and Azure's
 // partition scalability model, or Cosmos DB's request units (package
@@ -54,6 +55,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/emulator/entra"
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/httpfront"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
@@ -88,6 +90,8 @@ type Config struct {
 	AllowRemote bool
 	// TLS, when set, makes Start serve HTTPS with its certificate.
 	TLS *tls.Config
+	// Entra, when set, accepts Microsoft Entra ID bearer tokens over HTTPS.
+	Entra *entra.Validator
 }
 
 // Server is the Table service as an http.Handler. All its methods are safe
@@ -111,6 +115,7 @@ type Server struct {
 	service atomic.Pointer[serviceProperties] // the Table service's properties as set (service.go); nil: the defaults
 	tls     *tls.Config                       // Config.TLS
 	scheme  string                            // "https" when the service is served over TLS, else "http"
+	entra   *entra.Validator
 }
 
 // ErrConfig is returned for an unusable configuration.
@@ -138,6 +143,7 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{account: cfg.Account, key: key, prefix: "/" + cfg.Account, dates: dates, now: cfg.Now, store: store.New(cfg.Now, cfg.Model.Enabled && cfg.Model.Kind == model.Cosmos),
 		model: model.New(cfg.Model, cfg.Now), counters: newCounters()}
 	s.measure.on = true
+	s.entra = cfg.Entra
 	if s.scheme, s.tls = "http", cfg.TLS; cfg.TLS != nil {
 		s.scheme = "https"
 	}
