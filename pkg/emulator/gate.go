@@ -64,7 +64,7 @@ func (s *Server) gate(ctx context.Context, part string, req model.Request, exten
 // having moved bodyBytes of request body and done entities at the load g
 // reported, on top of g's injected latency.
 func timedReply(rep reply, op model.Op, entities, bodyBytes int, g gated) reply {
-	rep.work = model.Work{Op: op, Entities: entities, Bytes: bodyBytes, Load: g.Load}
+	rep.work = model.Work{Op: op, Entities: entities, Bytes: bodyBytes, Load: g.Load, Charge: g.Charge}
 	rep.timed, rep.delay = true, g.delay
 	return rep
 }

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"math"
 	"net/http"
 	"strconv"
 	"time"
@@ -93,6 +94,9 @@ func (s *Server) setHeaders(h http.Header, rep *reply, bodyLen int, now time.Tim
 	}
 	if bodyLen >= 0 {
 		h["Content-Length"] = vals[1:2:2]
+	}
+	if s.model.ChargesUnits() { // Cosmos DB's charge, to the hundredth as it states it
+		h["X-Ms-Request-Charge"] = []string{strconv.FormatFloat(math.Round(rep.work.Charge*100)/100, 'f', -1, 64)}
 	}
 }
 

@@ -135,10 +135,11 @@ func (s *Server) query(r *http.Request, name string, g *grant) reply {
 	t.RLock()
 	out, next, more := v.appendPage(*buf, t, start, rg, f, p)
 	t.RUnlock()
-	s.model.ChargePage(name, p.visits)
+	charge := s.model.ChargePage(name, p.visits)
 	s.counters.visits(name, p.visits)
 	*buf = out
 	rep := timedReply(reply{status: http.StatusOK, body: out, part: part, entities: p.n, pooled: buf}, model.OpQuery, 0, 0, d)
+	rep.work.Charge += charge
 	rep.work.Visited = p.seen
 	// What the page visited, for the client to attribute to its own
 	// operations (the counters of /_tablestress/stats sum it per table).
