@@ -229,6 +229,7 @@ func (s *Search) step(ctx context.Context, n int, rate float64) (*report.Report,
 		st.DroppedPct = 100 * float64(t.Dropped) / float64(t.Ops)
 	}
 	st.BusiestPeak, _ = rep.ThresholdValue("max_partition_peak", "")
+	st.RequestUnitsPerSec, st.BusiestPeakUnits = rep.StepUnits()
 	st.Why = s.Rule.judge(rep)
 	st.OK = st.Why == ""
 	if s.OnStep != nil {
@@ -257,6 +258,7 @@ func (s *Search) result(f *report.Find, best, lowest, last *report.Report, lo, h
 	}
 	if best != nil {
 		f.LimitOpsPerSec, f.LimitEntitiesPerSec = lo, best.Totals.EntitiesPerSec
+		f.LimitUnitsPerSec, _ = best.StepUnits()
 	}
 	if !math.IsInf(hi, 1) {
 		f.FailedAtOpsPerSec = hi
@@ -281,9 +283,9 @@ func (r StopRule) limitedBy(rep *report.Report, why string) string {
 	hot := report.HotPartitions(rep)
 	switch {
 	case len(hot) == 1:
-		return fmt.Sprintf("partition target (%s)", hot[0].PartitionKey)
+		return fmt.Sprintf("%s (%s)", report.TargetName(rep), hot[0].PartitionKey)
 	case len(hot) > 1:
-		return fmt.Sprintf("partition target (%d partitions)", len(hot))
+		return fmt.Sprintf("%s (%d partitions)", report.TargetName(rep), len(hot))
 	}
 	return "throttled with no partition at its target: a range partition, server or account limit"
 }

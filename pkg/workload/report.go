@@ -13,7 +13,7 @@ import (
 func (c *Config) RunInfo() report.RunInfo {
 	l := c.Load
 	info := report.RunInfo{Mode: "closed", Workers: c.Workers, WarmupS: c.Warmup.Seconds(), DurationS: c.Duration.Seconds(),
-		MaxOps: c.MaxOps, Seed: c.Seed, Retry: c.Retry.String(), PartitionTarget: c.partitionTarget(),
+		MaxOps: c.MaxOps, Seed: c.Seed, Retry: c.Retry.String(), PartitionTarget: c.partitionTarget(), PartitionUnits: c.PartitionUnits,
 		ScenarioSHA256: c.SourceSHA256, Notes: c.Notes}
 	if l.Open {
 		info.Mode, info.Rate = "open", l.Rate
@@ -87,7 +87,7 @@ func (c *Config) abortCheck() func(*metrics.Summary) string {
 	if len(abort) == 0 {
 		return nil
 	}
-	info := report.RunInfo{PartitionTarget: c.partitionTarget()}
+	info := report.RunInfo{PartitionTarget: c.partitionTarget(), PartitionUnits: c.PartitionUnits}
 	return func(sum *metrics.Summary) string {
 		live := report.Build(report.Meta{Run: info}, sum)
 		for _, th := range abort {

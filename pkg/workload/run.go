@@ -50,6 +50,10 @@ type Config struct {
 	// PartitionTarget is the entities/s a partition is judged against
 	// (default PartitionTarget, Azure's).
 	PartitionTarget float64
+	// PartitionUnits is the request units per second a partition is judged
+	// against when the target charges them (a Cosmos DB physical
+	// partition's share of the provisioned throughput); 0: not known.
+	PartitionUnits float64
 	// SeedLimits pace the seed phase (AzureSeedLimits for Azure Storage
 	// accounts); the zero value does not limit.
 	SeedLimits SeedLimits
@@ -247,7 +251,8 @@ func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes [
 	start := c.Clock.Now()
 	measureFrom := start.Add(c.Warmup)
 	deadline := measureFrom.Add(c.Duration)
-	reg := metrics.NewRegistry(metrics.Options{PartitionTarget: c.PartitionTarget, Start: measureFrom, End: deadline, Questions: c.questionNames()})
+	reg := metrics.NewRegistry(metrics.Options{PartitionTarget: c.PartitionTarget, PartitionUnits: c.PartitionUnits, Start: measureFrom, End: deadline,
+		Questions: c.questionNames()})
 	if c.OnRegistry != nil {
 		c.OnRegistry(reg)
 	}

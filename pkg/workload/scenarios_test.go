@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -92,6 +93,9 @@ func runScenario(t *testing.T, r scenarioRun) map[string]*report.Report {
 		// would move the servers' boundaries, and the pages of queries that
 		// cross them, from run to run.
 		c := Config{Spec: sp, Scheme: i, Service: svc, PartitionTarget: mc.PartitionTarget, Table: fmt.Sprintf("ready%d", i)}
+		if mc.Enabled && mc.Kind == model.Cosmos {
+			c.PartitionUnits = mc.Cosmos.PartitionShare()
+		}
 		res, err := Run(context.Background(), c)
 		if err != nil {
 			t.Fatalf("%s: %v", sch.Name, err)
@@ -343,6 +347,7 @@ func TestReadyScenarioOutcomes(t *testing.T) {
 					if n := rs[s].Totals.Status[refused]; (n > 0) != (got < 5900) {
 						t.Errorf("%s on %s: %d answered %s, want refusals exactly when the stream is not served in full", s, m, n, refused)
 					}
+					checkUnits(t, s, m, rs[s])
 				}
 			})
 		}
@@ -361,4 +366,36 @@ func TestReadyScenarioOutcomes(t *testing.T) {
 			expect(t, "device-date", unthrottled(r) && r.ThresholdsOK(), r)
 		})
 	})
+}
+
+// checkUnits checks a run's request units: none under Azure's model;
+// under Cosmos DB's, exactly 50 × 4.95 RU for each transaction of 50
+// orders served (of under 1 KB and few properties) and nothing for one
+// refused, the busiest partition's peak RU/s within a transaction of its
+// physical partition's share, and over it exactly when refused.
+func checkUnits(t *testing.T, scheme, m string, r *report.Report) {
+	t.Helper()
+	tot := r.Totals
+	if !strings.HasPrefix(m, "cosmos") {
+		if tot.Charged != 0 || r.Run.PartitionUnits != 0 {
+			t.Errorf("%s on %s: %d requests charged, share %v: Azure Storage charges no request units", scheme, m, tot.Charged, r.Run.PartitionUnits)
+		}
+		return
+	}
+	served := tot.Requests - tot.Throttled - tot.Errors
+	if tot.Charged != tot.Requests || math.Abs(tot.RequestUnits-247.5*float64(served)) > 1e-6*tot.RequestUnits {
+		t.Errorf("%s on %s: %d of %d requests charged %.2f RU, want 247.5 for each of the %d served", scheme, m, tot.Charged, tot.Requests, tot.RequestUnits, served)
+	}
+	share, hot := r.Run.PartitionUnits, r.Partitions[0]
+	if hot.PeakRequestUnitsPerSec == nil {
+		t.Fatalf("%s on %s: the busiest partition %s has no request units", scheme, m, hot.PartitionKey)
+	}
+	peak := *hot.PeakRequestUnitsPerSec
+	t.Logf("%-12s on %-15s busiest %s at %.0f RU/s of a %.0f RU/s share", scheme, m, hot.PartitionKey, peak, share)
+	if peak > share+2*247.5 {
+		t.Errorf("%s on %s: busiest peak %.0f RU/s, over its %.0f RU/s share by more than the burst", scheme, m, peak, share)
+	}
+	if throttled := tot.Throttled > 0; throttled && !strings.Contains(report.Verdict(r), "RU/s share") {
+		t.Errorf("%s on %s: throttled, but the verdict does not speak of the RU/s share: %s", scheme, m, report.Verdict(r))
+	}
 }
