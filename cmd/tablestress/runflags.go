@@ -45,6 +45,12 @@ type runFlags struct {
 	models     string // compare only: the models to run every scheme under
 	faults     string
 	runID      string
+	// caFile is --ca-file (or TABLESTRESS_CA_FILE): certificates to trust
+	// besides the system's, for the target's TLS and for signing in.
+	caFile string
+	// partitionRU is --partition-ru: the RU/s a partition of a target
+	// that charges request units is judged against.
+	partitionRU float64
 	// seedRate and seedPartRate pace the seed phase (requests/s to the
 	// account, entities/s per partition) when set.
 	seedRate, seedPartRate       float64
@@ -64,6 +70,8 @@ func (f *runFlags) register(fs *pflag.FlagSet, withWorkload bool) {
 	fs.BoolVar(&f.keepTable, "keep-table", false, "leave the tables in place after the run")
 	fs.BoolVar(&f.reuseTable, "reuse-table", false, "allow writing into a table that already exists (it is then never deleted)")
 	fs.BoolVar(&f.yes, "yes", false, "do not ask before loading a target that is not on this machine")
+	fs.StringVar(&f.caFile, "ca-file", "", "PEM certificates to trust besides the system's, for the target's TLS and the token authority's (a tablestress emulator --tls certificate); also TABLESTRESS_CA_FILE")
+	fs.Float64Var(&f.partitionRU, "partition-ru", 0, "for a target that charges request units (Cosmos DB): the RU/s of one physical partition, the provisioned RU/s over the physical partitions, that each partition is judged against (default: the embedded service's cosmos model's share; else none)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no live status line")
 	fs.StringVar(&f.model, "model", "", "embedded target: service model, azure, cosmos or off, or with overrides like azure,latency=off or cosmos,ru=10000 (default: the scenario's embedded.model, or azure)")
 	fs.StringVar(&f.faults, "faults", "", "embedded target: fault injection, like '503=1%,latency=2ms' (default: the scenario's embedded.faults)")
@@ -167,6 +175,9 @@ func (f *runFlags) overrides(changed func(string) bool) (workload.Overrides, err
 			return o, usageError("--skip-seed needs --table: the table tablestress seed --keep-table prepared")
 		}
 		f.reuseTable = true
+	}
+	if f.partitionRU < 0 {
+		return o, usageError("--partition-ru must not be negative")
 	}
 	if changed("format") && f.format != "text" && f.format != "json" {
 		return o, usageError("--format must be text or json")

@@ -38,6 +38,10 @@ type session struct {
 	embedded *emulator.Instance
 	// model is the embedded service's model spec, for the reports.
 	model string
+	// partitionUnits is the RU/s a charged partition is judged against:
+	// --partition-ru, or the embedded cosmos model's physical partition
+	// share.
+	partitionUnits float64
 	// prom serves live metrics (--metrics-addr), nil otherwise.
 	prom *promexport.Exporter
 }
@@ -77,6 +81,9 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 			return nil, err
 		}
 		ss.close, ss.embedded, ss.model = stop, in, cfg.Model.String()
+		if cfg.Model.ChargesUnits() && f.partitionRU == 0 {
+			ss.partitionUnits = cfg.Model.Cosmos.PartitionShare()
+		}
 		if tg, err = table.BindEmbedded(in.ConnectionString()); err != nil {
 			stop()
 			return nil, withCode(exitFailure, err)
@@ -91,7 +98,15 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 			return nil, err
 		}
 	}
-	svc, err := table.Open(tg, table.Options{Workers: spec.Workers, Timeout: spec.Timeout, UserAgent: "tablestress/" + shortVersion()})
+	if f.partitionRU > 0 {
+		ss.partitionUnits = f.partitionRU
+	}
+	roots, err := trustedRoots(e, f)
+	if err != nil {
+		ss.close()
+		return nil, err
+	}
+	svc, err := table.Open(tg, table.Options{Workers: spec.Workers, Timeout: spec.Timeout, UserAgent: "tablestress/" + shortVersion(), RootCAs: roots})
 	if err != nil {
 		ss.close()
 		return nil, withCode(exitFailure, err)
@@ -168,7 +183,8 @@ func (ss *session) config(i int, seedOnly bool, live *live) workload.Config {
 	}
 	c := workload.Config{Spec: ss.spec, Scheme: i, Service: svc,
 		Table: f.table, Reuse: f.reuseTable, Keep: f.keepTable, SeedOnly: seedOnly, SkipSeed: f.skipSeed, Verify: f.verify,
-		Reconnect: f.reconnect, DownAfter: f.downAfter, Grace: f.grace, SeedLimits: f.seedLimits(ss.target), Hard: ss.e.hard, Events: live.events(ss.spec.Schemes[i].Name, span{ss.spec.Warmup, ss.spec.Duration})}
+		Reconnect: f.reconnect, DownAfter: f.downAfter, Grace: f.grace, SeedLimits: f.seedLimits(ss.target), Hard: ss.e.hard, Events: live.events(ss.spec.Schemes[i].Name, span{ss.spec.Warmup, ss.spec.Duration}),
+		PartitionUnits: ss.partitionUnits}
 	if ss.prom != nil {
 		scheme := ss.spec.Schemes[i].Name
 		c.OnRegistry = func(reg *metrics.Registry) {
