@@ -57,7 +57,7 @@ apt_install "the HTML report test" "command -v chromium" chromium
 # The SDK conformance suite (pkg/emulator/sdk_conformance_test.go) runs the
 # Python SDKs of Debian's packages with /usr/bin/python3, and the
 # JavaScript SDK pinned in tools/sdk-js/package-lock.json.
-apt_install "the SDK conformance suite" "/usr/bin/python3 -c 'import azure.data.tables, azure.cosmosdb.table'" \
+apt_install "the SDK conformance suite" "/usr/bin/python3 -c 'import azure.data.tables, azure.cosmosdb.table, azure.identity'" \
   python3-azure python3-azure-cosmosdb-table
 sdkjs="$root/tools/sdk-js"
 if [ ! -d "$sdkjs/node_modules/@azure/data-tables" ] || [ "$sdkjs/package-lock.json" -nt "$sdkjs/node_modules/.package-lock.json" ]; then

@@ -18,7 +18,8 @@ func init() { extraCommands = append(extraCommands, newEmulatorCmd) }
 
 func newEmulatorCmd(e *env) *cobra.Command {
 	var listen, modelSpec, faultSpec, cpuProfile string
-	var remote bool
+	var remote, withEntra bool
+	var tf tlsFlags
 	cmd := &cobra.Command{
 		Use:   "emulator",
 		Short: "Run the embedded Table service on its own: Azurite that throttles like Azure",
@@ -31,8 +32,17 @@ sharing one range partition, load balancing that takes moved partitions offline
 for a few seconds; queries are charged for every entity they visit, and each
 answer takes about as long as Azure's (azure,latency=off answers at once).
 --model cosmos,ru=10000 imitates the Cosmos DB Table API instead (429 when a
-table's request units run out). --model off turns all that off; --faults
-injects failures.
+table's request units run out, x-ms-request-charge on every answer).
+--model off turns all that off; --faults injects failures.
+
+--tls serves HTTPS with a certificate of an authority generated for the
+run, whose certificate it writes out (--tls-ca) for clients to trust;
+--tls-cert and --tls-key serve a certificate of yours. --entra (with --tls)
+also starts a local Microsoft Entra ID token authority on a free loopback
+port and accepts its bearer tokens as Azure Storage does: it prints the
+environment of two development identities for DefaultAzureCredential, a
+Storage Table Data Contributor (with a workload identity token file) and a
+Storage Table Data Reader.
 
 Server-side counters per table, partition and status are at
 GET /_tablestress/stats (POST /_tablestress/reset zeroes them).
@@ -40,7 +50,8 @@ GET /_tablestress/stats (POST /_tablestress/reset zeroes them).
 Model: ` + model.Forms + `
 Faults: ` + faults.Forms,
 		Example: `  tablestress emulator --listen 127.0.0.1:10002
-  tablestress emulator --model azure,balance=30s --faults 503=1%,latency=2ms`,
+  tablestress emulator --model azure,balance=30s --faults 503=1%,latency=2ms
+  tablestress emulator --tls --entra --tls-ca ca.pem`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			applyGC(e.getenv, true)
@@ -57,7 +68,24 @@ Faults: ` + faults.Forms,
 				return usageError("--cpuprofile: %v", err)
 			}
 			defer stopProfile()
-			in, err := emulator.Start(listen, emulator.Config{Model: mc, Faults: fc, AllowRemote: remote})
+			if withEntra && !tf.on {
+				return usageError("--entra needs --tls: Azure Storage takes bearer tokens over HTTPS only, and the SDKs send them over nothing else")
+			}
+			t, err := setupTLS(listen, tf, withEntra)
+			if err != nil {
+				return err
+			}
+			defer t.cleanup()
+			cfg := emulator.Config{Model: mc, Faults: fc, AllowRemote: remote, TLS: t.config}
+			var le *localEntra
+			if withEntra {
+				if le, err = startEntra(t, emulator.DevAccount); err != nil {
+					return err
+				}
+				defer le.close()
+				cfg.Entra = le.validator
+			}
+			in, err := emulator.Start(listen, cfg)
 			if err != nil {
 				return usageError("--listen: %v", err)
 			}
@@ -65,6 +93,14 @@ Faults: ` + faults.Forms,
 			// connection string is printed whole, to be pasted as it is.
 			fmt.Fprintf(e.stdout, "tablestress emulator listening on %s\nmodel: %s\nfaults: %s\nconnection string: %s\n",
 				in.URL(), mc, fc, in.PrintableConnectionString())
+			if t.caPath != "" {
+				fmt.Fprintf(e.stdout, "certificate authority: %s (trust it: --ca-file or TABLESTRESS_CA_FILE for tablestress, SSL_CERT_FILE for Go and OpenSSL, REQUESTS_CA_BUNDLE for Python, NODE_EXTRA_CA_CERTS for Node.js)\n", t.caPath)
+			}
+			if le != nil {
+				for _, l := range le.lines(t.caPath) {
+					fmt.Fprintln(e.stdout, l)
+				}
+			}
 			<-cmd.Context().Done()
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
@@ -76,6 +112,11 @@ Faults: ` + faults.Forms,
 	f.StringVar(&modelSpec, "model", "azure", "service model: azure, cosmos or off, or with overrides like cosmos,ru=10000")
 	f.StringVar(&faultSpec, "faults", "", "fault injection, like 503=1%,latency=2ms (default: none)")
 	f.BoolVar(&remote, "allow-remote", false, "allow listening on a non-loopback address")
+	f.BoolVar(&tf.on, "tls", false, "serve HTTPS, with a generated certificate (see --tls-ca) or --tls-cert and --tls-key")
+	f.StringVar(&tf.cert, "tls-cert", "", "with --tls: the PEM certificate (chain) to serve instead of a generated one")
+	f.StringVar(&tf.key, "tls-key", "", "with --tls-cert: its PEM private key")
+	f.StringVar(&tf.caOut, "tls-ca", "", "with --tls: write the generated certificate authority's certificate here for clients to trust (default: a file in a temporary directory, removed at exit)")
+	f.BoolVar(&withEntra, "entra", false, "with --tls: start a local Microsoft Entra ID token authority and accept its bearer tokens, with two development identities (a contributor and a reader)")
 	// For profiling the service under load (bench/server-cpu.sh's
 	// EMULATOR_FLAGS): not a user's flag.
 	f.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the service to this file when it stops")
