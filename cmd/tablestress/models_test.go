@@ -70,6 +70,23 @@ func TestCompareAcrossModels(t *testing.T) {
 	if st := cmp.Runs[2].Totals.Status["429 TooManyRequests"]; st == 0 {
 		t.Errorf("constant on Cosmos DB at 4,000 RU/s: no 429 among %v", cmp.Runs[2].Totals.Status)
 	}
+	// Each model's own yardstick: entities/s against Azure's 2,000 for
+	// Azure's runs; request units against the physical partition's 4,000
+	// RU/s share for Cosmos DB's, whose reports carry them.
+	for i, r := range cmp.Runs {
+		cosmos := i >= 2
+		if cosmos != (r.Totals.RequestUnitsPerSec != nil) || cosmos != (r.Run.PartitionUnits == 4000) {
+			t.Errorf("%s on %s: request units %v, share %v", r.Scheme, r.Model, r.Totals.RequestUnitsPerSec, r.Run.PartitionUnits)
+		}
+	}
+	lines := strings.Split(text.String(), "\n")
+	for _, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "constant ") && strings.Contains(l, "azure,latency=off") && !strings.Contains(l, "/2,000"),
+			strings.HasPrefix(l, "constant ") && strings.Contains(l, "cosmos,ru=4000") && !strings.Contains(l, "/4,000 RU"):
+			t.Errorf("a row without its model's yardstick: %q", l)
+		}
+	}
 }
 
 func TestCompareModelsUsage(t *testing.T) {
