@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/emulator/entra"
@@ -134,5 +133,6 @@ func (le *localEntra) lines(caPath string) []string {
 				id.name, WorkloadSubject, base, id.client.ID, le.tokenFile))
 		}
 	}
-	return append(out, "  "+strings.TrimSpace("(instance discovery, a question to login.microsoftonline.com, must be off for this authority: tablestress does so itself; the SDKs' credentials take disable_instance_discovery / disableInstanceDiscovery)"))
+	return append(out, "  (instance discovery, a question to login.microsoftonline.com, must be off for this authority: tablestress turns it off itself; "+
+		"Python's credentials take disable_instance_discovery=True (instance_discovery=False before azure-identity 1.13), JavaScript's disableInstanceDiscovery: true)")
 }

@@ -27,6 +27,9 @@ variable TABLESTRESS_TARGET when --target is not given.
   https://ACCOUNT.table.core.windows.net
       an account URL, signed in with DefaultAzureCredential (az login, a
       managed identity, workload identity, environment variables).
+  https://127.0.0.1:PORT/devstoreaccount1
+      the same against tablestress emulator --tls --entra on this machine:
+      set the environment it prints and trust its certificate (--ca-file).
   https://ACCOUNT.table.core.windows.net/?sv=...&sig=...
       a SAS URL.
   https://ACCOUNT.table.cosmos.azure.com, or its connection string
