@@ -62,7 +62,7 @@ const notStarted = math.MaxInt64
 //
 // Memory: per partition touched, its counters, statuses, a Compact latency
 // histogram, an 8-second peak window and at most 240 series bins: about
-// 700 bytes for a partition served 10 requests over 100 s
+// 760 bytes for a partition served 10 requests over 100 s
 // (BenchmarkPartitionMemory). Per second of the run, its totals and its
 // latency histogram, sealed in binary form once the second is sealAfter
 // seconds old: about 550 bytes a second at 1,000 operations/s with latencies
