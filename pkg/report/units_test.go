@@ -16,6 +16,7 @@ import (
 	"github.com/tablestress/tablestress/internal/testenv"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/outcome"
+	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
 // chargedReport is a 2-second run of a target that charges request units
@@ -152,5 +153,33 @@ func TestRequestUnitsHTMLDraws(t *testing.T) {
 	// throughput, latency, operations, partitions, heatmap, request units.
 	if n, _ := strconv.Atoi(m[1]); n != 6 || !strings.Contains(dom, `id="units-0"`) || !strings.Contains(dom, "Busiest partitions by request units") {
 		t.Errorf("%s charts drawn, want 6 with the request units chart", m[1])
+	}
+}
+
+// A search on a target that charges request units states the RU/s its
+// limit was charged beside its entities/s, and each step's RU/s and
+// busiest peak RU/s; one on a target that charges none does not.
+func TestFindSpeaksOfRequestUnits(t *testing.T) {
+	r := chargedReport(true)
+	perSec, peak := r.StepUnits()
+	if perSec != 70 || peak != 120 {
+		t.Errorf("StepUnits %v, %v; want 70 and 120", perSec, peak)
+	}
+	f := &Find{Rule: "over 1% of requests throttled", LimitOpsPerSec: 16, LimitEntitiesPerSec: 800, LimitUnitsPerSec: 3960, FailedAtOpsPerSec: 17, LimitedBy: "x",
+		Steps: []FindStep{{Rate: 16, EntitiesPerSec: 800, RequestUnitsPerSec: 3960, BusiestPeakUnits: 4000, OK: true}}}
+	if got := f.Sentence(); got != "sustains 800 entities/s (16.0 ops/s, 3,960 RU/s); 17.0 ops/s failed: x" {
+		t.Errorf("sentence %q", got)
+	}
+	var b bytes.Buffer
+	p := &textfit.Printer{W: &b}
+	writeFind(p, "constant", f)
+	if !strings.Contains(b.String(), "PEAK RU/S") || !strings.Contains(b.String(), "4,000") {
+		t.Errorf("steps:\n%s", b.String())
+	}
+	f.LimitUnitsPerSec, f.Steps[0].RequestUnitsPerSec = 0, 0
+	b.Reset()
+	writeFind(p, "constant", f)
+	if strings.Contains(f.Sentence(), "RU") || strings.Contains(b.String(), "RU/S") {
+		t.Errorf("an uncharged search speaks of request units: %s\n%s", f.Sentence(), b.String())
 	}
 }
