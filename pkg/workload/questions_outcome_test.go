@@ -25,6 +25,17 @@ func askOnly(t *testing.T, file string, rate float64, d time.Duration, scale flo
 // askOnlyN is askOnly with n entities seeded (0: the scenario's).
 func askOnlyN(t *testing.T, file string, n int64, rate float64, d time.Duration, scale float64, only ...string) map[string]*report.Report {
 	t.Helper()
+	mc := model.Default()
+	mc.PartitionTarget *= scale
+	mc.RangeTarget *= scale
+	mc.ServerTarget *= scale
+	mc.AccountTarget *= scale
+	return askOn(t, file, n, rate, d, mc, only...)
+}
+
+// askOn is askOnlyN on the embedded service with model mc.
+func askOn(t *testing.T, file string, n int64, rate float64, d time.Duration, mc model.Config, only ...string) map[string]*report.Report {
+	t.Helper()
 	src := questionsOnly(lean(readScenario(t, file)), only)
 	sc, errs := scenario.Parse(file, []byte(src))
 	if len(errs) > 0 {
@@ -39,11 +50,6 @@ func askOnlyN(t *testing.T, file string, n int64, rate float64, d time.Duration,
 	if err != nil {
 		t.Fatal(err)
 	}
-	mc := model.Default()
-	mc.PartitionTarget *= scale
-	mc.RangeTarget *= scale
-	mc.ServerTarget *= scale
-	mc.AccountTarget *= scale
 	srv := newServer(t, mc, faults.Config{})
 	svc := TableService{Service: bubbled(t, srv, sp.Workers), Measured: srv, Local: srv}
 	out := map[string]*report.Report{}
