@@ -16,10 +16,15 @@ import (
 
 func init() { extraCommands = append(extraCommands, newEmulatorCmd) }
 
+// emulatorFlags are tablestress emulator's flags.
+type emulatorFlags struct {
+	listen, modelSpec, faultSpec, cpuProfile string
+	remote, entra                            bool
+	tls                                      tlsFlags
+}
+
 func newEmulatorCmd(e *env) *cobra.Command {
-	var listen, modelSpec, faultSpec, cpuProfile string
-	var remote, withEntra bool
-	var tf tlsFlags
+	var o emulatorFlags
 	cmd := &cobra.Command{
 		Use:   "emulator",
 		Short: "Run the embedded Table service on its own: Azurite that throttles like Azure",
@@ -53,75 +58,79 @@ Faults: ` + faults.Forms,
   tablestress emulator --model azure,balance=30s --faults 503=1%,latency=2ms
   tablestress emulator --tls --entra --tls-ca ca.pem`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			applyGC(e.getenv, true)
-			mc, err := model.Parse(modelSpec)
-			if err != nil {
-				return usageError("--model: %v", err)
-			}
-			fc, err := faults.Parse(faultSpec)
-			if err != nil {
-				return usageError("--faults: %v", err)
-			}
-			stopProfile, err := startCPUProfile(cpuProfile)
-			if err != nil {
-				return usageError("--cpuprofile: %v", err)
-			}
-			defer stopProfile()
-			if withEntra && !tf.on {
-				return usageError("--entra needs --tls: Azure Storage takes bearer tokens over HTTPS only, and the SDKs send them over nothing else")
-			}
-			t, err := setupTLS(listen, tf, withEntra)
-			if err != nil {
-				return err
-			}
-			defer t.cleanup()
-			cfg := emulator.Config{Model: mc, Faults: fc, AllowRemote: remote, TLS: t.config}
-			var le *localEntra
-			if withEntra {
-				if le, err = startEntra(t, emulator.DevAccount); err != nil {
-					return err
-				}
-				defer le.close()
-				cfg.Entra = le.validator
-			}
-			in, err := emulator.Start(listen, cfg)
-			if err != nil {
-				return usageError("--listen: %v", err)
-			}
-			// The development account's key is public and documented: the
-			// connection string is printed whole, to be pasted as it is.
-			fmt.Fprintf(e.stdout, "tablestress emulator listening on %s\nmodel: %s\nfaults: %s\nconnection string: %s\n",
-				in.URL(), mc, fc, in.PrintableConnectionString())
-			if t.caPath != "" {
-				fmt.Fprintf(e.stdout, "certificate authority: %s (trust it: --ca-file or TABLESTRESS_CA_FILE for tablestress, SSL_CERT_FILE for Go and OpenSSL, REQUESTS_CA_BUNDLE for Python, NODE_EXTRA_CA_CERTS for Node.js)\n", t.caPath)
-			}
-			if le != nil {
-				for _, l := range le.lines(t.caPath) {
-					fmt.Fprintln(e.stdout, l)
-				}
-			}
-			<-cmd.Context().Done()
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			return in.Close(ctx)
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.serve(cmd, e) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&listen, "listen", "127.0.0.1:10002", "address to listen on (loopback unless --allow-remote)")
-	f.StringVar(&modelSpec, "model", "azure", "service model: azure, cosmos or off, or with overrides like cosmos,ru=10000")
-	f.StringVar(&faultSpec, "faults", "", "fault injection, like 503=1%,latency=2ms (default: none)")
-	f.BoolVar(&remote, "allow-remote", false, "allow listening on a non-loopback address")
-	f.BoolVar(&tf.on, "tls", false, "serve HTTPS, with a generated certificate (see --tls-ca) or --tls-cert and --tls-key")
-	f.StringVar(&tf.cert, "tls-cert", "", "with --tls: the PEM certificate (chain) to serve instead of a generated one")
-	f.StringVar(&tf.key, "tls-key", "", "with --tls-cert: its PEM private key")
-	f.StringVar(&tf.caOut, "tls-ca", "", "with --tls: write the generated certificate authority's certificate here for clients to trust (default: a file in a temporary directory, removed at exit)")
-	f.BoolVar(&withEntra, "entra", false, "with --tls: start a local Microsoft Entra ID token authority and accept its bearer tokens, with two development identities (a contributor and a reader)")
+	f.StringVar(&o.listen, "listen", "127.0.0.1:10002", "address to listen on (loopback unless --allow-remote)")
+	f.StringVar(&o.modelSpec, "model", "azure", "service model: azure, cosmos or off, or with overrides like cosmos,ru=10000")
+	f.StringVar(&o.faultSpec, "faults", "", "fault injection, like 503=1%,latency=2ms (default: none)")
+	f.BoolVar(&o.remote, "allow-remote", false, "allow listening on a non-loopback address")
+	f.BoolVar(&o.tls.on, "tls", false, "serve HTTPS, with a generated certificate (see --tls-ca) or --tls-cert and --tls-key")
+	f.StringVar(&o.tls.cert, "tls-cert", "", "with --tls: the PEM certificate (chain) to serve instead of a generated one")
+	f.StringVar(&o.tls.key, "tls-key", "", "with --tls-cert: its PEM private key")
+	f.StringVar(&o.tls.caOut, "tls-ca", "", "with --tls: write the generated certificate authority's certificate here for clients to trust (default: a file in a temporary directory, removed at exit)")
+	f.BoolVar(&o.entra, "entra", false, "with --tls: start a local Microsoft Entra ID token authority and accept its bearer tokens, with two development identities (a contributor and a reader)")
 	// For profiling the service under load (bench/server-cpu.sh's
 	// EMULATOR_FLAGS): not a user's flag.
-	f.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the service to this file when it stops")
+	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the service to this file when it stops")
 	_ = f.MarkHidden("cpuprofile")
 	return cmd
+}
+
+// serve runs the service the flags describe until the command's context
+// ends.
+func (o *emulatorFlags) serve(cmd *cobra.Command, e *env) error {
+	applyGC(e.getenv, true)
+	mc, err := model.Parse(o.modelSpec)
+	if err != nil {
+		return usageError("--model: %v", err)
+	}
+	fc, err := faults.Parse(o.faultSpec)
+	if err != nil {
+		return usageError("--faults: %v", err)
+	}
+	stopProfile, err := startCPUProfile(o.cpuProfile)
+	if err != nil {
+		return usageError("--cpuprofile: %v", err)
+	}
+	defer stopProfile()
+	if o.entra && !o.tls.on {
+		return usageError("--entra needs --tls: Azure Storage takes bearer tokens over HTTPS only, and the SDKs send them over nothing else")
+	}
+	t, err := setupTLS(o.listen, o.tls, o.entra)
+	if err != nil {
+		return err
+	}
+	defer t.cleanup()
+	cfg := emulator.Config{Model: mc, Faults: fc, AllowRemote: o.remote, TLS: t.config}
+	var le *localEntra
+	if o.entra {
+		if le, err = startEntra(t, emulator.DevAccount); err != nil {
+			return err
+		}
+		defer le.close()
+		cfg.Entra = le.validator
+	}
+	in, err := emulator.Start(o.listen, cfg)
+	if err != nil {
+		return usageError("--listen: %v", err)
+	}
+	// The development account's key is public and documented: the
+	// connection string is printed whole, to be pasted as it is.
+	fmt.Fprintf(e.stdout, "tablestress emulator listening on %s\nmodel: %s\nfaults: %s\nconnection string: %s\n",
+		in.URL(), mc, fc, in.PrintableConnectionString())
+	if t.caPath != "" {
+		fmt.Fprintf(e.stdout, "certificate authority: %s (trust it: --ca-file or TABLESTRESS_CA_FILE for tablestress, SSL_CERT_FILE for Go and OpenSSL, REQUESTS_CA_BUNDLE for Python, NODE_EXTRA_CA_CERTS for Node.js)\n", t.caPath)
+	}
+	if le != nil {
+		for _, l := range le.lines(t.caPath) {
+			fmt.Fprintln(e.stdout, l)
+		}
+	}
+	<-cmd.Context().Done()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return in.Close(ctx)
 }
 
 // startCPUProfile starts writing a CPU profile to path ("": none) and

@@ -233,6 +233,19 @@ var ErrRefused = errors.New("workload: the target refused the run")
 // refusedPrefix starts the Failure of a run stopped by ErrRefused.
 const refusedPrefix = "the target refused the run: "
 
+// refused records in ph the refusal h saw, in the credential's terms,
+// unless the run already stopped for another cause; true when it did.
+func (c *Config) refused(h *health, ph *phaseResult) bool {
+	if ph.down != "" {
+		return false
+	}
+	h.mu.Lock()
+	res, what := h.deniedRes, h.deniedWhat
+	h.mu.Unlock()
+	ph.down, ph.refused = refusedPrefix+explain(c.Hard, c.Service, res, what, c.mainTable), true
+	return true
+}
+
 // phaseResult is what the run phase learnt besides its figures.
 type phaseResult struct {
 	aborted string
@@ -313,11 +326,7 @@ func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes [
 				continue
 			case <-denied: // a refusal no retry cures: stop at once
 				denied = nil
-				if ph.down == "" {
-					h.mu.Lock()
-					res, what := h.deniedRes, h.deniedWhat
-					h.mu.Unlock()
-					ph.down, ph.refused = refusedPrefix+explain(c.Hard, c.Service, res, what, c.mainTable), true
+				if c.refused(h, &ph) {
 					cancelStop()
 				}
 				continue
