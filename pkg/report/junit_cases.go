@@ -99,23 +99,43 @@ func junitProps(r *Report) []junitProperty {
 	add("errors", strconv.FormatInt(r.Totals.Errors, 10))
 	add("dropped", strconv.FormatInt(r.Totals.Dropped, 10))
 	add("p99_ms", exact(r.Totals.Latency.P99))
+	if r.Charged() {
+		add("request_units_per_sec", exact(rateOf(r.Totals.RequestUnitsPerSec)))
+		if r.Run.PartitionUnits > 0 {
+			add("partition_request_units", exact(r.Run.PartitionUnits))
+		}
+	}
 	add("verdict", Verdict(r))
 	if f := r.Find; f != nil {
 		add("find.result", r.Scheme+" "+f.Sentence())
 		add("find.rule", f.Rule)
 		add("find.limit_ops_per_sec", exact(f.LimitOpsPerSec))
 		add("find.limit_entities_per_sec", exact(f.LimitEntitiesPerSec))
+		if f.LimitUnitsPerSec > 0 {
+			add("find.limit_request_units_per_sec", exact(f.LimitUnitsPerSec))
+		}
 		add("find.limited_by", f.LimitedBy)
 		for i, st := range f.Steps {
-			res := "ok"
-			if !st.OK {
-				res = "FAIL: " + st.Why
-			}
-			add(fmt.Sprintf("find.step.%d", i+1), fmt.Sprintf("%s ops/s offered: %s ops/s, %s entities/s, %s%% throttled, %s%% dropped, p99 %s ms: %s",
-				exact(st.Rate), exact(st.OpsPerSec), exact(st.EntitiesPerSec), exact(st.ThrottledPct), exact(st.DroppedPct), exact(st.P99), res))
+			add(fmt.Sprintf("find.step.%d", i+1), junitStep(st))
 		}
 	}
 	return ps
+}
+
+// junitStep is what a search's step property says: the offered rate, what
+// it served (and was charged, for a target that charges request units) and
+// its result.
+func junitStep(st FindStep) string {
+	res := "ok"
+	if !st.OK {
+		res = "FAIL: " + st.Why
+	}
+	units := ""
+	if st.RequestUnitsPerSec > 0 {
+		units = ", " + exact(st.RequestUnitsPerSec) + " RU/s"
+	}
+	return fmt.Sprintf("%s ops/s offered: %s ops/s, %s entities/s%s, %s%% throttled, %s%% dropped, p99 %s ms: %s",
+		exact(st.Rate), exact(st.OpsPerSec), exact(st.EntitiesPerSec), units, exact(st.ThrottledPct), exact(st.DroppedPct), exact(st.P99), res)
 }
 
 // xmlToken is s as an XML Schema token (no leading, trailing or repeated

@@ -183,3 +183,30 @@ func TestFindSpeaksOfRequestUnits(t *testing.T) {
 		t.Errorf("an uncharged search speaks of request units: %s\n%s", f.Sentence(), b.String())
 	}
 }
+
+// A JUnit suite of a charged run carries its RU/s and the physical
+// partition's share among its properties, and a search's limit and steps
+// their RU/s; an uncharged run's carries none of them.
+func TestJUnitSpeaksOfRequestUnits(t *testing.T) {
+	props := func(r *Report) map[string]string {
+		doc, _ := junitOf(t, r)
+		out := map[string]string{}
+		for _, p := range doc.Suites[0].Properties.List {
+			out[p.Name] = p.Value
+		}
+		return out
+	}
+	r := chargedReport(true)
+	r.Find = &Find{Rule: "x", LimitOpsPerSec: 16, LimitEntitiesPerSec: 800, LimitUnitsPerSec: 3960, FailedAtOpsPerSec: 17, LimitedBy: "x",
+		Steps: []FindStep{{Rate: 16, EntitiesPerSec: 800, RequestUnitsPerSec: 3960, OK: true}}}
+	p := props(r)
+	if p["request_units_per_sec"] != "70" || p["partition_request_units"] != "100" || p["find.limit_request_units_per_sec"] != "3960" ||
+		!strings.Contains(p["find.step.1"], "800 entities/s, 3960 RU/s,") {
+		t.Errorf("charged: %v", p)
+	}
+	for name, v := range props(chargedReport(false)) {
+		if strings.Contains(name, "request_units") || strings.Contains(v, "RU") {
+			t.Errorf("uncharged: %s=%s", name, v)
+		}
+	}
+}
