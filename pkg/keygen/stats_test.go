@@ -20,12 +20,22 @@ func chiSquareCritical(df int) float64 {
 // exceeds the 0.001 critical value.
 func chiSquare(t *testing.T, name string, observed []int64, probs []float64) {
 	t.Helper()
+	stat, bins, crit := chiSquareStat(observed, probs)
+	if bins < 2 {
+		t.Fatalf("%s: too few bins for a chi-square test", name)
+	}
+	if stat > crit {
+		t.Errorf("%s: chi-square %.1f over %d bins exceeds the 0.001 critical value %.1f", name, stat, bins, crit)
+	}
+}
+
+// chiSquareStat is chiSquare's statistic, its number of pooled bins and
+// the critical value it is held to.
+func chiSquareStat(observed []int64, probs []float64) (stat float64, bins int, crit float64) {
 	var total int64
 	for _, o := range observed {
 		total += o
 	}
-	var stat float64
-	bins := 0
 	var poolO, poolE float64
 	for i, p := range probs {
 		poolO += float64(observed[i])
@@ -40,12 +50,7 @@ func chiSquare(t *testing.T, name string, observed []int64, probs []float64) {
 		stat += (poolO - poolE) * (poolO - poolE) / poolE
 		bins++
 	}
-	if bins < 2 {
-		t.Fatalf("%s: too few bins for a chi-square test", name)
-	}
-	if crit := chiSquareCritical(bins - 1); stat > crit {
-		t.Errorf("%s: chi-square %.1f over %d bins exceeds the 0.001 critical value %.1f", name, stat, bins, crit)
-	}
+	return stat, bins, chiSquareCritical(max(bins-1, 1))
 }
 
 // within fails when got is further than k standard deviations from the
