@@ -102,11 +102,51 @@ func (m *Model) Ask(ctx context.Context, p *Plan, picked *keygen.Entity, b Bound
 	return rows, c.cost, err
 }
 
-// counting is a Source over a Model that counts one question's cost.
+// PartLoad is what answering questions asked of one partition: the rows
+// its requests visited (what the Table service charges the partition) and
+// returned (what a client counts).
+type PartLoad struct{ Visited, Returned int }
+
+// AskLoad is Ask that also says, per partition, the rows visited and
+// returned. Partitions are named as a run's report names them: a main
+// table's PartitionKey, "Index/PartitionKey" for an index table's; a
+// table scan's rows are under each partition they were visited in.
+func (m *Model) AskLoad(ctx context.Context, p *Plan, picked *keygen.Entity, b Bounds) (map[string]PartLoad, Cost, error) {
+	c := &counting{m: m, parts: map[string]bool{}, load: map[string]PartLoad{}}
+	rows, err := p.Execute(ctx, c, picked, b)
+	c.cost.Partitions = len(c.parts)
+	c.cost.Returned = len(rows)
+	return c.load, c.cost, err
+}
+
+// counting is a Source over a Model that counts one question's cost (and,
+// when load is set, its rows per partition).
 type counting struct {
 	m     *Model
 	cost  Cost
 	parts map[string]bool
+	load  map[string]PartLoad
+}
+
+// row counts one row visited in a partition, and returned when matched.
+func (c *counting) row(part string, matched bool) {
+	if c.load == nil {
+		return
+	}
+	l := c.load[part]
+	l.Visited++
+	if matched {
+		l.Returned++
+	}
+	c.load[part] = l
+}
+
+// label names a partition of table as a run's report does.
+func label(table, pk string) string {
+	if table == "" {
+		return pk
+	}
+	return table + "/" + pk
 }
 
 // Get implements Source.
@@ -119,6 +159,7 @@ func (c *counting) Get(_ context.Context, pk, rk string) (Row, bool, error) {
 		return Row{}, false, nil
 	}
 	c.cost.Visited++
+	c.row(pk, true)
 	return rows[k].row(), true, nil
 }
 
@@ -156,7 +197,9 @@ func (c *counting) Query(_ context.Context, q Query) ([]Row, error) {
 			}
 			visits++
 			c.cost.Visited++
-			if c.m.matches(q, r, &e) {
+			matched := c.m.matches(q, r, &e)
+			c.row(label(q.Table, pk), matched)
+			if matched {
 				out = append(out, r.row())
 				page++
 			}
