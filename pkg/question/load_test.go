@@ -44,6 +44,14 @@ func TestAskLoadPerPartition(t *testing.T) {
 		t.Errorf("device: load %v, cost %+v; want 20 rows visited and returned in %s alone", load, cost, device)
 	}
 
+	reading := question(t, pop, Spec{Name: "reading", Known: []string{"device", "time"}, Want: One})
+	if load, cost = ask(builtin(t, pop, "device"), reading); cost.Gets != 1 || cost.Requests != 1 || load[device].Returned != 1 {
+		t.Errorf("a point read: load %v, cost %+v; want one Get of one row", load, cost)
+	}
+	if _, cost = ask(builtin(t, pop, "device"), newest); cost.Gets != 0 {
+		t.Errorf("a range counts %d Gets", cost.Gets)
+	}
+
 	bucketed, err := keygen.CompileScheme(pop, keygen.SchemeSpec{Name: "b", PartitionKey: "{device}-{hash(guid) % 4}", RowKey: "{inverted_ticks}"})
 	if err != nil {
 		t.Fatal(err)

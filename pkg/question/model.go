@@ -90,6 +90,9 @@ func (t *modelTable) add(pk string, r modelRow) { t.parts[pk] = append(t.parts[p
 // Cost is what answering one question took.
 type Cost struct {
 	Requests, Partitions, Visited, Returned int
+	// Gets are the requests that were point reads (the rest are query
+	// pages).
+	Gets int
 }
 
 // Ask answers the plan for the picked entity on the model and returns the
@@ -152,6 +155,7 @@ func label(table, pk string) string {
 // Get implements Source.
 func (c *counting) Get(_ context.Context, pk, rk string) (Row, bool, error) {
 	c.cost.Requests++
+	c.cost.Gets++
 	c.parts["\x00"+pk] = true
 	rows := c.m.main.parts[pk]
 	k, ok := slices.BinarySearchFunc(rows, rk, func(r modelRow, rk string) int { return cmpStr(r.rk, rk) })
