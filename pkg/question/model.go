@@ -182,7 +182,10 @@ func (c *counting) Query(_ context.Context, q Query) ([]Row, error) {
 		pks = t.pks
 	}
 	var out []Row
-	var e keygen.Entity
+	cols := make([][]keygen.Value, len(q.Equal))
+	for k, eq := range q.Equal {
+		cols[k] = c.m.column(eq.Field)
+	}
 	reqs, page, visits := 0, 0, 0
 	flush := func() { reqs++; page, visits = 0, 0 }
 	defer func() { c.cost.Requests += reqs }()
@@ -195,14 +198,15 @@ func (c *counting) Query(_ context.Context, q Query) ([]Row, error) {
 		if !q.AnyPK || len(rows) > 0 {
 			c.parts[q.Table+"\x00"+pk] = true // asked, even if it holds nothing
 		}
+		lab := label(q.Table, pk)
 		for _, r := range rows[lo:] {
 			if q.RKTo != "" && r.rk >= q.RKTo {
 				break
 			}
 			visits++
 			c.cost.Visited++
-			matched := c.m.matches(q, r, &e)
-			c.row(label(q.Table, pk), matched)
+			matched := c.m.matches(q, r, cols)
+			c.row(lab, matched)
 			if matched {
 				out = append(out, r.row())
 				page++
@@ -225,13 +229,14 @@ func (c *counting) Query(_ context.Context, q Query) ([]Row, error) {
 	return out, nil
 }
 
-// matches evaluates a query's property filters on a row.
-func (m *Model) matches(q Query, r modelRow, _ *keygen.Entity) bool {
+// matches evaluates a query's property filters on a row; cols are the
+// columns of q.Equal's fields.
+func (m *Model) matches(q Query, r modelRow, cols [][]keygen.Value) bool {
 	if q.Time != nil && !q.Time.Contains(r.ticks) {
 		return false
 	}
-	for _, eq := range q.Equal {
-		if m.column(eq.Field)[r.seq] != eq.Raw {
+	for k, eq := range q.Equal {
+		if cols[k][r.seq] != eq.Raw {
 			return false
 		}
 	}
