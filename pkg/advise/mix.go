@@ -1,0 +1,77 @@
+package advise
+
+import (
+	"fmt"
+
+	"github.com/tablestress/tablestress/pkg/keygen"
+	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/scenario"
+)
+
+// OpRate is one entry of the mix at the peak rate.
+type OpRate struct {
+	Spec scenario.Operation
+	Kind metrics.Op
+	// Rate is the entry's operations per second: the peak times its
+	// weight's share of the mix.
+	Rate float64
+	// Dist picks the existing entities it reads or writes.
+	Dist keygen.Distribution
+	// Question is the index of the question it asks, or -1.
+	Question int
+}
+
+// mixRates spreads the peak over the mix by weight.
+func mixRates(sc *scenario.Scenario, peak float64) ([]OpRate, error) {
+	total := 0.0
+	for _, op := range sc.Workload.Mix {
+		total += op.Weight
+	}
+	if !(total > 0) {
+		return nil, fmt.Errorf("%w: the workload's mix is empty", ErrInput)
+	}
+	out := make([]OpRate, 0, len(sc.Workload.Mix))
+	for i, op := range sc.Workload.Mix {
+		spec := string(sc.Workload.Distribution)
+		if op.Distribution != "" {
+			spec = string(op.Distribution)
+		}
+		d, err := keygen.ParseDistribution(spec)
+		if err != nil {
+			return nil, fmt.Errorf("workload.mix[%d]: %w", i, err)
+		}
+		kind, err := metrics.ParseOp(op.Op)
+		if err != nil {
+			return nil, fmt.Errorf("workload.mix[%d]: %w", i, err)
+		}
+		out = append(out, OpRate{Spec: op, Kind: kind, Rate: peak * op.Weight / total, Dist: d, Question: sc.QuestionIndex(op.Question)})
+	}
+	return out, nil
+}
+
+// questionWeights is each question's weight in the mix; a question the mix
+// does not ask weighs as the least-asked one does (1 when none is asked),
+// so its plan still counts in a scheme's cost.
+func (in *Input) questionWeights() []float64 {
+	w := make([]float64, len(in.Questions))
+	least := 0.0
+	for _, o := range in.Mix {
+		if o.Question >= 0 {
+			w[o.Question] += o.Spec.Weight
+		}
+	}
+	for _, v := range w {
+		if v > 0 && (least == 0 || v < least) {
+			least = v
+		}
+	}
+	if least == 0 {
+		least = 1
+	}
+	for k := range w {
+		if w[k] == 0 {
+			w[k] = least
+		}
+	}
+	return w
+}

@@ -1,0 +1,216 @@
+package advise
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/tablestress/tablestress/pkg/textfit"
+)
+
+// The proof's rules (issue: "If the recommendation is throttled over 1%
+// of requests, or its measured busiest partition is more than 15% off
+// its prediction, the command says so and exits non-zero").
+const (
+	MaxThrottled = 0.01
+	MaxOff       = 0.15
+	// sigmas is how many standard deviations of sampling the 15% must
+	// cover for the check to be sound: a correct prediction then fails
+	// it about three times in a thousand.
+	sigmas = 3
+)
+
+// proofDurations are the measured durations the proof chooses from: the
+// shortest whose busiest-partition figure is stable enough.
+var proofDurations = []time.Duration{3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30}
+
+// Proof is the plan of the proof run (the recommendation, the runner-up
+// and the scenario's own schemes on the same entity stream at the peak)
+// and, once run and judged, what it measured and its verdict.
+type Proof struct {
+	Rate      float64 `json:"rate_ops_per_sec"`
+	WarmupS   float64 `json:"warmup_s"`
+	DurationS float64 `json:"duration_s"`
+	// DurationWhy says why the run lasts as long as it does.
+	DurationWhy string `json:"duration_why"`
+	// Tolerance is how far the measured busiest partition may be from
+	// its prediction: MaxOff, or when 3 standard deviations of sampling
+	// are wider even at the longest duration, those (DurationWhy says).
+	Tolerance float64    `json:"tolerance"`
+	Schemes   []ProofRun `json:"schemes"`
+	Run       bool       `json:"run"`
+	OK        bool       `json:"ok"`
+	Failures  []string   `json:"failures"`
+	Skipped   string     `json:"skipped,omitempty"`
+	Target    string     `json:"target,omitempty"`
+}
+
+// ProofRun is one scheme of the proof: what the judge predicts for the
+// run and what it measured.
+type ProofRun struct {
+	Scheme    string          `json:"scheme"`
+	Role      string          `json:"role"` // recommended, runner-up or own
+	Predicted ProofFigures    `json:"predicted"`
+	Measured  *ProofFigures   `json:"measured"`
+	Questions []ProofQuestion `json:"questions"`
+	cand      *Candidate
+}
+
+// ProofFigures are the busiest partition's figures of a run: the same
+// quantities predicted and measured. BusiestEntitiesPerSec is its mean
+// over the measured window, as a client counts entities (written, read,
+// returned by queries); PeakEntitiesPerSec the most any partition served
+// in one second.
+type ProofFigures struct {
+	BusiestPartition      string  `json:"busiest_partition"`
+	BusiestEntitiesPerSec float64 `json:"busiest_entities_per_sec"`
+	// BusiestSD is the prediction's sampling standard deviation.
+	BusiestSD          float64 `json:"busiest_sd,omitempty"`
+	PeakEntitiesPerSec float64 `json:"busiest_peak_entities_per_sec"`
+	ThrottledShare     float64 `json:"throttled_share"`
+	DroppedShare       float64 `json:"dropped_share,omitempty"`
+}
+
+// ProofQuestion is one question of a proof run: its requests per
+// question, predicted and measured, and its measured p99.
+type ProofQuestion struct {
+	Name               string  `json:"name"`
+	Plan               string  `json:"plan"`
+	PredictedRequests  float64 `json:"predicted_requests_per_question"`
+	Requests           float64 `json:"requests_per_question"`
+	P99Ms              float64 `json:"p99_ms"`
+	Asked              int64   `json:"questions"`
+	PredictedPerSecond float64 `json:"predicted_questions_per_sec"`
+}
+
+// ProofOptions change the proof's plan.
+type ProofOptions struct {
+	// Duration is the measured duration (0: the shortest that measures
+	// the busiest partition to within MaxOff at sigmas standard
+	// deviations).
+	Duration time.Duration
+	// RecommendedOnly proves the recommendation alone, without running
+	// the runner-up and the scenario's own schemes beside it.
+	RecommendedOnly bool
+}
+
+// Plan is the proof of the advice: the recommendation, the runner-up and
+// the scenario's own schemes at the peak, for the shortest duration that
+// measures the recommendation's busiest partition to within MaxOff at
+// sigmas standard deviations. nil when there is nothing to prove.
+func (a *Advice) Plan(o ProofOptions) *Proof {
+	if a.Recommended == nil {
+		return nil
+	}
+	in := a.Input
+	if a.Split != nil {
+		in = a.Split.Input
+	}
+	p := &Proof{Rate: in.Peak, WarmupS: math.Max(in.Scenario.Workload.Warmup.D().Seconds(), 1), Failures: []string{}}
+	add := func(c *Candidate, role string) {
+		for _, r := range p.Schemes {
+			if r.cand == c {
+				return
+			}
+		}
+		p.Schemes = append(p.Schemes, ProofRun{Scheme: c.Spec.Name, Role: role, cand: c})
+	}
+	add(a.Recommended.Candidate, "recommended")
+	if a.RunnerUp != nil && !o.RecommendedOnly {
+		add(a.RunnerUp.Candidate, "runner-up")
+	}
+	for _, c := range a.ranked() {
+		if c.Own && !o.RecommendedOnly {
+			add(c, "own")
+		}
+	}
+	rec := a.Recommended.Candidate.Prediction
+	d, m, sd := in.duration(rec)
+	if o.Duration > 0 {
+		d = o.Duration
+		m, sd = in.busiestOver(rec, d)
+	}
+	p.DurationS = d.Seconds()
+	p.Tolerance = math.Max(MaxOff, sigmas*sd/math.Max(m, 1e-9))
+	p.DurationWhy = fmt.Sprintf("over %s the busiest partition's mean is predicted %s ± %s entities/s (1 sd): %d sd are %s of it",
+		d, textfit.Rate(m), textfit.Rate(sd), sigmas, pctText(sigmas*sd/math.Max(m, 1e-9)))
+	if p.Tolerance > MaxOff {
+		p.DurationWhy += fmt.Sprintf(", more than %s: the check allows those %d sd", pctText(MaxOff), sigmas)
+	} else if o.Duration > 0 {
+		p.DurationWhy += fmt.Sprintf(", within the %s check (--proof-duration)", pctText(MaxOff))
+	} else if d > proofDurations[0]*time.Second {
+		p.DurationWhy += fmt.Sprintf(", within the %s check, which a shorter run would not be", pctText(MaxOff))
+	} else {
+		p.DurationWhy += fmt.Sprintf(", within the %s check (%s is the shortest the proof runs)", pctText(MaxOff), d)
+	}
+	for k := range p.Schemes {
+		r := &p.Schemes[k]
+		pr := r.cand.Prediction
+		mean, sd := in.busiestOver(pr, d)
+		peak, _ := in.busiestOver(pr, time.Second)
+		r.Predicted = ProofFigures{BusiestPartition: pr.BusiestPartition, BusiestEntitiesPerSec: mean, BusiestSD: sd, PeakEntitiesPerSec: in.peakOver(pr, d, peak)}
+		for _, q := range pr.Questions {
+			r.Questions = append(r.Questions, ProofQuestion{Name: q.Name, Plan: q.Label, PredictedRequests: q.RequestsPerQuestion})
+		}
+	}
+	return p
+}
+
+// ranked are the candidates judged, best first (a split's when there is
+// one).
+func (a *Advice) ranked() []*Candidate {
+	if a.Split != nil {
+		return a.Split.Ranked
+	}
+	return a.Ranked
+}
+
+// duration is the shortest proof duration over which the busiest
+// partition's measured mean is within MaxOff of its prediction at sigmas
+// standard deviations (the longest when none is), with that mean and
+// standard deviation.
+func (in *Input) duration(p *Prediction) (time.Duration, float64, float64) {
+	var d time.Duration
+	var m, sd float64
+	for _, s := range proofDurations {
+		d = s * time.Second
+		if m, sd = in.busiestOver(p, d); sigmas*sd <= MaxOff*m {
+			break
+		}
+	}
+	return d, m, sd
+}
+
+// busiestOver is the law of the busiest partition's mean entities/s over
+// a window of d, as a client counts them: the largest of every
+// partition's compound Poisson count (mean Σ rate·e·d, variance
+// Σ rate·e²·d), divided by d. Requests spanning partitions are no one
+// partition's; a new partition per entity takes its rows once.
+func (in *Input) busiestOver(p *Prediction, d time.Duration) (mean, sd float64) {
+	secs := d.Seconds()
+	var cs []count
+	for k, l := range p.loads.parts {
+		if k == crossPartition || l.counted <= 0 {
+			continue
+		}
+		cs = append(cs, count{mean: l.counted * secs, scale: l.sq / l.counted, n: 1})
+	}
+	m, s := maxOf(cs)
+	if rows := p.loads.newRows; rows > m {
+		m, s = rows, 0
+	}
+	return m / secs, s / secs
+}
+
+// peakOver is the expected most entities one partition serves in one
+// second of a window of d: the largest of d's seconds of every partition.
+func (in *Input) peakOver(p *Prediction, d time.Duration, oneSecond float64) float64 {
+	var cs []count
+	for k, l := range p.loads.parts {
+		if k != crossPartition && l.counted > 0 {
+			cs = append(cs, count{mean: l.counted, scale: l.sq / l.counted, n: int(d.Seconds())})
+		}
+	}
+	m, _ := maxOf(cs)
+	return math.Max(m, oneSecond)
+}

@@ -1,0 +1,81 @@
+package advise
+
+import (
+	"math"
+	"sort"
+)
+
+// costTie is how close two question costs are to count as equal: within
+// 1%, below what the model's service times can tell apart.
+const costTie = 0.01
+
+// rank orders candidates best first: those that can be recommended
+// before those that cannot; among them the cheaper questions (the
+// weighted mean service time of a question), then partitions that stay
+// under the size bound over the horizon, then fewer requests to the
+// account, then the cooler busiest partition, then the name. Among those
+// that cannot, fewer problems first.
+func (in *Input) rank(cs []*Candidate) {
+	sort.SliceStable(cs, func(a, b int) bool {
+		x, y := cs[a], cs[b]
+		if (len(x.Problems) == 0) != (len(y.Problems) == 0) {
+			return len(x.Problems) == 0
+		}
+		if len(x.Problems) != len(y.Problems) && len(x.Problems) > 0 {
+			return len(x.Problems) < len(y.Problems)
+		}
+		px, py := x.Prediction, y.Prediction
+		if !tie(px.QuestionMs, py.QuestionMs) {
+			return px.QuestionMs < py.QuestionMs
+		}
+		if bx, by := in.bounded(px), in.bounded(py); bx != by {
+			return bx
+		}
+		if !tie(px.AccountRequestsPerSec, py.AccountRequestsPerSec) {
+			return px.AccountRequestsPerSec < py.AccountRequestsPerSec
+		}
+		if !tie(px.BusiestEntitiesPerSec, py.BusiestEntitiesPerSec) {
+			return px.BusiestEntitiesPerSec < py.BusiestEntitiesPerSec
+		}
+		return x.Spec.Name < y.Spec.Name
+	})
+}
+
+// tie reports whether a and b are within costTie of each other.
+func tie(a, b float64) bool {
+	return math.Abs(a-b) <= costTie*math.Max(math.Abs(a), math.Abs(b))
+}
+
+// bounded reports whether the busiest written partition stays within
+// MaxPartitionRows over the horizon.
+func (in *Input) bounded(p *Prediction) bool {
+	return p.RowsAfterHorizon <= float64(in.Opts.MaxPartitionRows)
+}
+
+// load is a prediction's busiest partition as a share of its target: the
+// write-headroom axis of the Pareto front.
+func (in *Input) load(p *Prediction) float64 {
+	if in.Cosmos() {
+		return p.Cosmos.BusiestPerSec / in.Opts.Model.Cosmos.LogicalRU
+	}
+	return p.BusiestEntitiesPerSec / in.PartitionTarget()
+}
+
+// front marks the candidates no other beats on both the busiest
+// partition's load and the question cost (and equals on neither).
+func (in *Input) front(cs []*Candidate) map[*Candidate]bool {
+	out := map[*Candidate]bool{}
+	for _, c := range cs {
+		dominated := false
+		for _, o := range cs {
+			lo, lc := in.load(o.Prediction), in.load(c.Prediction)
+			qo, qc := o.Prediction.QuestionMs, c.Prediction.QuestionMs
+			if o != c && lo <= lc && qo <= qc && (lo < lc || qo < qc) {
+				dominated = true
+				break
+			}
+		}
+		out[c] = !dominated
+	}
+	return out
+}

@@ -1,0 +1,132 @@
+package advise
+
+import (
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/tablestress/tablestress/pkg/scenario"
+)
+
+// load parses a ready scenario.
+func load(t *testing.T, name string) (*scenario.Scenario, []byte) {
+	t.Helper()
+	path := "../../scenarios/" + name + ".yaml"
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, errs := scenario.Parse(path, src)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	return sc, src
+}
+
+// advised caches the advice on each ready scenario with the defaults, so
+// that the tests judge each once.
+var advised = struct {
+	sync.Mutex
+	m map[string]*Advice
+}{m: map[string]*Advice{}}
+
+// adviseOn advises a ready scenario with the default options.
+func adviseOn(t *testing.T, name string) *Advice {
+	t.Helper()
+	advised.Lock()
+	defer advised.Unlock()
+	if a := advised.m[name]; a != nil {
+		return a
+	}
+	a := adviseWith(t, name, Defaults())
+	advised.m[name] = a
+	return a
+}
+
+// adviseWith advises a ready scenario with opts.
+func adviseWith(t *testing.T, name string, opts Options) *Advice {
+	t.Helper()
+	sc, _ := load(t, name)
+	in, err := Prepare(sc, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := in.Advise()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// candidate finds a judged candidate by name.
+func candidate(t *testing.T, a *Advice, name string) *Candidate {
+	t.Helper()
+	for _, c := range a.Ranked {
+		if c.Spec.Name == name {
+			return c
+		}
+	}
+	t.Fatalf("no candidate %q", name)
+	return nil
+}
+
+// bareTime reports whether a PartitionKey is a time bucket and nothing
+// else.
+func bareTime(pk string) bool {
+	return strings.HasPrefix(pk, "{time:") && strings.Count(pk, "{") == 1
+}
+
+// The ready scenarios' recommendations, held without a server (their
+// proofs run in cmd/tablestress's TestAdviseProvesReadyScenarios).
+func TestReadyScenarioRecommendations(t *testing.T) {
+	t.Run("iot-telemetry", func(t *testing.T) {
+		a := adviseOn(t, "iot-telemetry")
+		r := a.Recommended
+		if r == nil || !strings.HasPrefix(r.PartitionKey, "{device}") {
+			t.Fatalf("recommended %+v: want a PartitionKey keyed by device", r)
+		}
+		if date := candidate(t, a, "date"); len(date.Problems) == 0 {
+			t.Errorf("the date PartitionKey has no problem: %+v", date.Prediction)
+		}
+	})
+	t.Run("ecommerce-orders", func(t *testing.T) {
+		a := adviseOn(t, "ecommerce-orders")
+		if r := a.Recommended; r == nil || r.PartitionKey != "{customer}" || r.Candidate.Buckets != 0 {
+			t.Fatalf("recommended %+v: want customers as they are, in no buckets", r)
+		}
+	})
+	t.Run("event-logs", func(t *testing.T) {
+		a := adviseOn(t, "event-logs")
+		r := a.Recommended
+		if r == nil || !strings.Contains(r.PartitionKey, "{time:") || !strings.Contains(r.PartitionKey, "{hash(") || bareTime(r.PartitionKey) {
+			t.Fatalf("recommended %+v: want the time key in hash buckets", r)
+		}
+		for _, c := range a.Ranked {
+			if bareTime(c.Spec.PartitionKey) && len(c.Problems) == 0 {
+				t.Errorf("%s (%s) could be recommended", c.Spec.Name, c.Spec.PartitionKey)
+			}
+		}
+	})
+	t.Run("account-limit", func(t *testing.T) {
+		a := adviseOn(t, "account-limit")
+		if a.Infeasible == nil || a.Infeasible.Accounts != 3 || a.Split == nil {
+			t.Fatalf("infeasible %+v: want 3 accounts", a.Infeasible)
+		}
+		if r := a.Recommended; r == nil || !strings.HasPrefix(r.PartitionKey, "{device}") || a.Split.Peak*3 != a.Peak {
+			t.Errorf("one account's share: %+v at %v ops/s", r, a.Split.Peak)
+		}
+	})
+}
+
+// The skewed devices' own schemes are hot: the busiest device's partition
+// is asked over the 2,000 entities/s target, with or without a day bucket.
+func TestSkewedOwnSchemesHot(t *testing.T) {
+	a := adviseOn(t, "iot-skewed")
+	for _, name := range []string{"device", "device-date"} {
+		c := candidate(t, a, name)
+		if b := c.Prediction.BusiestEntitiesPerSec; b <= a.Input.PartitionTarget() || !hasProblem(c, "hot:") {
+			t.Errorf("%s: busiest %v entities/s, problems %v; want over the 2,000 target", name, b, c.Problems)
+		}
+	}
+}

@@ -1,0 +1,82 @@
+package advise
+
+import (
+	"github.com/tablestress/tablestress/pkg/keygen"
+	"github.com/tablestress/tablestress/pkg/question"
+)
+
+// rowKey is a RowKey template and what it is called in a candidate's name
+// when the questions ask for more than one.
+type rowKey struct{ template, label string }
+
+// rowKeys are the RowKeys that serve the questions: the event time,
+// inverted for newest first ((DateTime.MaxValue - t).Ticks, seed 000's
+// "descending timestamp trick") or ascending for oldest first, when a
+// question wants an order or knows the time; and a field that identifies
+// an entity, when a question asks for one entity by it without the time.
+// Both when both are asked (an index table then serves the other). A
+// population whose event time does not move orders nothing: a GUID.
+func (in *Input) rowKeys() []rowKey {
+	var newest, oldest, timed bool
+	ident := ""
+	for _, q := range in.Questions {
+		switch {
+		case q.Want == question.Newest:
+			newest = true
+		case q.Want == question.Oldest:
+			oldest = true
+		case q.Want == question.One && q.KnowsTime():
+			timed = true
+		case q.Want == question.One && ident == "":
+			ident = in.uniqueField(q)
+		}
+	}
+	var out []rowKey
+	ordered := in.Pop.Spec().Interval > 0
+	switch {
+	case ordered && oldest && !newest:
+		out = append(out, rowKey{template: "{ticks}", label: "oldest"})
+	case ordered && (newest || timed || ident == ""):
+		out = append(out, rowKey{template: "{inverted_ticks}", label: "newest"})
+	}
+	if ident != "" {
+		out = append(out, rowKey{template: "{" + ident + "}", label: "by-" + ident})
+	}
+	if len(out) == 0 {
+		out = append(out, rowKey{template: "{guid}"})
+	}
+	if len(out) == 1 {
+		out[0].label = ""
+	}
+	return out
+}
+
+// uniqueField is a field q knows that tells entities apart (a sequence,
+// guid or slug field), or "".
+func (in *Input) uniqueField(q *question.Question) string {
+	for _, f := range q.Fields() {
+		switch in.Pop.FieldKind(f) {
+		case "sequence", "guid", "slug":
+			return f
+		}
+	}
+	return ""
+}
+
+// unique makes a RowKey unique within its partition when the sample
+// validate checks finds two entities with the same keys: it appends the
+// entity's GUID, which keeps the order the RowKey starts with.
+func (in *Input) unique(spec keygen.SchemeSpec) (keygen.SchemeSpec, error) {
+	s, err := keygen.CompileScheme(in.Pop, spec)
+	if err != nil {
+		return spec, err
+	}
+	res, err := s.Check(in.Pop, max(in.Seeded, 1))
+	if err != nil {
+		return spec, err
+	}
+	if res.Collisions > 0 {
+		spec.RowKey += "_{guid}"
+	}
+	return spec, nil
+}

@@ -1,0 +1,42 @@
+package advise
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/tablestress/tablestress/pkg/keygen"
+)
+
+// itemSize is what one entity's rows weigh as the service receives them.
+type itemSize struct {
+	bytes, props int // a main row's JSON body and its properties (keys not counted)
+	indexBytes   int // an index row's JSON body
+}
+
+// sizeOf measures entity e's rows under scheme: the bodies the run sends.
+func sizeOf(pop *keygen.Population, scheme *keygen.Scheme, e *keygen.Entity) itemSize {
+	var k keygen.Keys
+	scheme.Keys(e, &k)
+	body := pop.AppendJSON(nil, e, k.PK, k.RK, 0)
+	s := itemSize{bytes: len(body), props: properties(body)}
+	for _, ik := range k.Index {
+		s.indexBytes = max(s.indexBytes, len(keygen.AppendIndexJSON(nil, e, ik.PK, ik.RK, k.PK, k.RK)))
+	}
+	return s
+}
+
+// properties counts a JSON entity's properties, its keys and type
+// annotations left out.
+func properties(body []byte) int {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(body, &m) != nil {
+		return 0
+	}
+	n := 0
+	for name := range m {
+		if name != "PartitionKey" && name != "RowKey" && !strings.Contains(name, "@odata") {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,87 @@
+package advise
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tablestress/tablestress/pkg/emulator/model"
+	"github.com/tablestress/tablestress/pkg/keygen"
+)
+
+// The time bucket is the coarsest that keeps the busiest partition within
+// the size bound over the horizon: the IoT devices (an entity every 333 µs,
+// one device in 20) fill a day's partition past 1,000,000 rows and an
+// hour's under it; after the horizon an unbucketed device holds the
+// horizon's share.
+func TestTimeBucketBoundsSize(t *testing.T) {
+	a := adviseOn(t, "iot-telemetry")
+	in := a.Input
+	share := in.topShare("device")
+	if u := in.granularity(share, in.itemBytes()); u != "hour" {
+		t.Fatalf("granularity %q, want hour", u)
+	}
+	perEntity := float64(in.Pop.Spec().Interval)
+	hour, day := share*float64(time.Hour)/perEntity, share*float64(24*time.Hour)/perEntity
+	if hour > 1e6 || day <= 1e6 {
+		t.Fatalf("a device's hour holds %v rows, its day %v: the bound does not fall between", hour, day)
+	}
+	r := a.Recommended
+	if r.Candidate.Unit != "hour" || !strings.Contains(r.PartitionKey, "{time:yyyy-MM-dd-HH}") {
+		t.Errorf("recommended %s: want an hour bucket", r.PartitionKey)
+	}
+	if got := r.Predicted.RowsAfterHorizon; math.Abs(got-hour) > 1e-6*hour {
+		t.Errorf("rows after the horizon %v, want a device's hour, %v", got, hour)
+	}
+	if got, want := candidate(t, a, "device").Prediction.RowsAfterHorizon, share*float64(in.Opts.Horizon)/perEntity; math.Abs(got-want) > 1e-6*want {
+		t.Errorf("device: rows after the horizon %v, want %v", got, want)
+	}
+}
+
+// Under Cosmos DB a write costs the published request units of its body,
+// and the 20 GB logical partition bounds the time bucket too: devices
+// writing 64 KiB readings need minute partitions where 1,000,000 rows
+// would allow hours, and a device's partition left to grow is refused.
+func TestCosmosUnitsAndLogicalPartitionLimit(t *testing.T) {
+	sc, _ := load(t, "iot-telemetry")
+	sc.Population.Payload = 64 << 10
+	opts := Defaults()
+	var err error
+	if opts.Model, err = model.Parse("cosmos,ru=1000000"); err != nil {
+		t.Fatal(err)
+	}
+	in, err := Prepare(sc, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := in.Advise()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := a.Recommended
+	if r == nil || r.Candidate.Unit != "minute" || r.Predicted.BytesAfterHorizon > opts.Headroom*float64(opts.Model.Cosmos.LogicalBytes) {
+		t.Fatalf("recommended %+v: want minute partitions within the headroom of 20 GB", r)
+	}
+	dev := candidate(t, a, "device")
+	if !hasProblem(dev, "over Cosmos DB's 20 GB") {
+		t.Errorf("device: problems %v, want the 20 GB limit", dev.Problems)
+	}
+	var e keygen.Entity
+	in.Pop.Entity(in.Seeded, &e)
+	var k keygen.Keys
+	r.Candidate.Scheme.Keys(&e, &k)
+	body := in.Pop.AppendJSON(nil, &e, k.PK, k.RK, 0)
+	if got, want := r.Predicted.Cosmos.WriteUnits, model.WriteUnits(len(body), properties(body)); math.Abs(got-want) > 1e-9 || want < 20 {
+		t.Errorf("request units per write %v, want %v for a body of %d bytes", got, want, len(body))
+	}
+}
+
+func hasProblem(c *Candidate, text string) bool {
+	for _, p := range c.Problems {
+		if strings.Contains(p, text) {
+			return true
+		}
+	}
+	return false
+}
