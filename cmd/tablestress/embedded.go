@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net"
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/emulator"
@@ -54,17 +55,27 @@ func embeddedErrors(s *scenario.Scenario) []error {
 	return errs
 }
 
+// embeddedService is the embedded Table service a session runs on: the
+// service itself, the connection string that reaches it, how to connect
+// (nil: over the network) and how to stop it.
+type embeddedService struct {
+	server *emulator.Server
+	conn   string
+	dial   func(ctx context.Context, network, addr string) (net.Conn, error)
+	stop   func()
+}
+
 // startEmbedded starts the embedded Table service on a free loopback port
-// for a run and returns it and a stop function.
-func startEmbedded(cfg emulator.Config) (*emulator.Instance, func(), error) {
+// for a run.
+func startEmbedded(cfg emulator.Config) (*embeddedService, error) {
 	in, err := emulator.Start("127.0.0.1:0", cfg)
 	if err != nil {
-		return nil, nil, withCode(exitFailure, err)
+		return nil, withCode(exitFailure, err)
 	}
 	stop := func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = in.Close(ctx)
 	}
-	return in, stop, nil
+	return &embeddedService{server: in.Server, conn: in.ConnectionString(), stop: stop}, nil
 }

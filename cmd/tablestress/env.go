@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/tablestress/tablestress/pkg/emulator"
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
@@ -28,6 +29,10 @@ type env struct {
 	hard context.Context
 	// wide is --wide: every column, no wrapping.
 	wide bool
+	// embed starts the embedded Table service for a session; nil is
+	// startEmbedded (a free loopback port). Tests serve it over in-memory
+	// connections on a fake clock.
+	embed func(emulator.Config) (*embeddedService, error)
 }
 
 func newEnv(stdout, stderr *os.File) *env {

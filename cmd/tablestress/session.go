@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"net"
 	"strings"
 	"time"
 
@@ -35,7 +36,7 @@ type session struct {
 	svc       *table.Service
 	close     func()
 	// embedded is the in-process service when the target is embedded.
-	embedded *emulator.Instance
+	embedded *emulator.Server
 	// model is the embedded service's model spec, for the reports.
 	model string
 	// partitionUnits is the RU/s a charged partition is judged against:
@@ -70,22 +71,27 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 	if err != nil {
 		return nil, err
 	}
+	var dial func(ctx context.Context, network, addr string) (net.Conn, error)
 	applyGC(e.getenv, tg.Kind == table.KindEmbedded)
 	if tg.Kind == table.KindEmbedded {
 		cfg, err := embeddedConfig(s, f)
 		if err != nil {
 			return nil, err
 		}
-		in, stop, err := startEmbedded(cfg)
+		start := startEmbedded
+		if e.embed != nil {
+			start = e.embed
+		}
+		es, err := start(cfg)
 		if err != nil {
 			return nil, err
 		}
-		ss.close, ss.embedded, ss.model = stop, in, cfg.Model.String()
+		ss.close, ss.embedded, ss.model, dial = es.stop, es.server, cfg.Model.String(), es.dial
 		if cfg.Model.ChargesUnits() && f.partitionRU == 0 {
 			ss.partitionUnits = cfg.Model.Cosmos.PartitionShare()
 		}
-		if tg, err = table.BindEmbedded(in.ConnectionString()); err != nil {
-			stop()
+		if tg, err = table.BindEmbedded(es.conn); err != nil {
+			es.stop()
 			return nil, withCode(exitFailure, err)
 		}
 	}
@@ -106,7 +112,7 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 		ss.close()
 		return nil, err
 	}
-	svc, err := table.Open(tg, table.Options{Workers: spec.Workers, Timeout: spec.Timeout, UserAgent: "tablestress/" + shortVersion(), RootCAs: roots})
+	svc, err := table.Open(tg, table.Options{Workers: spec.Workers, Timeout: spec.Timeout, UserAgent: "tablestress/" + shortVersion(), RootCAs: roots, Dial: dial})
 	if err != nil {
 		ss.close()
 		return nil, withCode(exitFailure, err)
