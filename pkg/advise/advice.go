@@ -21,6 +21,9 @@ type Advice struct {
 	// Recommended and RunnerUp are nil when nothing can be recommended.
 	Recommended *Pick `json:"recommended"`
 	RunnerUp    *Pick `json:"runner_up"`
+	// Withdrawn is the recommendation its proof failed to back: it is no
+	// longer recommended.
+	Withdrawn *Pick `json:"withdrawn,omitempty"`
 	// Lost says, for each of the scenario's own schemes, why it lost.
 	Lost       []Lost          `json:"own_schemes"`
 	Candidates []CandidateView `json:"candidates"`
@@ -102,4 +105,12 @@ type Infeasible struct {
 	RequestUnits float64 `json:"request_units_needed,omitempty"`
 	// Questions are the questions no scheme answers within the bound.
 	Questions []string `json:"questions,omitempty"`
+}
+
+// Withdraw takes back the recommendation (its proof failed): an advisor
+// that cannot back its answer does not hand it out.
+func (a *Advice) Withdraw() {
+	if a.Recommended != nil {
+		a.Withdrawn, a.Recommended = a.Recommended, nil
+	}
 }

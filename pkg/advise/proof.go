@@ -22,7 +22,12 @@ const (
 
 // proofDurations are the measured durations the proof chooses from: the
 // shortest whose busiest-partition figure is stable enough.
-var proofDurations = []time.Duration{3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30}
+var proofDurations = []time.Duration{1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30}
+
+// ProofWarmup is the proof's warm-up: enough for the service model's
+// buckets (which start full) to settle and the client's connections to
+// open; nothing in it is measured.
+const ProofWarmup = time.Second
 
 // Proof is the plan of the proof run (the recommendation, the runner-up
 // and the scenario's own schemes on the same entity stream at the peak)
@@ -106,7 +111,7 @@ func (a *Advice) Plan(o ProofOptions) *Proof {
 	if a.Split != nil {
 		in = a.Split.Input
 	}
-	p := &Proof{Rate: in.Peak, WarmupS: math.Max(in.Scenario.Workload.Warmup.D().Seconds(), 1), Failures: []string{}}
+	p := &Proof{Rate: in.Peak, WarmupS: ProofWarmup.Seconds(), Failures: []string{}}
 	add := func(c *Candidate, role string) {
 		for _, r := range p.Schemes {
 			if r.cand == c {

@@ -1,9 +1,11 @@
 package advise
 
 import (
+	"math"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tablestress/tablestress/pkg/report"
 	"github.com/tablestress/tablestress/pkg/scenario"
@@ -148,5 +150,28 @@ func TestProofScenarioOfStages(t *testing.T) {
 	}
 	if w := proof.Workload; len(w.Stages) != 0 || float64(w.Rate) != 3500 || p.Rate != 3500 || len(proof.Schemes) != 1 {
 		t.Errorf("proof workload %+v at %v ops/s, %d schemes: want 3,500 ops/s constant, the recommendation alone", w, p.Rate, len(proof.Schemes))
+	}
+}
+
+// The proof predicts what its run measures: a partition's entities as a
+// client counts them (written, read, returned), not as the service
+// charges them (every row a query visits). Under the date PartitionKey the
+// IoT questions filter today's 10,000 rows for one device: the service is
+// charged them all, the client counts the device's 500.
+func TestProofCountsWhatAClientCounts(t *testing.T) {
+	a := adviseOn(t, "iot-telemetry")
+	in, p := a.Input, candidate(t, a, "date").Prediction
+	rate := map[string]float64{}
+	for _, o := range in.Mix {
+		rate[o.Spec.Op+o.Spec.Question] += o.Rate
+	}
+	perDevice := float64(in.Seeded) / 20
+	want := rate["insert"] + rate["point_read"] + 20*rate["range_query"] + perDevice*rate["questionnewest-by-device"] + rate["questionreading"]
+	mean, _ := in.busiestOver(p, 100*time.Second)
+	if math.Abs(mean-want) > 0.03*want {
+		t.Errorf("the day partition's predicted count %v entities/s, want %v as a client counts them", mean, want)
+	}
+	if p.BusiestEntitiesPerSec < 5*mean {
+		t.Errorf("charged %v entities/s, counted %v: the service is charged every row the filters visit", p.BusiestEntitiesPerSec, mean)
 	}
 }
