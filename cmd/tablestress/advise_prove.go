@@ -1,0 +1,84 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tablestress/tablestress/pkg/advise"
+	"github.com/tablestress/tablestress/pkg/report"
+)
+
+// prove runs the proof with compare's own machinery: the proof's scenario
+// (the scenario with the schemes to prove, at the peak) is written to a
+// file and compared on the target as `tablestress compare` would, under
+// the advised model; then the proof judges the reports.
+func prove(cmd *cobra.Command, e *env, af *adviseFlags, a *advise.Advice, p *advise.Proof, source []byte) (*advise.Proof, error) {
+	src, err := advise.ProofScenario(source, a, p)
+	if err != nil {
+		return nil, withCode(exitFailure, err)
+	}
+	if af.saveProof != "" {
+		if err := os.WriteFile(af.saveProof, src, 0o644); err != nil {
+			return nil, withCode(exitFailure, fmt.Errorf("--save-proof: %w", err))
+		}
+	}
+	dir, err := os.MkdirTemp("", "tablestress-advise")
+	if err != nil {
+		return nil, withCode(exitFailure, err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "proof.yaml")
+	if err := os.WriteFile(path, src, 0o600); err != nil {
+		return nil, withCode(exitFailure, err)
+	}
+	// A command of its own, so that only the proof's settings reach the
+	// runs (advise's --rate is the peak, not an override).
+	pc := &cobra.Command{}
+	pc.SetContext(cmd.Context())
+	f := &runFlags{}
+	f.register(pc.Flags(), true)
+	f.target, f.model, f.yes, f.quiet = af.target, af.model, af.yes, af.quiet
+	if !af.quiet {
+		fmt.Fprintf(e.stderr, "proving %s: %s on the same entity stream at %s ops/s, %gs each after a %gs warm-up\n",
+			p.Schemes[0].Scheme, schemeNames(p), fmtRate(p.Rate), p.DurationS, p.WarmupS)
+	}
+	reps, err := compareAll(pc, e, path, f)
+	byName := map[string]*report.Report{}
+	for _, r := range reps {
+		byName[r.Scheme] = r
+	}
+	if len(reps) > 0 {
+		p.Target = reps[0].Target.Kind
+	}
+	p.Judge(byName)
+	return p, err
+}
+
+func schemeNames(p *advise.Proof) string {
+	var names []string
+	for _, r := range p.Schemes {
+		names = append(names, r.Scheme)
+	}
+	return strings.Join(names, ", ")
+}
+
+// adviceOutcome is advise's exit: 99 when nothing can serve the load or
+// the proof failed, 1 when the proof could not run, else 0.
+func adviceOutcome(a *advise.Advice, p *advise.Proof, proveErr error) error {
+	switch {
+	case proveErr != nil && codeOf(proveErr) == exitUsage:
+		return proveErr
+	case proveErr != nil:
+		return withCode(exitFailure, fmt.Errorf("the proof could not run: %w", proveErr))
+	case a.Infeasible != nil:
+		return withCode(exitThreshold, errors.New("infeasible: "+a.Infeasible.Reason))
+	case p != nil && !p.OK:
+		return withCode(exitThreshold, errors.New("the proof failed, so the recommendation is withdrawn: "+strings.Join(p.Failures, "; ")))
+	}
+	return nil
+}

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/tablestress/tablestress/pkg/advise"
+	"github.com/tablestress/tablestress/pkg/textfit"
+)
+
+func fmtRate(f float64) string { return textfit.Rate(f) }
+
+// printAdvice prints the advice as text fitted to the terminal: the ranked
+// candidates, the recommendation with why, what it costs and its scheme
+// block, the runner-up, the scenario's own schemes, and the proof.
+func printAdvice(e *env, a *advise.Advice, proof *advise.Proof) error {
+	p := &textfit.Printer{W: e.stdout, Style: e.style()}
+	own := 0
+	for _, c := range a.Candidates {
+		if c.Own {
+			own++
+		}
+	}
+	p.Line("tablestress advise: %s at its peak of %s ops/s on %s (headroom %s, horizon %s): %d schemes judged, %d of them the scenario's own",
+		a.Scenario, textfit.Rate(a.Peak), a.Model, pctOf(a.Headroom), a.Horizon, len(a.Candidates), own)
+	p.Blank()
+	printCandidates(p, a)
+	if a.Infeasible != nil {
+		p.Blank()
+		p.Painted(textfit.Red, "infeasible: %s", a.Infeasible.Reason)
+		if a.Split != nil {
+			p.Line("the recommendation below is for one share of the load, %s ops/s (the schemes of that share are judged the same way)", textfit.Rate(a.Split.Peak))
+		}
+	}
+	if r := a.Withdrawn; r != nil {
+		p.Blank()
+		p.Painted(textfit.Red, "withdrawn: %s (PartitionKey %s, RowKey %s): its proof failed (below), so it is not recommended", r.Name, r.PartitionKey, r.RowKey)
+	}
+	if r := a.Recommended; r != nil {
+		p.Blank()
+		printPick(p, "recommended", r)
+		p.Line("  paste into the scenario's schemes:")
+		for _, l := range strings.Split(strings.TrimRight(r.YAML, "\n"), "\n") {
+			p.Printf("  %s\n", l)
+		}
+	}
+	if r := a.RunnerUp; r != nil {
+		p.Blank()
+		p.Line("runner-up: %s (PartitionKey %s, RowKey %s): %s", r.Name, r.PartitionKey, r.RowKey, r.Why[0])
+	}
+	if len(a.Lost) > 0 {
+		p.Blank()
+		p.Line("the scenario's own schemes:")
+		for _, l := range a.Lost {
+			p.Wrapped(fmt.Sprintf("  %s (#%d): %s", l.Name, l.Rank, l.Why), "")
+		}
+	}
+	if proof != nil {
+		p.Blank()
+		printProof(p, proof)
+	}
+	return p.Err
+}
+
+func pctOf(f float64) string { return textfit.Float(math.Round(f*1000)/10) + "%" }
+
+// printCandidates prints the ranked table.
+func printCandidates(p *textfit.Printer, a *advise.Advice) {
+	cosmos := strings.HasPrefix(a.Model, "cosmos")
+	busiest := textfit.Column{Header: "BUSIEST ENTITIES/S", Short: "BUSIEST/S", Right: true}
+	if cosmos {
+		busiest = textfit.Column{Header: "BUSIEST RU/S", Right: true}
+	}
+	t := &textfit.Table{Cols: []textfit.Column{
+		{Header: "#", Right: true}, {Header: "SCHEME", Shrink: true}, {Header: "PARTITION KEY", Short: "PK", Shrink: true, Drop: 2},
+		{Header: "ROW KEY", Short: "RK", Drop: 3}, busiest, {Header: "OF TARGET", Short: "LOAD", Right: true, Drop: 1},
+		{Header: "QUESTION MS", Short: "Q MS", Right: true}, {Header: "PARETO", Short: "P", Drop: 4}, {Header: "VERDICT", Wrap: true},
+	}}
+	for _, c := range a.Candidates {
+		pr := c.Predicted
+		b, load := pr.BusiestEntitiesPerSec, 0.0
+		if cosmos && pr.Cosmos != nil {
+			b = pr.Cosmos.BusiestPerSec
+		}
+		load = b / a.Input.Target()
+		name, front := c.Name, ""
+		if c.Own {
+			name += " (own)"
+		}
+		if c.Front {
+			front = "*"
+		}
+		v := textfit.Cell{Text: verdictOf(a, c)}
+		switch {
+		case len(c.Problems) > 0:
+			v.Color = textfit.Red
+		case a.Recommended != nil && c.Name == a.Recommended.Name:
+			v.Color = textfit.Green
+		}
+		t.Cells(textfit.Cell{Text: fmt.Sprint(c.Rank)}, textfit.Cell{Text: name}, textfit.Cell{Text: c.PartitionKey}, textfit.Cell{Text: c.RowKey},
+			textfit.Cell{Text: textfit.Rate(b)}, textfit.Cell{Text: pctOf(load)}, textfit.Cell{Text: textfit.Float(math.Round(pr.QuestionMs*10) / 10)},
+			textfit.Cell{Text: front}, v)
+	}
+	dropped, _ := t.Render(p, p.Style)
+	if note := textfit.Dropped(dropped); note != "" {
+		p.Line("%s", note)
+	}
+	p.Line("QUESTION MS: a question's modelled service time, weighted by how often the mix asks it; PARETO *: no other scheme has both a cooler busiest partition and cheaper questions")
+}
+
+// verdictOf is a candidate's verdict in the table.
+func verdictOf(a *advise.Advice, c advise.CandidateView) string {
+	switch {
+	case a.Recommended != nil && c.Name == a.Recommended.Name && (a.Split == nil):
+		return "recommended"
+	case a.Withdrawn != nil && c.Name == a.Withdrawn.Name && (a.Split == nil):
+		return "withdrawn: its proof failed"
+	case a.RunnerUp != nil && c.Name == a.RunnerUp.Name && a.Split == nil:
+		return "runner-up"
+	case len(c.Problems) > 0:
+		return c.Problems[0]
+	}
+	return "ok"
+}
+
+// printPick prints the recommendation: its keys, why, what it costs.
+func printPick(p *textfit.Printer, role string, r *advise.Pick) {
+	p.Painted(textfit.Green, "%s: %s", role, r.Name)
+	p.Line("  PartitionKey %s, RowKey %s", r.PartitionKey, r.RowKey)
+	for _, ix := range r.Indexes {
+		p.Line("  index table %s: PartitionKey %s, RowKey %s", ix.Name, ix.PartitionKey, ix.RowKey)
+	}
+	p.Line("  why:")
+	for _, w := range r.Why {
+		p.Wrapped("    - "+w, "  ")
+	}
+	p.Line("  what it costs:")
+	for _, w := range r.Costs {
+		p.Wrapped("    - "+w, "  ")
+	}
+}
