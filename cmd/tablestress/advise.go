@@ -31,7 +31,7 @@ func newAdviseCmd(e *env) *cobra.Command {
 	af := &adviseFlags{}
 	cmd := &cobra.Command{
 		Use:   "advise SCENARIO",
-		Short: "Propose the key scheme for the scenario's population, writes and questions, and prove it by running it",
+		Short: "Propose a key scheme for the population, writes and questions, and prove it",
 		Long: `advise generates key schemes from the fields the scenario's questions know and
 the patterns of the key design guidance (a field; a field with the time bucket
 that bounds partition size over --horizon; a field or a time bucket over the
@@ -51,10 +51,12 @@ another target with --prove, asking before it loads one not on this machine
 unless --yes) it runs compare of the recommendation, the runner-up and the
 scenario's own schemes on the same entity stream at the peak, for the shortest
 duration that measures the busiest partition to within 15%, and prints what
-each measured beside what was predicted. It exits 99 when the recommendation
-is throttled on over 1% of its requests, when its busiest partition is more
-than 15% off the prediction, or when nothing can serve the load (then it says
-what would: several accounts, or the request units to provision).`,
+each measured beside what was predicted. It exits 99, the recommendation
+withdrawn, when it is throttled on over 1% of its requests, when its busiest
+partition is more than 15% off the prediction, or when the client dropped over
+1% of the operations (the peak was not offered); and when nothing can serve the
+load (then it says what would: several accounts, or the request units to
+provision).`,
 		Example: `  tablestress advise scenarios/iot-telemetry.yaml
   tablestress advise scenarios/ecommerce-orders.yaml --json > advice.json
   tablestress advise my.yaml --rate 12000 --headroom 60% --no-prove

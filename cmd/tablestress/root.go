@@ -32,6 +32,7 @@ Start here:
   tablestress keys scenarios/hot-partition.yaml     analyse key schemes, no server
   tablestress run scenarios/quickstart.yaml         run on the embedded service
   tablestress compare scenarios/hot-partition.yaml  every scheme side by side
+  tablestress advise scenarios/iot-skewed.yaml      propose a key scheme, prove it
 
 Exit codes: 0 success, 1 runtime failure, 2 usage or invalid scenario,
 99 thresholds failed.`
