@@ -42,7 +42,7 @@ func prove(cmd *cobra.Command, e *env, af *adviseFlags, a *advise.Advice, p *adv
 	pc.SetContext(cmd.Context())
 	f := &runFlags{}
 	f.register(pc.Flags(), true)
-	f.target, f.model, f.yes, f.quiet = af.target, af.model, af.yes, af.quiet
+	f.target, f.model, f.yes, f.quiet = af.target, a.ProofModel(), af.yes, af.quiet
 	if !af.quiet {
 		fmt.Fprintf(e.stderr, "proving %s: %s on the same entity stream at %s ops/s, %gs each after a %gs warm-up\n",
 			p.Schemes[0].Scheme, schemeNames(p), fmtRate(p.Rate), p.DurationS, p.WarmupS)

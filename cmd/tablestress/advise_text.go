@@ -29,8 +29,11 @@ func printAdvice(e *env, a *advise.Advice, proof *advise.Proof) error {
 	if a.Infeasible != nil {
 		p.Blank()
 		p.Painted(textfit.Red, "infeasible: %s", a.Infeasible.Reason)
-		if a.Split != nil {
-			p.Line("the recommendation below is for one share of the load, %s ops/s (the schemes of that share are judged the same way)", textfit.Rate(a.Split.Peak))
+		switch {
+		case a.Split != nil && a.Infeasible.Accounts > 0:
+			p.Line("the recommendation below is for one account's share of the load, %s ops/s, judged the same way", textfit.Rate(a.Split.Peak))
+		case a.Split != nil:
+			p.Line("the recommendation below is for the table provisioned %s, judged the same way", a.Split.Model)
 		}
 	}
 	if r := a.Withdrawn; r != nil {

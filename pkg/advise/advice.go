@@ -114,3 +114,12 @@ func (a *Advice) Withdraw() {
 		a.Withdrawn, a.Recommended = a.Recommended, nil
 	}
 }
+
+// ProofModel is the service model the proof runs under: the advice's, or
+// for advice at more request units, that throughput's.
+func (a *Advice) ProofModel() string {
+	if a.Split != nil {
+		return a.Split.Model
+	}
+	return a.Model
+}

@@ -111,7 +111,7 @@ func (in *Input) unanswerable(cs []*Candidate) []string {
 			}
 		}
 		if over {
-			out = append(out, fmt.Sprintf("no scheme answers %s within the bound: the cheapest plan is %s, %s requests a question", q.Name, who, textfit.Float(round1(best))))
+			out = append(out, fmt.Sprintf("no scheme answers %s within the bound: the cheapest plan is %s, %s request%s a question", q.Name, who, textfit.Float(round1(best)), s(best)))
 		}
 	}
 	return out

@@ -98,7 +98,7 @@ func ProofScenario(src []byte, a *Advice, p *Proof) ([]byte, error) {
 	set(w, "duration", scalar(fmt.Sprintf("%gs", p.DurationS)))
 	set(w, "warmup", scalar(fmt.Sprintf("%gs", p.WarmupS)))
 	emb := mapping(root, "embedded")
-	set(emb, "model", scalar(a.Model))
+	set(emb, "model", scalar(a.ProofModel()))
 	del(emb, "models")
 	if a.Split != nil {
 		pop := mapping(root, "population")
