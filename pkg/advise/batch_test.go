@@ -25,6 +25,9 @@ func TestBatchFill(t *testing.T) {
 	if guid.BatchFill > 1.01 {
 		t.Errorf("a partition per entity: transactions hold %v", guid.BatchFill)
 	}
+	if c := (&Candidate{Prediction: guid}); !hasProblem(&Candidate{Problems: in.problems(c)}, "entity group transactions hold 1 of the 20") {
+		t.Errorf("a partition per entity: problems %v", in.problems(c))
+	}
 	rate := in.Mix[0].Rate // the batches'
 	if got := guid.WriteEntitiesPerSec; got > 1.01*rate || got < rate {
 		t.Errorf("a partition per entity writes %v entities/s at %v transactions/s", got, rate)

@@ -53,6 +53,9 @@ func (in *Input) problems(c *Candidate) []string {
 			add("%s visits %s rows a question (%s), over the bound of %s", q.Name, textfit.Rate(q.RowsVisitedPerQuestion), q.Label, textfit.Float(b))
 		}
 	}
+	if p.BatchSize > 1 && p.BatchFill < 0.5*float64(p.BatchSize) {
+		add("entity group transactions hold %s of the %d entities asked: too few new entities share a PartitionKey (a transaction needs one)", textfit.Float(round1(p.BatchFill)), p.BatchSize)
+	}
 	if p.Collisions > 0 {
 		add("%d RowKey collisions in the sample validate checks: those inserts fail with 409", p.Collisions)
 	}
