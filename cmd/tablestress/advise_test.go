@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -260,6 +262,15 @@ func TestAdviseFlags(t *testing.T) {
 	}
 	if code, _, errs := runCLI(t, "advise", "../../scenarios/iot-telemetry.yaml", "--prove", "--no-prove"); code != exitUsage {
 		t.Errorf("--prove --no-prove: exit %d %s", code, errs)
+	}
+	// A closed loop has no peak to judge: --rate gives one.
+	closed := filepath.Join(t.TempDir(), "closed.yaml")
+	os.WriteFile(closed, []byte(findScenario[:strings.Index(findScenario, "  rate:")]+"  mix:\n    - {op: insert}\n"), 0o644)
+	if code, _, errs := runCLI(t, "advise", closed, "--no-prove"); code != exitUsage || !strings.Contains(errs, "--rate") {
+		t.Errorf("closed loop: exit %d %s", code, errs)
+	}
+	if code, _, errs := runCLI(t, "advise", closed, "--no-prove", "--rate", "100"); code != exitOK {
+		t.Errorf("closed loop with --rate: exit %d %s", code, errs)
 	}
 }
 

@@ -30,7 +30,11 @@ func (in *Input) why(c *Candidate, all []*Candidate) []string {
 			durationText(in.Opts.Horizon), textfit.Int(in.Opts.MaxPartitionRows))
 	}
 	for _, q := range p.Questions {
-		add("%s: %s", q.Name, planWords(q))
+		ru := ""
+		if in.Cosmos() {
+			ru = fmt.Sprintf(", %s RU a question", num(q.RequestUnitsPerQuestion))
+		}
+		add("%s: %s%s", q.Name, planWords(q), ru)
 	}
 	if !p.Monotonic && p.WriteEntitiesPerSec > 0 {
 		add("new PartitionKeys do not all land beyond the existing ones, so inserts are not funnelled to one range partition")
