@@ -78,7 +78,7 @@ func printCandidates(p *textfit.Printer, a *advise.Advice) {
 	t := &textfit.Table{Cols: []textfit.Column{
 		{Header: "#", Right: true}, {Header: "SCHEME", Shrink: true}, {Header: "PARTITION KEY", Short: "PK", Shrink: true, Drop: 2},
 		{Header: "ROW KEY", Short: "RK", Drop: 3}, busiest, {Header: "OF TARGET", Short: "LOAD", Right: true, Drop: 1},
-		{Header: "QUESTION MS", Short: "Q MS", Right: true}, {Header: "PARETO", Short: "P", Drop: 4}, {Header: "VERDICT", Wrap: true},
+		{Header: "QUESTION MS", Short: "Q MS", Right: true}, {Header: "PARETO", Short: "P"}, {Header: "VERDICT", Wrap: true},
 	}}
 	for _, c := range a.Candidates {
 		pr := c.Predicted
@@ -109,7 +109,7 @@ func printCandidates(p *textfit.Printer, a *advise.Advice) {
 	if note := textfit.Dropped(dropped); note != "" {
 		p.Line("%s", note)
 	}
-	p.Line("QUESTION MS: a question's modelled service time, weighted by how often the mix asks it; PARETO *: no other scheme has both a cooler busiest partition and cheaper questions")
+	p.Line("QUESTION MS: a question's modelled service time, weighted by how often the mix asks it; P(ARETO) *: no other scheme has both a cooler busiest partition and cheaper questions")
 }
 
 // verdictOf is a candidate's verdict in the table.

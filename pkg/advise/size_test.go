@@ -75,6 +75,17 @@ func TestCosmosUnitsAndLogicalPartitionLimit(t *testing.T) {
 	if got, want := r.Predicted.Cosmos.WriteUnits, model.WriteUnits(len(body), properties(body)); math.Abs(got-want) > 1e-9 || want < 20 {
 		t.Errorf("request units per write %v, want %v for a body of %d bytes", got, want, len(body))
 	}
+	// Per question: a point read of the reading; the newest 50 of a device
+	// in one page, each row returned a read.
+	for _, q := range r.Predicted.Questions {
+		want := model.ReadUnits(len(body))
+		if q.Name == "newest-by-device" {
+			want = model.QueryUnits(int(q.RequestsPerQuestion), 50, 50, len(body))
+		}
+		if math.Abs(q.RequestUnitsPerQuestion-want) > 0.01*want {
+			t.Errorf("%s (%s): %v RU a question, want %v", q.Name, q.Label, q.RequestUnitsPerQuestion, want)
+		}
+	}
 }
 
 func hasProblem(c *Candidate, text string) bool {
