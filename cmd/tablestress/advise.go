@@ -82,7 +82,7 @@ provision).`,
 	f.DurationVar(&af.proofDuration, "proof-duration", 0, "measure the proof for this long (default: the shortest that measures the busiest partition to within 15%)")
 	f.DurationVar(&af.proofWarmup, "proof-warmup", advise.ProofWarmup, "warm up this long before each of the proof's measured runs (on a fast machine or a fake clock, less will do)")
 	f.StringVar(&af.proofSchemes, "proof-schemes", "all", "what the proof runs: all (the recommendation, the runner-up and the scenario's own schemes) or recommended (the recommendation alone, faster)")
-	f.StringVar(&af.saveProof, "save-proof", "", "write the proof's scenario (the schemes proved, at the peak) to this file, to rerun with compare")
+	f.StringVar(&af.saveProof, "save-proof", "", "write the proof's scenario (the schemes to prove, at the peak) to this file, to rerun with compare; with --no-prove too")
 	return cmd
 }
 
@@ -186,7 +186,13 @@ func runAdvise(cmd *cobra.Command, e *env, path string, af *adviseFlags) error {
 	var proof *advise.Proof
 	var proveErr error
 	po := advise.ProofOptions{Duration: af.proofDuration, Warmup: af.proofWarmup, RecommendedOnly: af.proofSchemes == "recommended"}
-	if p := a.Plan(po); p != nil && proveIt {
+	p := a.Plan(po)
+	if p != nil && !proveIt && af.saveProof != "" {
+		if _, err := proofScenario(af, a, p, source); err != nil {
+			return err
+		}
+	}
+	if p != nil && proveIt {
 		proof, proveErr = prove(cmd, e, af, a, p, source)
 		if proof != nil {
 			a.Proof = proof

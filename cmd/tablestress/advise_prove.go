@@ -18,14 +18,9 @@ import (
 // file and compared on the target as `tablestress compare` would, under
 // the advised model; then the proof judges the reports.
 func prove(cmd *cobra.Command, e *env, af *adviseFlags, a *advise.Advice, p *advise.Proof, source []byte) (*advise.Proof, error) {
-	src, err := advise.ProofScenario(source, a, p)
+	src, err := proofScenario(af, a, p, source)
 	if err != nil {
-		return nil, withCode(exitFailure, err)
-	}
-	if af.saveProof != "" {
-		if err := os.WriteFile(af.saveProof, src, 0o644); err != nil {
-			return nil, withCode(exitFailure, fmt.Errorf("--save-proof: %w", err))
-		}
+		return nil, err
 	}
 	dir, err := os.MkdirTemp("", "tablestress-advise")
 	if err != nil {
@@ -57,6 +52,21 @@ func prove(cmd *cobra.Command, e *env, af *adviseFlags, a *advise.Advice, p *adv
 	}
 	p.Judge(byName)
 	return p, err
+}
+
+// proofScenario is the proof's scenario, written to --save-proof when
+// given.
+func proofScenario(af *adviseFlags, a *advise.Advice, p *advise.Proof, source []byte) ([]byte, error) {
+	src, err := advise.ProofScenario(source, a, p)
+	if err != nil {
+		return nil, withCode(exitFailure, err)
+	}
+	if af.saveProof != "" {
+		if err := os.WriteFile(af.saveProof, src, 0o644); err != nil {
+			return nil, withCode(exitFailure, fmt.Errorf("--save-proof: %w", err))
+		}
+	}
+	return src, nil
 }
 
 func schemeNames(p *advise.Proof) string {

@@ -289,3 +289,17 @@ func TestAdviseProofFails(t *testing.T) {
 		t.Errorf("recommended %+v, withdrawn %+v: want the proved scheme withdrawn", doc.Recommended, doc.Withdrawn)
 	}
 }
+
+// --save-proof writes the proof's scenario, proved or not: a file validate
+// accepts, with the schemes the proof runs, to rerun with compare.
+func TestAdviseSaveProof(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "proof.yaml")
+	if code, _, errs := runCLI(t, "advise", "../../scenarios/event-logs.yaml", "--no-prove", "--save-proof", path); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	code, out, errs := runCLI(t, "validate", path)
+	data, _ := os.ReadFile(path)
+	if code != exitOK || !strings.Contains(string(data), "hash3-minute") || !strings.Contains(string(data), "builtin: date") {
+		t.Errorf("validate: exit %d %s %s\n%s", code, out, errs, data)
+	}
+}
