@@ -25,6 +25,22 @@ func (in *Input) why(c *Candidate, all []*Candidate) []string {
 	if c.Buckets > 0 {
 		add("%d hash buckets are the fewest that keep it there: %s", c.Buckets, in.fewer(c))
 	}
+	for _, ix := range c.Spec.Indexes {
+		var asks []string
+		for _, q := range p.Questions {
+			if q.Label == "index "+ix.Name {
+				asks = append(asks, q.Name)
+			}
+		}
+		if len(asks) == 0 {
+			continue
+		}
+		why := ""
+		if strings.HasPrefix(ix.PartitionKey, "{hash(") {
+			why = " (in hash buckets, as many as its writes need: an identifying value that grows would put every index row on one range partition)"
+		}
+		add("index table %s (PartitionKey %s, RowKey %s) answers %s without scanning the main table%s", ix.Name, ix.PartitionKey, ix.RowKey, strings.Join(asks, " and "), why)
+	}
 	if c.Unit != "" {
 		add("%s %s time bucket bounds a partition to %s rows over %s (the bound is %s)", article(c.Unit), c.Unit, textfit.Rate(p.RowsAfterHorizon),
 			durationText(in.Opts.Horizon), textfit.Int(in.Opts.MaxPartitionRows))
