@@ -138,11 +138,12 @@ func (a *Advice) Plan(o ProofOptions) *Proof {
 			add(c, "own")
 		}
 	}
-	rec := a.Recommended.Candidate.Prediction
-	d, m, sd := in.duration(rec)
+	rc := a.Recommended.Candidate
+	warmup := time.Duration(p.WarmupS * float64(time.Second))
+	d, m, sd := in.duration(rc, warmup)
 	if o.Duration > 0 {
 		d = o.Duration
-		m, sd = in.busiestOver(rec, d)
+		m, sd = in.busiestOver(rc.Prediction, d, in.windowShare(rc, warmup, d))
 	}
 	p.DurationS = d.Seconds()
 	p.Tolerance = math.Max(MaxOff, sigmas*sd/math.Max(m, 1e-9))
@@ -157,11 +158,14 @@ func (a *Advice) Plan(o ProofOptions) *Proof {
 	} else {
 		p.DurationWhy += fmt.Sprintf(", within the %s check (%s is the shortest the proof runs)", pctText(MaxOff), d)
 	}
+	if f := in.windowShare(rc, warmup, d); f < 1 {
+		p.DurationWhy += fmt.Sprintf("; the window's event time crosses a time bucket boundary, so the busiest partition takes its writes for %s of it", pctText(f))
+	}
 	for k := range p.Schemes {
 		r := &p.Schemes[k]
 		pr := r.cand.Prediction
-		mean, sd := in.busiestOver(pr, d)
-		peak, _ := in.busiestOver(pr, time.Second)
+		mean, sd := in.busiestOver(pr, d, in.windowShare(r.cand, warmup, d))
+		peak, _ := in.busiestOver(pr, time.Second, 1)
 		r.Predicted = ProofFigures{BusiestPartition: pr.BusiestPartition, BusiestEntitiesPerSec: mean, BusiestSD: sd, PeakEntitiesPerSec: in.peakOver(pr, d, peak)}
 		for _, q := range pr.Questions {
 			r.Questions = append(r.Questions, ProofQuestion{Name: q.Name, Plan: q.Label, PredictedRequests: q.RequestsPerQuestion})
@@ -183,12 +187,12 @@ func (a *Advice) ranked() []*Candidate {
 // partition's measured mean is within MaxOff of its prediction at sigmas
 // standard deviations (the longest when none is), with that mean and
 // standard deviation.
-func (in *Input) duration(p *Prediction) (time.Duration, float64, float64) {
+func (in *Input) duration(c *Candidate, warmup time.Duration) (time.Duration, float64, float64) {
 	var d time.Duration
 	var m, sd float64
 	for _, s := range proofDurations {
 		d = s * time.Second
-		if m, sd = in.busiestOver(p, d); sigmas*sd <= MaxOff*m {
+		if m, sd = in.busiestOver(c.Prediction, d, in.windowShare(c, warmup, d)); sigmas*sd <= MaxOff*m {
 			break
 		}
 	}
@@ -197,17 +201,19 @@ func (in *Input) duration(p *Prediction) (time.Duration, float64, float64) {
 
 // busiestOver is the law of the busiest partition's mean entities/s over
 // a window of d, as a client counts them: the largest of every
-// partition's compound Poisson count (mean Σ rate·e·d, variance
-// Σ rate·e²·d), divided by d. Requests spanning partitions are no one
-// partition's; a new partition per entity takes its rows once.
-func (in *Input) busiestOver(p *Prediction, d time.Duration) (mean, sd float64) {
+// partition's compound Poisson count (mean Σ rate·e·t, variance
+// Σ rate·e²·t, t the share of the window it is current), divided by d.
+// Requests spanning partitions are no one partition's; a new partition
+// per entity takes its rows once.
+func (in *Input) busiestOver(p *Prediction, d time.Duration, share float64) (mean, sd float64) {
 	secs := d.Seconds()
+	t := secs * share
 	var cs []count
 	for k, l := range p.loads.parts {
 		if k == crossPartition || l.counted <= 0 {
 			continue
 		}
-		cs = append(cs, count{mean: l.counted * secs, scale: l.sq / l.counted, n: 1})
+		cs = append(cs, count{mean: l.counted * t, scale: l.sq / l.counted, n: 1})
 	}
 	m, s := maxOf(cs)
 	if rows := p.loads.newRows; rows > m {
