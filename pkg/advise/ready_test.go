@@ -130,3 +130,20 @@ func TestSkewedOwnSchemesHot(t *testing.T) {
 		}
 	}
 }
+
+// Why a scheme lost says how its partitions outgrow the bound: one
+// without a time bucket keeps growing over the horizon; one with a day
+// bucket fills each day past the bound, which is not growth.
+func TestLostSaysHowPartitionsOutgrow(t *testing.T) {
+	a := adviseOn(t, "iot-telemetry")
+	why := map[string]string{}
+	for _, l := range a.Lost {
+		why[l.Name] = l.Why
+	}
+	if w := why["device"]; !strings.Contains(w, "keep growing") || !strings.Contains(w, "after a year") {
+		t.Errorf("device: %q; want its partitions to keep growing over a year", w)
+	}
+	if w := why["device-date"]; strings.Contains(w, "growing") || !strings.Contains(w, "in its time bucket (a day of event time)") {
+		t.Errorf("device-date: %q; want its day bucket over the bound, not growth", w)
+	}
+}

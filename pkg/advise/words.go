@@ -122,7 +122,7 @@ func (in *Input) costs(c *Candidate) []string {
 			textfit.Rate(p.AccountRequestsPerSec))
 	}
 	if !in.bounded(p) {
-		add("partitions keep growing: the busiest holds %s rows after %s", textfit.Rate(p.RowsAfterHorizon), durationText(in.Opts.Horizon))
+		add("%s", in.growth(c))
 	}
 	if p.BatchSize > 0 && p.BatchFill < 0.9*float64(p.BatchSize) {
 		add("entity group transactions hold %s of the %d entities asked: fewer new entities share a partition", num(p.BatchFill), p.BatchSize)
@@ -173,10 +173,22 @@ func (in *Input) dearer(c, r *Candidate) string {
 		return fmt.Sprintf("%s costs more: %s against %s", q.Name, planWords(q), planWords(rq))
 	}
 	if in.bounded(r.Prediction) && !in.bounded(c.Prediction) {
-		return fmt.Sprintf("as cheap to ask, but its partitions keep growing: %s rows in the busiest after %s", textfit.Rate(c.Prediction.RowsAfterHorizon), durationText(in.Opts.Horizon))
+		return "as cheap to ask, but " + in.growth(c)
 	}
 	return fmt.Sprintf("as cheap to ask; it ranks below on the account's requests (%s/s) or its busiest partition (%s entities/s)",
 		textfit.Rate(c.Prediction.AccountRequestsPerSec), textfit.Rate(math.Round(c.Prediction.BusiestEntitiesPerSec)))
+}
+
+// growth says how candidate c's busiest partition outgrows the bound on
+// rows: a PartitionKey without a time bucket keeps growing over the
+// horizon; one with a time bucket fills each bucket past the bound.
+func (in *Input) growth(c *Candidate) string {
+	p := c.Prediction
+	rows, bound := textfit.Rate(p.RowsAfterHorizon), textfit.Rate(float64(in.Opts.MaxPartitionRows))
+	if b := in.bucketLen(c.Scheme.PK); b < in.Opts.Horizon {
+		return fmt.Sprintf("its partitions grow too large: the busiest holds %s rows in its time bucket (%s of event time), over the bound of %s", rows, durationText(b), bound)
+	}
+	return fmt.Sprintf("its partitions keep growing: the busiest holds %s rows after %s, over the bound of %s", rows, durationText(in.Opts.Horizon), bound)
 }
 
 // article is "an" before a vowel sound ("an hour"), else "a".
