@@ -55,7 +55,7 @@ func embedded(t *testing.T, in *emulator.Instance, workers int) TableService {
 
 // spec builds the run of a scenario source with overrides: the one path
 // the command line takes too.
-func spec(t *testing.T, src string, o Overrides) *Spec {
+func spec(t testing.TB, src string, o Overrides) *Spec {
 	t.Helper()
 	sc, errs := scenario.Parse("it.yaml", []byte(src))
 	if len(errs) > 0 {
