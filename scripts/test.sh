@@ -94,7 +94,7 @@ go vet ./...
 # product's memory, and it would slow the two minutes' work). A test
 # missing here runs under -race, slowly; one named here that no longer
 # exists is simply not found.
-NORACE_TESTS='^(TestMemoryDoesNotGrow|TestReadyScenarioOutcomes|TestFindHotPartitionLimit|TestHotPartitionThrottledToTarget|TestAppendOnlyThrottledAtRangePartition|TestSeedLimitsKeepUnderTheTargets|TestSeedLoadsInProcess|TestTargetDiesStopsRunOnTime|TestReconnectCountsTheGap|TestAbortOnFailStopsAtFirstTick|TestReadyScenarioQuestions|TestDeniedWriteStopsRunAtOnce|TestQuestionRequestUnitsCountOnce)$'
+NORACE_TESTS='^(TestMemoryDoesNotGrow|TestReadyScenarioOutcomes|TestFindHotPartitionLimit|TestHotPartitionThrottledToTarget|TestAppendOnlyThrottledAtRangePartition|TestSeedLimitsKeepUnderTheTargets|TestSeedLoadsInProcess|TestTargetDiesStopsRunOnTime|TestReconnectCountsTheGap|TestAbortOnFailStopsAtFirstTick|TestReadyScenarioQuestions|TestDeniedWriteStopsRunAtOnce|TestQuestionRequestUnitsCountOnce|TestStopWatcherEndsWindowAndCancelsAfterGrace|TestPhaseTickerTicksEachSecond|TestPhaseTickerStopsWhenTargetDown|TestPhaseTickerRecordsOutageWithReconnect|TestPhaseTickerAbortsOnceAtFailingTick)$'
 go build -o bin/testsummary ./internal/testsummary
 ci=()
 if [ -n "${CI:-}" ]; then ci=(-ci); fi
