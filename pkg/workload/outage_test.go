@@ -133,7 +133,8 @@ func TestReconnectCountsTheGap(t *testing.T) {
 }
 
 // The table is deleted under the run: every request is refused with 404
-// TableNotFound, and the run stops saying so.
+// TableNotFound, and the run stops saying so (its Failure is the cause, as
+// the report words it).
 func TestDeletedTableStopsRun(t *testing.T) {
 	in, err := emulator.Start("127.0.0.1:0", emulator.Config{Model: model.Off()})
 	if err != nil {
@@ -149,7 +150,7 @@ func TestDeletedTableStopsRun(t *testing.T) {
 		}
 	}
 	res, err := Run(context.Background(), c)
-	if !errors.Is(err, ErrTargetDown) || !strings.Contains(res.Failure, "every request is refused: 404 TableNotFound") {
-		t.Fatalf("err %v, failure %q", err, res.Failure)
+	if !errors.Is(err, ErrTargetDown) || !strings.HasPrefix(res.Failure, "every request is refused: 404 TableNotFound") {
+		t.Fatalf("err %v, failure %q: want the cause itself as the failure, not the error's wording", err, res.Failure)
 	}
 }

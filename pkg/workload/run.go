@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
 )
 
@@ -103,8 +104,22 @@ type Result struct {
 
 // Run executes the configuration. ctx ending stops new work (the soft stop);
 // Config.Hard ending cancels in-flight requests too. Run always returns a
-// Result describing what happened, with an error when it could not complete.
+// Result describing what happened, with an error when it could not
+// complete; the Result's Failure then says why (the error's text, or how
+// the target failed the run).
 func Run(ctx context.Context, c Config) (*Result, error) {
+	c.setDefaults()
+	res := &Result{Table: c.Table, SeedCounted: -1}
+	err := c.run(ctx, res)
+	if err != nil && res.Failure == "" {
+		res.Failure = err.Error()
+	}
+	return res, err
+}
+
+// setDefaults fills in the clock, the hard stop, the partition target and
+// the grace the configuration leaves unset.
+func (c *Config) setDefaults() {
 	if c.Clock == nil {
 		c.Clock = RealClock{}
 	}
@@ -117,71 +132,97 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	if c.Grace <= 0 {
 		c.Grace = c.Timeout
 	}
-	res := &Result{Table: c.Table, SeedCounted: -1}
+}
+
+// run is Run's sequence: create the tables, seed them, measure, read back,
+// and (deferred) delete what it created; it records in res what happened.
+func (c *Config) run(ctx context.Context, res *Result) error {
 	if c.Scheme < 0 || c.Scheme >= len(c.Schemes) {
-		err := fmt.Errorf("workload: scheme %d of %d", c.Scheme, len(c.Schemes))
-		res.Failure = err.Error()
-		return res, err
+		return fmt.Errorf("workload: scheme %d of %d", c.Scheme, len(c.Schemes))
 	}
 	scheme := c.Schemes[c.Scheme]
 	if res.Table == "" {
 		res.Table = FreshTableName(c.Scenario.DisplayName())
 	} else if !ValidTableName(res.Table) {
-		return res, fmt.Errorf("table name %q: Azure table names are 3-63 letters and digits starting with a letter", res.Table)
+		return fmt.Errorf("table name %q: Azure table names are 3-63 letters and digits starting with a letter", res.Table)
 	}
 	tbl := &tables{svc: c.Service}
-	defer func() {
-		c.enter(PhaseDone)
-		if !c.Keep {
-			cctx, cancel := context.WithTimeout(c.Hard, 30*time.Second)
-			res.Cleanup = tbl.cleanup(cctx)
-			cancel()
-		}
-	}()
+	defer c.cleanup(res, tbl)
 	c.enter(PhaseCreate)
+	if err := c.checkShared(); err != nil {
+		return err
+	}
+	main, indexes, err := c.createTables(ctx, res, tbl, scheme)
+	if err != nil {
+		return err
+	}
+	plan, err := NewShardPlan(c.Scenario, c.Pop, scheme, c.Entities, c.Seed, c.Shard, c.Shards)
+	if err != nil {
+		return err
+	}
+	if err := c.seedPhase(ctx, res, plan, main, indexes); err != nil {
+		res.Interrupted = ctx.Err() != nil
+		return err
+	}
+	if c.SeedOnly {
+		return nil
+	}
+	return c.measure(ctx, res, plan, main, indexes)
+}
+
+// checkShared checks the rules of a run on a table shared with others: a
+// run skipping the seed phase, or a shard, names its table. A shard then
+// reuses and keeps the table (the shards share it; none deletes it).
+func (c *Config) checkShared() error {
+	if c.SkipSeed && (c.Table == "" || !c.Reuse) {
+		return errors.New("skipping the seed phase needs the name of a seeded table and permission to reuse it (--table, --reuse-table)")
+	}
+	if c.Shards > 1 {
+		if c.Table == "" {
+			return errors.New("a shard needs the table name shared by all shards (--table)")
+		}
+		c.Reuse, c.Keep = true, true // the shards share the table; none deletes it
+	}
+	return nil
+}
+
+// createTables creates (or, with Reuse, opens) the main table res.Table
+// and an index table per index of the scheme, named res.Table + the
+// index's name, and returns their stores.
+func (c *Config) createTables(ctx context.Context, res *Result, tbl *tables, scheme *keygen.Scheme) (Store, []Store, error) {
 	names := []string{res.Table}
 	for _, ix := range scheme.Indexes {
 		names = append(names, res.Table+ix.Name)
 	}
-	if c.SkipSeed && (c.Table == "" || !c.Reuse) {
-		err := errors.New("skipping the seed phase needs the name of a seeded table and permission to reuse it (--table, --reuse-table)")
-		res.Failure = err.Error()
-		return res, err
-	}
-	if c.Shards > 1 {
-		if c.Table == "" {
-			err := errors.New("a shard needs the table name shared by all shards (--table)")
-			res.Failure = err.Error()
-			return res, err
-		}
-		c.Reuse, c.Keep = true, true // the shards share the table; none deletes it
-	}
 	for _, name := range names {
 		if err := tbl.ensure(ctx, name, c.Reuse); err != nil {
-			res.Failure = err.Error()
-			return res, err
+			return nil, nil, err
 		}
 	}
 	res.Tables = names
-	main := c.Service.Store(res.Table)
 	c.mainTable = res.Table
 	indexes := make([]Store, len(scheme.Indexes))
 	for k := range indexes {
 		indexes[k] = c.Service.Store(names[k+1])
 	}
-	plan, err := NewShardPlan(c.Scenario, c.Pop, scheme, c.Entities, c.Seed, c.Shard, c.Shards)
-	if err != nil {
-		res.Failure = err.Error()
-		return res, err
+	return c.Service.Store(res.Table), indexes, nil
+}
+
+// cleanup ends the run: it enters PhaseDone and, unless Keep, deletes the
+// tables the run created (within 30 s, even after a hard stop's start),
+// recording the error in res.Cleanup.
+func (c *Config) cleanup(res *Result, tbl *tables) {
+	c.enter(PhaseDone)
+	if !c.Keep {
+		cctx, cancel := context.WithTimeout(c.Hard, 30*time.Second)
+		res.Cleanup = tbl.cleanup(cctx)
+		cancel()
 	}
-	if err := c.seedPhase(ctx, res, plan, main, indexes); err != nil {
-		res.Failure = err.Error()
-		res.Interrupted = ctx.Err() != nil
-		return res, err
-	}
-	if c.SeedOnly {
-		return res, nil
-	}
+}
+
+// measure runs the run phase and, with Verify, reads back the acknowledged
+// writes; a target that failed the run is its Failure.
+func (c *Config) measure(ctx context.Context, res *Result, plan *Plan, main Store, indexes []Store) error {
 	var led *ledger
 	if c.Verify {
 		led = newLedger()
@@ -193,9 +234,9 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		res.Failure = ph.down
 		res.Interrupted = true
 		if ph.refused {
-			return res, fmt.Errorf("%w: %s", ErrRefused, strings.TrimPrefix(ph.down, refusedPrefix))
+			return fmt.Errorf("%w: %s", ErrRefused, strings.TrimPrefix(ph.down, refusedPrefix))
 		}
-		return res, fmt.Errorf("%w: %s", ErrTargetDown, ph.down)
+		return fmt.Errorf("%w: %s", ErrTargetDown, ph.down)
 	}
 	if led != nil {
 		c.enter(PhaseVerify)
@@ -207,7 +248,7 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		res.Interrupted = true
 		res.Failure = "interrupted before the end of the run"
 	}
-	return res, nil
+	return nil
 }
 
 // ErrInterrupted is returned when the run was stopped (Ctrl-C) before it
