@@ -70,6 +70,12 @@ func (p *pool) closed(opCtx context.Context) {
 	wg.Wait()
 }
 
+// job is a step handed to a worker of the open loop, with when it was due.
+type job struct {
+	step      Step
+	scheduled time.Time
+}
+
 // open starts operations on the pacer's schedule, whatever the latency. One
 // scheduler plans every step (so the plan is deterministic for a seed) and
 // hands it to an idle worker through a queue as deep as the pool; when the
@@ -78,10 +84,6 @@ func (p *pool) closed(opCtx context.Context) {
 // waiting in the queue and a late scheduler count (coordinated omission
 // corrected).
 func (p *pool) open(opCtx context.Context, pacer Pacer, start time.Time) {
-	type job struct {
-		step      Step
-		scheduled time.Time
-	}
 	jobs := make(chan job, p.workers)
 	var wg sync.WaitGroup
 	sched := p.plan.NewPlanner(p.workers) // planner id past the workers'
@@ -89,51 +91,61 @@ func (p *pool) open(opCtx context.Context, pacer Pacer, start time.Time) {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			st := keygen.NewStream(p.plan.Seed^0xb0ff, uint64(w))
-			x := p.executor(w, p.reg.NewRecorder(), &st)
-			for j := range jobs {
-				x.execute(opCtx, j.step, j.scheduled)
-			}
+			p.openWorker(opCtx, w, jobs)
 		}(w)
 	}
-	rec := p.reg.NewRecorder()
-	drop := func(step Step, at time.Time) {
-		if step.Op.Kind == metrics.Question {
-			rec.QuestionDropped(step.Op.Question, at)
-		} else {
-			rec.Dropped(step.Op.Kind, at)
-		}
-		if step.Op.Kind == metrics.Delete && !step.Missing {
-			p.plan.Unclaim(step.Entity)
-		}
+	d := dropper{rec: p.reg.NewRecorder(), plan: p.plan}
+	n := p.schedule(pacer, start, sched, jobs, d)
+	p.dropUnstarted(pacer, start, sched, n, d)
+	close(jobs)
+	wg.Wait()
+}
+
+// openWorker is worker w of the open loop: it performs the jobs until the
+// queue is closed.
+func (p *pool) openWorker(opCtx context.Context, w int, jobs <-chan job) {
+	st := keygen.NewStream(p.plan.Seed^0xb0ff, uint64(w))
+	x := p.executor(w, p.reg.NewRecorder(), &st)
+	for j := range jobs {
+		x.execute(opCtx, j.step, j.scheduled)
 	}
+}
+
+// schedule hands the pacer's operations to the workers as they fall due,
+// dropping those no worker is free for, until the schedule or the
+// max_operations budget ends or the run stops; it returns the number of
+// the first operation it did not hand out or drop.
+func (p *pool) schedule(pacer Pacer, start time.Time, sched *Planner, jobs chan<- job, d dropper) uint64 {
 	n := uint64(0)
 	for ; ; n++ {
 		due, ok := pacer.Due(n)
 		if !ok {
-			break
+			return n
 		}
 		at := start.Add(due)
 		if !p.claim(at) {
-			break
+			return n
 		}
 		if wait := at.Sub(p.clock.Now()); wait > 0 && !p.clock.Sleep(p.stop, wait) {
-			break
+			return n
 		}
 		step := sched.Next()
 		if p.stop.Err() != nil {
-			drop(step, at) // due before the stop, but the scheduler ran late
-			n++
-			break
+			d.drop(step, at) // due before the stop, but the scheduler ran late
+			return n + 1
 		}
 		select {
 		case jobs <- job{step, at}:
 		default:
-			drop(step, at)
+			d.drop(step, at)
 		}
 	}
-	// What was due before the window's end but could not be started (the
-	// scheduler was late when the run stopped) is dropped, never skipped.
+}
+
+// dropUnstarted drops, from operation n on, what was due before the
+// window's end but could not be started (the scheduler was late when the
+// run stopped): dropped, never skipped.
+func (p *pool) dropUnstarted(pacer Pacer, start time.Time, sched *Planner, n uint64, d dropper) {
 	end := p.deadline
 	if now := p.clock.Now(); now.Before(end) {
 		end = now
@@ -144,8 +156,25 @@ func (p *pool) open(opCtx context.Context, pacer Pacer, start time.Time) {
 		if !ok || !at.Before(end) || !p.claim(at) {
 			break
 		}
-		drop(sched.Next(), at)
+		d.drop(sched.Next(), at)
 	}
-	close(jobs)
-	wg.Wait()
+}
+
+// dropper records the open loop's operations that could not start.
+type dropper struct {
+	rec  *metrics.Recorder
+	plan *Plan
+}
+
+// drop records step, due at at, as dropped, and gives back a delete's
+// claim on its entity.
+func (d dropper) drop(step Step, at time.Time) {
+	if step.Op.Kind == metrics.Question {
+		d.rec.QuestionDropped(step.Op.Question, at)
+	} else {
+		d.rec.Dropped(step.Op.Kind, at)
+	}
+	if step.Op.Kind == metrics.Delete && !step.Missing {
+		d.plan.Unclaim(step.Entity)
+	}
 }
