@@ -87,15 +87,34 @@ func Analyze(sc *scenario.Scenario, pop *keygen.Population, scheme *keygen.Schem
 	a := &Analysis{Scheme: scheme.Name, Ops: ops, Rate: rate}
 	res, _ := scheme.Check(pop, max(seeded, 1))
 	a.Collisions = res.Collisions
+	sim := a.seeded(plan, seeded)
+	planners := make([]*Planner, 8)
+	for w := range planners {
+		planners[w] = plan.NewPlanner(w)
+	}
+	for n := 0; n < ops; n++ {
+		sim.step(planners[n%len(planners)].Next())
+	}
+	a.workload(sim)
+	a.Verdicts = verdicts(a, sim)
+	if a.Questions, err = estimateQuestions(sc, pop, scheme, seeded); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
 
+// seeded summarises the seeded population (entities [0, seeded)) of the
+// plan into a.Population and a.Examples, and returns the simulation of a
+// workload starting on it.
+func (a *Analysis) seeded(plan *Plan, seeded int64) *simulation {
 	sizes := map[string]int64{}
 	var e keygen.Entity
 	var k keygen.Keys
 	var minPK, maxPK string
-	rows := int64(scheme.RowsPerEntity())
+	rows := int64(plan.Scheme.RowsPerEntity())
 	for i := int64(0); i < seeded; i++ {
-		pop.Entity(i, &e)
-		scheme.Keys(&e, &k)
+		plan.Pop.Entity(i, &e)
+		plan.Scheme.Keys(&e, &k)
 		pk := string(k.PK)
 		sizes[pk] += rows
 		if i == 0 || pk < minPK {
@@ -118,20 +137,19 @@ func Analyze(sc *scenario.Scenario, pop *keygen.Population, scheme *keygen.Schem
 		sortedPKs = append(sortedPKs, pk)
 	}
 	sort.Strings(sortedPKs)
+	return &simulation{plan: plan, sizes: sizes, sorted: sortedPKs, load: map[string]int64{}, perOp: map[metrics.Op]*OpAnalysis{}, minPK: minPK, maxPK: maxPK, seeded: seeded > 0}
+}
 
-	sim := &simulation{plan: plan, sizes: sizes, sorted: sortedPKs, load: map[string]int64{}, perOp: map[metrics.Op]*OpAnalysis{}, minPK: minPK, maxPK: maxPK, seeded: seeded > 0}
-	planners := make([]*Planner, 8)
-	for w := range planners {
-		planners[w] = plan.NewPlanner(w)
-	}
-	for n := 0; n < ops; n++ {
-		sim.step(planners[n%len(planners)].Next())
-	}
+// workload summarises the simulated workload into a: its spread over
+// partitions, the busiest partition's and the inserts' rates at a.Rate,
+// whether inserts only extend the key range, and each operation kind's
+// figures.
+func (a *Analysis) workload(sim *simulation) {
 	a.Workload = summarize(sim.load)
-	if ops > 0 && rate > 0 {
-		a.BusiestRate = float64(a.Workload.Max) * rate / float64(ops)
+	if a.Ops > 0 && a.Rate > 0 {
+		a.BusiestRate = float64(a.Workload.Max) * a.Rate / float64(a.Ops)
 		a.OverTarget = a.BusiestRate > PartitionTarget
-		a.InsertRate = float64(sim.insertEntities) * rate / float64(ops)
+		a.InsertRate = float64(sim.insertEntities) * a.Rate / float64(a.Ops)
 	}
 	if sim.inserts > 0 {
 		up, down := float64(sim.appends)/float64(sim.inserts), float64(sim.prepends)/float64(sim.inserts)
@@ -149,11 +167,6 @@ func Analyze(sc *scenario.Scenario, pop *keygen.Population, scheme *keygen.Schem
 			a.PerOp = append(a.PerOp, *o)
 		}
 	}
-	a.Verdicts = verdicts(a, sim)
-	if a.Questions, err = estimateQuestions(sc, pop, scheme, seeded); err != nil {
-		return nil, err
-	}
-	return a, nil
 }
 
 // estimateQuestions predicts the scheme's cost of every question of the

@@ -105,65 +105,19 @@ func Seed(ctx context.Context, c SeedConfig) (SeedResult, error) {
 		c.Clock = RealClock{}
 	}
 	start := c.Clock.Now()
-	var res SeedResult
-	var done, requests, throttled atomic.Int64
-	status := newStatusCounts()
-	jobs := make(chan seedJob, 2*c.Workers)
-	errs := make(chan error, c.Workers)
-	var wg sync.WaitGroup
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	totalRows := c.Entities * int64(c.Plan.Scheme.RowsPerEntity())
-	if c.Plan.Member != nil {
-		totalRows = int64(c.Plan.Targets.Len()) * int64(c.Plan.Scheme.RowsPerEntity())
-	}
-	var pacer *seedPacer
-	if c.Limits != (SeedLimits{}) {
-		pacer = newSeedPacer(c.Limits, c.Clock)
-	}
+	sd := newSeeder(c, cancel)
+	jobs := make(chan seedJob, 2*c.Workers)
+	var wg sync.WaitGroup
 	for w := 0; w < max(c.Workers, 1); w++ {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			st := keygen.NewStream(c.Plan.Seed^0x5eed, uint64(w))
-			for job := range jobs {
-				sent := false // the pacer let the attempt go
-				last := retry(ctx, nil, c.Clock, c.Retry, &st, func(ctx context.Context) table.Result {
-					if sent = pacer.wait(ctx, job.store, job.pk, len(job.bodies)); !sent {
-						return table.Result{Outcome: outcome.Outcome{Class: outcome.Transport}, Err: ctx.Err()}
-					}
-					return job.send(ctx)
-				}, func(res table.Result, _ int) {
-					if !sent {
-						return
-					}
-					requests.Add(1)
-					status.add(res.Outcome.Key())
-					if res.Outcome.Class == outcome.Throttled {
-						throttled.Add(1)
-					}
-				})
-				if last.Outcome.Class != outcome.OK {
-					why := fmt.Sprint(last.Err)
-					if c.Explain != nil && last.AccessDenied() {
-						why = c.Explain(last)
-					}
-					select {
-					case errs <- fmt.Errorf("%w: a transaction of %d rows failed: %s", ErrSeed, len(job.bodies), why):
-					default:
-					}
-					cancel()
-					continue
-				}
-				if !job.index {
-					d := done.Add(int64(len(job.bodies)))
-					if c.Progress != nil {
-						c.Progress(d, totalRows)
-					}
-				}
-			}
+			sd.worker(ctx, w, jobs)
 		}(w)
 	}
+	var res SeedResult
 	partitions := map[string]struct{}{}
 	func() {
 		defer close(jobs)
@@ -176,11 +130,11 @@ func Seed(ctx context.Context, c SeedConfig) (SeedResult, error) {
 	}()
 	wg.Wait()
 	res.Partitions = len(partitions)
-	res.Requests, res.Throttled, res.Written = requests.Load(), throttled.Load(), done.Load()
-	res.Status = status.counts()
+	res.Requests, res.Throttled, res.Written = sd.requests.Load(), sd.throttled.Load(), sd.done.Load()
+	res.Status = sd.status.counts()
 	res.Duration = c.Clock.Now().Sub(start)
 	select {
-	case err := <-errs:
+	case err := <-sd.errs:
 		return res, err
 	default:
 	}
@@ -188,6 +142,83 @@ func Seed(ctx context.Context, c SeedConfig) (SeedResult, error) {
 		return res, fmt.Errorf("%w: %v", ErrSeed, err)
 	}
 	return res, nil
+}
+
+// seeder is the seed phase's workers' shared state: the counts of what
+// they wrote and sent, and the first failure, which cancels the phase.
+type seeder struct {
+	c                         SeedConfig
+	cancel                    context.CancelFunc
+	pacer                     *seedPacer // nil: not paced
+	totalRows                 int64
+	done, requests, throttled atomic.Int64
+	status                    *statusCounts
+	errs                      chan error // the first failure
+}
+
+func newSeeder(c SeedConfig, cancel context.CancelFunc) *seeder {
+	sd := &seeder{c: c, cancel: cancel, status: newStatusCounts(), errs: make(chan error, c.Workers),
+		totalRows: c.Entities * int64(c.Plan.Scheme.RowsPerEntity())}
+	if c.Plan.Member != nil {
+		sd.totalRows = int64(c.Plan.Targets.Len()) * int64(c.Plan.Scheme.RowsPerEntity())
+	}
+	if c.Limits != (SeedLimits{}) {
+		sd.pacer = newSeedPacer(c.Limits, c.Clock)
+	}
+	return sd
+}
+
+// worker is seed worker w: it sends the jobs it receives until jobs is
+// closed; after a failure it sends nothing more.
+func (sd *seeder) worker(ctx context.Context, w int, jobs <-chan seedJob) {
+	st := keygen.NewStream(sd.c.Plan.Seed^0x5eed, uint64(w))
+	for job := range jobs {
+		if last := sd.send(ctx, &st, job); last.Outcome.Class != outcome.OK {
+			sd.fail(job, last)
+			continue
+		}
+		if !job.index {
+			d := sd.done.Add(int64(len(job.bodies)))
+			if sd.c.Progress != nil {
+				sd.c.Progress(d, sd.totalRows)
+			}
+		}
+	}
+}
+
+// send sends job, paced and retried, counting every attempt the pacer let
+// go; it returns the last attempt's result.
+func (sd *seeder) send(ctx context.Context, st *keygen.Stream, job seedJob) table.Result {
+	sent := false // the pacer let the attempt go
+	return retry(ctx, nil, sd.c.Clock, sd.c.Retry, st, func(ctx context.Context) table.Result {
+		if sent = sd.pacer.wait(ctx, job.store, job.pk, len(job.bodies)); !sent {
+			return table.Result{Outcome: outcome.Outcome{Class: outcome.Transport}, Err: ctx.Err()}
+		}
+		return job.send(ctx)
+	}, func(res table.Result, _ int) {
+		if !sent {
+			return
+		}
+		sd.requests.Add(1)
+		sd.status.add(res.Outcome.Key())
+		if res.Outcome.Class == outcome.Throttled {
+			sd.throttled.Add(1)
+		}
+	})
+}
+
+// fail records the failure of job (its last result last), worded by
+// Explain when it is a refusal, and cancels the phase.
+func (sd *seeder) fail(job seedJob, last table.Result) {
+	why := fmt.Sprint(last.Err)
+	if sd.c.Explain != nil && last.AccessDenied() {
+		why = sd.c.Explain(last)
+	}
+	select {
+	case sd.errs <- fmt.Errorf("%w: a transaction of %d rows failed: %s", ErrSeed, len(job.bodies), why):
+	default:
+	}
+	sd.cancel()
 }
 
 // statusCounts counts requests by outcome key; safe for concurrent use.

@@ -64,6 +64,8 @@ func (s *simulation) inserted(op *OpAnalysis, i int64) {
 	s.plan.Written(i)
 }
 
+// step accounts one planned step: the entities it touches, per partition
+// and per operation kind.
 func (s *simulation) step(st Step) {
 	kind := st.Op.Kind
 	op := s.perOp[kind]
@@ -80,13 +82,7 @@ func (s *simulation) step(st Step) {
 	case metrics.Insert:
 		s.inserted(op, st.Entity)
 	case metrics.Batch:
-		s.batchWanted += int64(spec.Size)
-		s.batchGot += int64(len(st.Batch))
-		parts := op.Partitions
-		for _, i := range st.Batch {
-			s.inserted(op, i)
-		}
-		op.Partitions = parts + 1
+		s.batch(op, st)
 	case metrics.Delete:
 		s.keysOf(st.Entity)
 		s.sizes[string(s.keys.PK)] -= int64(s.plan.Scheme.RowsPerEntity())
@@ -102,19 +98,7 @@ func (s *simulation) step(st Step) {
 		s.keysOf(st.Entity)
 		s.touch(op, string(s.keys.PK), 1)
 	case metrics.RangeQuery:
-		s.keysOf(st.Entity)
-		if spec.Across {
-			s.rangeAcross(op, st, spec.Rows, spec.MaxPages)
-			return
-		}
-		pk := string(s.keys.PK)
-		if st.Op.Index >= 0 {
-			pk = st.Op.Spec.Index + "/" + string(s.keys.Index[st.Op.Index].PK)
-		}
-		avail := min(int64(spec.Rows), s.sizes[string(s.keys.PK)])
-		s.rangeWanted += int64(spec.Rows)
-		s.rangeAvailable += avail
-		s.touch(op, pk, avail)
+		s.rangeQuery(op, st)
 	case metrics.PartitionScan:
 		s.keysOf(st.Entity)
 		n := s.sizes[string(s.keys.PK)]
@@ -125,6 +109,38 @@ func (s *simulation) step(st Step) {
 	case metrics.TableScan:
 		s.scan(op, s.sorted, spec.MaxPages)
 	}
+}
+
+// batch accounts a batch of new entities: one partition, whatever the
+// number of entities.
+func (s *simulation) batch(op *OpAnalysis, st Step) {
+	s.batchWanted += int64(st.Op.Spec.Size)
+	s.batchGot += int64(len(st.Batch))
+	parts := op.Partitions
+	for _, i := range st.Batch {
+		s.inserted(op, i)
+	}
+	op.Partitions = parts + 1
+}
+
+// rangeQuery accounts a range query: the rows it finds of those it asks
+// for in the picked entity's partition (of the main table, or of an index
+// table), or every partition it spans across partitions.
+func (s *simulation) rangeQuery(op *OpAnalysis, st Step) {
+	spec := st.Op.Spec
+	s.keysOf(st.Entity)
+	if spec.Across {
+		s.rangeAcross(op, st, spec.Rows, spec.MaxPages)
+		return
+	}
+	pk := string(s.keys.PK)
+	if st.Op.Index >= 0 {
+		pk = st.Op.Spec.Index + "/" + string(s.keys.Index[st.Op.Index].PK)
+	}
+	avail := min(int64(spec.Rows), s.sizes[string(s.keys.PK)])
+	s.rangeWanted += int64(spec.Rows)
+	s.rangeAvailable += avail
+	s.touch(op, pk, avail)
 }
 
 // scan accounts a query reading the partitions pks in key order, up to

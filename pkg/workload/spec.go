@@ -86,7 +86,35 @@ func Build(s *scenario.Scenario, source []byte, o Overrides) (*Spec, error) {
 	sc.Workload.Stages = append([]scenario.Stage(nil), s.Workload.Stages...)
 	sc.Workload.Mix = append([]scenario.Operation(nil), s.Workload.Mix...)
 	w := &sc.Workload
+	applyValues(&sc, o)
 	var notes []string
+	notes = append(notes, applyRate(w, o.Rate)...)
+	notes = append(notes, applyDuration(w, o.Duration)...)
+	shards := max(o.Shards, 1)
+	if o.Shard < 0 || o.Shard >= shards {
+		return nil, fmt.Errorf("%w: shard %d of %d: want 0 <= shard < %d", ErrOverride, o.Shard, shards, shards)
+	}
+	notes = append(notes, applyShard(w, o.Shard, shards)...)
+	if errs := sc.Validate(); len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	pop, schemes, err := sc.Compile()
+	if err != nil {
+		return nil, err
+	}
+	spec := &Spec{Scenario: &sc, Pop: pop, Schemes: schemes, Seed: sc.Seed, Entities: int64(sc.Population.Entities),
+		Warmup: w.Warmup.D(), Duration: w.Duration.D(), MaxOps: int64(w.MaxOperations), Workers: max(w.Workers, 1),
+		Load: loadOf(w), Retry: NewRetrier(w.Retry), Timeout: w.Timeout.D(), Shard: o.Shard, Shards: shards, Notes: notes}
+	if source != nil {
+		sum := sha256.Sum256(source)
+		spec.SourceSHA256 = hex.EncodeToString(sum[:])
+	}
+	return spec, nil
+}
+
+// applyValues sets the overrides that replace a value of the scenario.
+func applyValues(sc *scenario.Scenario, o Overrides) {
+	w := &sc.Workload
 	if o.Seed != nil {
 		sc.Seed = *o.Seed
 	}
@@ -105,57 +133,59 @@ func Build(s *scenario.Scenario, source []byte, o Overrides) (*Spec, error) {
 	if o.Retry != nil {
 		w.Retry = *o.Retry
 	}
-	if o.Rate != nil {
-		if len(w.Stages) > 0 {
-			what := fmt.Sprintf("a constant %s ops/s", trimRate(*o.Rate))
-			if *o.Rate == 0 {
-				what = "a closed loop"
-			}
-			notes = append(notes, fmt.Sprintf("--rate replaced the scenario's %d stage(s) with %s", len(w.Stages), what))
+}
+
+// applyRate makes the workload's load a constant rate (0: a closed loop)
+// when rate is set, in place of its stages; the note says so.
+func applyRate(w *scenario.Workload, rate *float64) (notes []string) {
+	if rate == nil {
+		return nil
+	}
+	if len(w.Stages) > 0 {
+		what := fmt.Sprintf("a constant %s ops/s", trimRate(*rate))
+		if *rate == 0 {
+			what = "a closed loop"
 		}
-		w.Rate, w.Stages = scenario.Rate(*o.Rate), nil
+		notes = append(notes, fmt.Sprintf("--rate replaced the scenario's %d stage(s) with %s", len(w.Stages), what))
 	}
-	if o.Duration > 0 {
-		if total := stagesTotal(w.Stages); total > 0 && total != o.Duration {
-			f := float64(o.Duration) / float64(total)
-			for k := range w.Stages {
-				w.Stages[k].Duration = scenario.Duration(time.Duration(float64(w.Stages[k].Duration) * f))
-			}
-			// Rounding must not lose the end: the last stage takes the rest.
-			w.Stages[len(w.Stages)-1].Duration += scenario.Duration(o.Duration - stagesTotal(w.Stages))
-			notes = append(notes, fmt.Sprintf("--duration scaled the scenario's %d stage(s) from %v to %v", len(w.Stages), total, o.Duration))
-		}
-		w.Duration = scenario.Duration(o.Duration)
+	w.Rate, w.Stages = scenario.Rate(*rate), nil
+	return notes
+}
+
+// applyDuration sets the measured duration d (0: the scenario's), scaling
+// the stages to it in proportion; the note says so.
+func applyDuration(w *scenario.Workload, d time.Duration) (notes []string) {
+	if d <= 0 {
+		return nil
 	}
-	shards := max(o.Shards, 1)
-	if o.Shard < 0 || o.Shard >= shards {
-		return nil, fmt.Errorf("%w: shard %d of %d: want 0 <= shard < %d", ErrOverride, o.Shard, shards, shards)
-	}
-	if shards > 1 {
-		w.Rate = scenario.Rate(float64(w.Rate) / float64(shards))
+	if total := stagesTotal(w.Stages); total > 0 && total != d {
+		f := float64(d) / float64(total)
 		for k := range w.Stages {
-			w.Stages[k].Rate = scenario.Rate(float64(w.Stages[k].Rate) / float64(shards))
+			w.Stages[k].Duration = scenario.Duration(time.Duration(float64(w.Stages[k].Duration) * f))
 		}
-		if w.MaxOperations > 0 {
-			w.MaxOperations = scenario.Count((int64(w.MaxOperations) + int64(shards) - 1 - int64(o.Shard)) / int64(shards))
-		}
-		notes = append(notes, fmt.Sprintf("one of %d shards: each offers 1/%d of the rate and of max_operations", shards, shards))
+		// Rounding must not lose the end: the last stage takes the rest.
+		w.Stages[len(w.Stages)-1].Duration += scenario.Duration(d - stagesTotal(w.Stages))
+		notes = append(notes, fmt.Sprintf("--duration scaled the scenario's %d stage(s) from %v to %v", len(w.Stages), total, d))
 	}
-	if errs := sc.Validate(); len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	w.Duration = scenario.Duration(d)
+	return notes
+}
+
+// applyShard makes the workload shard of shards: 1/shards of the rate, of
+// every stage's and of max_operations (the first shards take the rest of
+// its division); the note says so.
+func applyShard(w *scenario.Workload, shard, shards int) (notes []string) {
+	if shards <= 1 {
+		return nil
 	}
-	pop, schemes, err := sc.Compile()
-	if err != nil {
-		return nil, err
+	w.Rate = scenario.Rate(float64(w.Rate) / float64(shards))
+	for k := range w.Stages {
+		w.Stages[k].Rate = scenario.Rate(float64(w.Stages[k].Rate) / float64(shards))
 	}
-	spec := &Spec{Scenario: &sc, Pop: pop, Schemes: schemes, Seed: sc.Seed, Entities: int64(sc.Population.Entities),
-		Warmup: w.Warmup.D(), Duration: w.Duration.D(), MaxOps: int64(w.MaxOperations), Workers: max(w.Workers, 1),
-		Load: loadOf(w), Retry: NewRetrier(w.Retry), Timeout: w.Timeout.D(), Shard: o.Shard, Shards: shards, Notes: notes}
-	if source != nil {
-		sum := sha256.Sum256(source)
-		spec.SourceSHA256 = hex.EncodeToString(sum[:])
+	if w.MaxOperations > 0 {
+		w.MaxOperations = scenario.Count((int64(w.MaxOperations) + int64(shards) - 1 - int64(shard)) / int64(shards))
 	}
-	return spec, nil
+	return append(notes, fmt.Sprintf("one of %d shards: each offers 1/%d of the rate and of max_operations", shards, shards))
 }
 
 // loadOf decides the load of a validated workload.

@@ -84,59 +84,14 @@ func (l *ledger) verify(ctx context.Context, p *Plan, s Store, workers int, cloc
 		ids = append(ids, i)
 	}
 	sort.Slice(ids, func(a, b int) bool { return ids[a] < ids[b] })
-	res := &VerifyResult{}
-	var mu sync.Mutex
-	note := func(counter *int64, format string, a ...any) {
-		mu.Lock()
-		*counter++
-		if len(res.Examples) < 10 {
-			res.Examples = append(res.Examples, fmt.Sprintf(format, a...))
-		}
-		mu.Unlock()
-	}
+	v := &verifier{l: l, plan: p, store: s, clock: clock, res: &VerifyResult{}}
 	work := make(chan int64)
 	var wg sync.WaitGroup
 	for w := 0; w < max(workers, 1); w++ {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			var ent keygen.Entity
-			var keys keygen.Keys
-			st := keygen.NewStream(p.Seed^0x7e41f7, uint64(w))
-			for i := range work {
-				p.Pop.Entity(i, &ent)
-				p.Scheme.Keys(&ent, &keys)
-				pk, rk := string(keys.PK), string(keys.RK)
-				var page table.Page
-				r := retry(ctx, nil, clock, DefaultSeedRetry, &st, func(ctx context.Context) table.Result {
-					var r table.Result
-					page, r, _ = s.Query(ctx, table.Query{Filter: table.FilterPoint(pk, rk), Select: []string{"Version"}, Top: 1}).Next(ctx)
-					return r
-				}, nil)
-				e := l.entries[i]
-				mu.Lock()
-				res.Checked++
-				mu.Unlock()
-				switch {
-				case r.Outcome.Class != outcome.OK:
-					note(&res.Unreadable, "entity %d (%s, %s): %v", i, pk, rk, r.Err)
-				case e.deleted && len(page.Entities) > 0:
-					note(&res.Resurrect, "entity %d (%s, %s) was deleted but is still there", i, pk, rk)
-				case e.deleted:
-				case len(page.Entities) == 0:
-					note(&res.Missing, "entity %d (%s, %s) was acknowledged but is missing", i, pk, rk)
-				default:
-					var got struct{ Version int64 }
-					_ = json.Unmarshal(page.Entities[0], &got)
-					found := false
-					for _, v := range e.versions {
-						found = found || v == got.Version
-					}
-					if !found {
-						note(&res.Mismatched, "entity %d (%s, %s) has version %d, acknowledged %v", i, pk, rk, got.Version, e.versions)
-					}
-				}
-			}
+			v.worker(ctx, w, work)
 		}(w)
 	}
 	for _, i := range ids {
@@ -147,5 +102,72 @@ func (l *ledger) verify(ctx context.Context, p *Plan, s Store, workers int, cloc
 	}
 	close(work)
 	wg.Wait()
-	return res
+	return v.res
+}
+
+// verifier is the read-back of a ledger; its workers share it.
+type verifier struct {
+	l     *ledger
+	plan  *Plan
+	store Store
+	clock Clock
+	mu    sync.Mutex // guards res
+	res   *VerifyResult
+}
+
+// worker is verify's worker w: it checks the entities it receives until
+// work is closed.
+func (v *verifier) worker(ctx context.Context, w int, work <-chan int64) {
+	var ent keygen.Entity
+	var keys keygen.Keys
+	st := keygen.NewStream(v.plan.Seed^0x7e41f7, uint64(w))
+	for i := range work {
+		v.plan.Pop.Entity(i, &ent)
+		v.plan.Scheme.Keys(&ent, &keys)
+		v.check(ctx, &st, i, string(keys.PK), string(keys.RK))
+	}
+}
+
+// check reads entity i back (PartitionKey pk, RowKey rk) and counts what it
+// finds against the ledger.
+func (v *verifier) check(ctx context.Context, st *keygen.Stream, i int64, pk, rk string) {
+	var page table.Page
+	r := retry(ctx, nil, v.clock, DefaultSeedRetry, st, func(ctx context.Context) table.Result {
+		var r table.Result
+		page, r, _ = v.store.Query(ctx, table.Query{Filter: table.FilterPoint(pk, rk), Select: []string{"Version"}, Top: 1}).Next(ctx)
+		return r
+	}, nil)
+	e := v.l.entries[i]
+	v.mu.Lock()
+	v.res.Checked++
+	v.mu.Unlock()
+	switch {
+	case r.Outcome.Class != outcome.OK:
+		v.note(&v.res.Unreadable, "entity %d (%s, %s): %v", i, pk, rk, r.Err)
+	case e.deleted && len(page.Entities) > 0:
+		v.note(&v.res.Resurrect, "entity %d (%s, %s) was deleted but is still there", i, pk, rk)
+	case e.deleted:
+	case len(page.Entities) == 0:
+		v.note(&v.res.Missing, "entity %d (%s, %s) was acknowledged but is missing", i, pk, rk)
+	default:
+		var got struct{ Version int64 }
+		_ = json.Unmarshal(page.Entities[0], &got)
+		found := false
+		for _, ver := range e.versions {
+			found = found || ver == got.Version
+		}
+		if !found {
+			v.note(&v.res.Mismatched, "entity %d (%s, %s) has version %d, acknowledged %v", i, pk, rk, got.Version, e.versions)
+		}
+	}
+}
+
+// note counts a finding in counter, keeping the first ten as examples.
+func (v *verifier) note(counter *int64, format string, a ...any) {
+	v.mu.Lock()
+	*counter++
+	if len(v.res.Examples) < 10 {
+		v.res.Examples = append(v.res.Examples, fmt.Sprintf(format, a...))
+	}
+	v.mu.Unlock()
 }
