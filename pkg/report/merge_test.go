@@ -157,3 +157,64 @@ func TestMergeRefusesWhatIsNotOneRun(t *testing.T) {
 		t.Errorf("the text of a partial merge does not say what is missing:\n%s", b.String())
 	}
 }
+
+// Merge sums what the shards of one run planned and did beside their
+// figures: rates, workers, stage rates, operation caps and seed counts add;
+// a reused table counts once; the earliest start and the longest duration
+// win; failures are joined, the first abort kept, outages and heatmap
+// series added; thresholds are evaluated again on the whole.
+func TestMergeSumsRunAndSeed(t *testing.T) {
+	a, b := shard(0, 2), shard(1, 2)
+	for i, r := range []*Report{a, b} {
+		r.Run.Workers, r.Run.Rate, r.Run.WarmupRate, r.Run.MaxOps = 4, 100, 10, 1000
+		r.Run.Stages = []Stage{{DurationS: 5, Rate: 200}, {DurationS: 5, Rate: 50}}
+		r.Seed = SeedInfo{Entities: int64(100 + i), Rows: int64(40 + i), Partitions: 3, DurationS: float64(2 + i), Throttled: int64(i)}
+		r.Outages = []Outage{{StartS: float64(i), EndS: float64(i) + 0.5, Cause: fmt.Sprintf("cause %d", i)}}
+		r.Heatmap = &Heatmap{BinSeconds: 1, Partitions: []string{"p", fmt.Sprintf("q%d", i)}, Entities: [][]int64{{1, int64(i)}, {5}}}
+		r.Thresholds = []Threshold{{Expr: "requests >= 2"}}
+	}
+	b.StartedAt, b.DurationS = a.StartedAt.Add(-time.Millisecond), a.DurationS+0.25
+	b.Seed.Reused = false
+	a.Failure, b.Failure, b.Aborted = "first failed", "second failed", "p99 < 1"
+	b.Interrupted = true
+	m, err := Merge(shardsOf(a, b), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantRun := RunInfo{Mode: "open", Workers: 8, Rate: 200, WarmupRate: 20, MaxOps: 2000, Seed: 1, PartitionTarget: 2000, ScenarioSHA256: "abc",
+		Stages: []Stage{{DurationS: 5, Rate: 400}, {DurationS: 5, Rate: 100}}}
+	if !reflect.DeepEqual(m.Run, wantRun) {
+		t.Errorf("run\n got %+v\nwant %+v", m.Run, wantRun)
+	}
+	if a.Run.Stages[0].Rate != 200 {
+		t.Errorf("merging changed a shard's stages: %+v", a.Run.Stages)
+	}
+	wantSeed := SeedInfo{Entities: 201, Rows: 81, Partitions: 6, DurationS: 3, Throttled: 1}
+	if !reflect.DeepEqual(m.Seed, wantSeed) {
+		t.Errorf("seed\n got %+v\nwant %+v", m.Seed, wantSeed)
+	}
+	if !m.StartedAt.Equal(b.StartedAt) || m.DurationS != b.DurationS {
+		t.Errorf("window %v + %gs, want %v + %gs", m.StartedAt, m.DurationS, b.StartedAt, b.DurationS)
+	}
+	if m.Failure != "first failed; second failed" || m.Aborted != "p99 < 1" || !m.Interrupted {
+		t.Errorf("failure %q, aborted %q, interrupted %v", m.Failure, m.Aborted, m.Interrupted)
+	}
+	if len(m.Outages) != 2 || m.Outages[1].Cause != "cause 1" {
+		t.Errorf("outages %+v", m.Outages)
+	}
+	wantHeat := &Heatmap{BinSeconds: 1, Partitions: []string{"p", "q0", "q1"}, Entities: [][]int64{{2, 1}, {5}, {5}}}
+	if !reflect.DeepEqual(m.Heatmap, wantHeat) {
+		t.Errorf("heatmap %+v, want %+v", m.Heatmap, wantHeat)
+	}
+	if len(m.Thresholds) != 1 || m.Thresholds[0].Expr != "requests >= 2" || !m.Thresholds[0].OK || m.Thresholds[0].Observed != 2 {
+		t.Errorf("thresholds %+v", m.Thresholds)
+	}
+	// Shards that reused one seeded table counted the same rows.
+	a.Seed.Reused, b.Seed.Reused = true, true
+	if m, err = Merge(shardsOf(a, b), false); err != nil {
+		t.Fatal(err)
+	}
+	if m.Seed.Rows != 41 || !m.Seed.Reused {
+		t.Errorf("reused table: %d rows (reused %v), want 41", m.Seed.Rows, m.Seed.Reused)
+	}
+}
