@@ -218,3 +218,45 @@ func TestMergeSumsRunAndSeed(t *testing.T) {
 		t.Errorf("reused table: %d rows (reused %v), want 41", m.Seed.Rows, m.Seed.Reused)
 	}
 }
+
+// A partition two shards both served (a scan's "*", or a partition whose
+// shards overlap) has its counters and status counts added and its
+// percentiles from the two histograms merged: the same figures one run
+// recording both shards' requests reports.
+func TestMergeSharedPartition(t *testing.T) {
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	whole := metrics.NewRegistry(metrics.Options{Start: t0})
+	regs := []*metrics.Registry{metrics.NewRegistry(metrics.Options{Start: t0}), metrics.NewRegistry(metrics.Options{Start: t0})}
+	wrec := whole.NewRecorder()
+	for i, reg := range regs {
+		rec := reg.NewRecorder()
+		for k := 0; k < 50; k++ {
+			lat := time.Duration(1+k+100*i) * time.Millisecond
+			at := t0.Add(time.Duration(10*k+i) * time.Millisecond)
+			oc := outcome.New(200, "")
+			if k%10 == i {
+				oc = outcome.New(503, "ServerBusy")
+			}
+			for _, r := range []*metrics.Recorder{rec, wrec} {
+				r.Request(metrics.Request{Op: metrics.TableScan, Partition: "*", Outcome: oc, Entities: 3, At: at})
+				r.Done(metrics.TableScan, "*", at.Add(-lat), at, oc.Class == outcome.OK)
+			}
+		}
+	}
+	end := t0.Add(time.Second)
+	meta := func(shard string) Meta {
+		return Meta{Scenario: "s", Scheme: "k", Run: RunInfo{Seed: 1, PartitionTarget: 2000, Shard: shard}}
+	}
+	want := Build(meta(""), whole.Finish(end))
+	m, err := Merge(shardsOf(Build(meta("0/2"), regs[0].Finish(end)), Build(meta("1/2"), regs[1].Finish(end))), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Partitions) != 1 || len(want.Partitions) != 1 {
+		t.Fatalf("%d partitions merged, %d in one run, want 1", len(m.Partitions), len(want.Partitions))
+	}
+	g, w := m.Partitions[0], want.Partitions[0]
+	if g.Counts != w.Counts || !reflect.DeepEqual(g.Status, w.Status) || g.Latency != w.Latency || g.Hist != w.Hist || g.EntitiesPerSec != w.EntitiesPerSec {
+		t.Errorf("shared partition\n got %+v\nwant %+v", g, w)
+	}
+}
