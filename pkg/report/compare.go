@@ -25,6 +25,30 @@ func WriteCompareStyle(w io.Writer, reps []*Report, st textfit.Style) error {
 		return nil
 	}
 	p := &textfit.Printer{W: w, Style: st}
+	writeCompareHeader(p, reps)
+	p.Blank()
+	render(p, compareTable(reps))
+	p.Blank()
+	p.Line("throttled by code (share of requests):")
+	for _, r := range reps {
+		p.Line("  %s: %s", runLabel(r, reps), throttleCodes(r))
+	}
+	writeOpLatency(p, reps)
+	writeQuestions(p, reps)
+	for _, r := range reps {
+		if r.Find != nil {
+			p.Blank()
+			writeFind(p, r.Scheme, r.Find)
+		}
+	}
+	WriteFindSummary(p, reps)
+	writeCompareJudgements(p, reps)
+	return p.Err
+}
+
+// writeCompareHeader says what was compared (or searched, when the first
+// run ended a find) where, and the one model every run shares, if any.
+func writeCompareHeader(p *textfit.Printer, reps []*Report) {
 	r0 := reps[0]
 	if r0.Find != nil {
 		p.Line("tablestress find: %s on %s, %d scheme(s), seed %d, the same entity stream and workload; each scheme at the highest rate it sustained",
@@ -35,8 +59,13 @@ func WriteCompareStyle(w io.Writer, reps []*Report, st textfit.Style) error {
 	if m := models(reps); m != "" {
 		p.Line("model: %s", m)
 	}
-	p.Blank()
-	// A MODEL column when the runs were judged by different models.
+}
+
+// compareTable is the table of schemes, one row per run: throughput,
+// latency, throttling, errors, drops, partitions, the busiest peak, pages
+// per query and the scheme's verdict. The MODEL column shows only when the
+// runs were judged by different models.
+func compareTable(reps []*Report) *textfit.Table {
 	perModel := models(reps) == "" && reps[0].Model+reps[len(reps)-1].Model != ""
 	t := &textfit.Table{Cols: []textfit.Column{
 		{Header: "SCHEME", Shrink: true}, {Header: "MODEL", Shrink: true}, {Header: "OPS/S", Right: true}, {Header: "ENTITIES/S", Short: "ENT/S", Right: true},
@@ -54,30 +83,16 @@ func WriteCompareStyle(w io.Writer, reps []*Report, st textfit.Style) error {
 			cell(peakCell(r)), cell(pagesPerQuery(r)), textfit.Cell{Text: v, Color: verdictColor(v)})
 	}
 	t.Cols[1].Hide = !perModel
-	render(p, t)
-	p.Blank()
-	p.Line("throttled by code (share of requests):")
-	for _, r := range reps {
-		p.Line("  %s: %s", runLabel(r, reps), throttleCodes(r))
-	}
-	writeOpLatency(p, reps)
-	writeQuestions(p, reps)
-	for _, r := range reps {
-		if r.Find != nil {
-			p.Blank()
-			writeFind(p, r.Scheme, r.Find)
-		}
-	}
-	WriteFindSummary(p, reps)
+	return t
+}
+
+// writeCompareJudgements writes, after one blank line and only for runs
+// that have any, each run's advice on dropped operations (yellow) and how
+// many of its thresholds passed (red when one failed).
+func writeCompareJudgements(p *textfit.Printer, reps []*Report) {
 	blank := false
 	for _, r := range reps {
 		advice := DroppedAdvice(r)
-		failed := 0
-		for _, t := range r.Thresholds {
-			if !t.OK {
-				failed++
-			}
-		}
 		if advice == "" && len(r.Thresholds) == 0 {
 			continue
 		}
@@ -91,6 +106,12 @@ func WriteCompareStyle(w io.Writer, reps []*Report, st textfit.Style) error {
 		if len(r.Thresholds) == 0 {
 			continue
 		}
+		failed := 0
+		for _, t := range r.Thresholds {
+			if !t.OK {
+				failed++
+			}
+		}
 		line := fmt.Sprintf("thresholds %s: %d of %d passed", r.Scheme, len(r.Thresholds)-failed, len(r.Thresholds))
 		if failed > 0 {
 			p.Painted(textfit.Red, "%s", line)
@@ -98,7 +119,6 @@ func WriteCompareStyle(w io.Writer, reps []*Report, st textfit.Style) error {
 			p.Line("%s", line)
 		}
 	}
-	return p.Err
 }
 
 // writeOpLatency writes the latency of each operation side by side, one

@@ -29,6 +29,28 @@ func WriteTextStyle(w io.Writer, r *Report, st textfit.Style) error {
 		p.Line("the report below is the run at %s ops/s", rate(r.Run.Rate))
 	}
 	p.Blank()
+	render(p, operationsTable(r))
+	writeRequestSummary(p, r)
+	writeQuestions(p, []*Report{r})
+	n := min(len(r.Partitions), TopPartitions)
+	p.Blank()
+	p.Line("%s", partitionsHeading(r, n))
+	render(p, partitionsTable(r, n))
+	verdict := "verdict: " + Verdict(r)
+	if len(HotPartitions(r)) > 0 {
+		p.Painted(textfit.Red, "%s", verdict)
+	} else {
+		p.Line("%s", verdict)
+	}
+	writeVerify(p, r.Verify)
+	writeThresholds(p, r.Thresholds)
+	return p.Err
+}
+
+// operationsTable is the table of operations, in OperationOrder, and the
+// total: counts, rates, latency and, for a run charged in request units,
+// RU per operation and per second.
+func operationsTable(r *Report) *textfit.Table {
 	ops := &textfit.Table{Cols: []textfit.Column{
 		{Header: "OPERATION"}, {Header: "OPS", Right: true}, {Header: "OPS/S", Right: true}, {Header: "ENTITIES/S", Short: "ENT/S", Right: true},
 		{Header: "REQUESTS", Short: "REQS", Right: true, Drop: 4}, {Header: "THROTTLED", Right: true}, {Header: "ERRORS", Right: true, Drop: 2},
@@ -47,7 +69,13 @@ func WriteTextStyle(w io.Writer, r *Report, st textfit.Style) error {
 		row(op, r.Operations[op])
 	}
 	row("total", r.Totals)
-	render(p, ops)
+	return ops
+}
+
+// writeRequestSummary writes the status counts, the share of requests
+// throttled (yellow when any), the advice on dropped operations and the
+// request units verdict, each when there is one.
+func writeRequestSummary(p *textfit.Printer, r *Report) {
 	p.Line("status: %s", statusLine(r.Totals.Status))
 	throttled := "throttled: " + pct(r.Totals.Throttled, r.Totals.Requests) + " of requests"
 	if r.Totals.Throttled > 0 {
@@ -61,11 +89,12 @@ func WriteTextStyle(w io.Writer, r *Report, st textfit.Style) error {
 	if u := unitsVerdict(r); u != "" {
 		p.Line("request units: %s", u)
 	}
-	writeQuestions(p, []*Report{r})
+}
 
-	n := min(len(r.Partitions), TopPartitions)
-	p.Blank()
-	p.Line("%s", partitionsHeading(r, n))
+// partitionsTable is the table of the n busiest partitions with each one's
+// verdict. A run not charged in request units keeps PEAK/S longest, as
+// entities per second are then the yardstick.
+func partitionsTable(r *Report, n int) *textfit.Table {
 	parts := &textfit.Table{Cols: []textfit.Column{
 		{Header: "PARTITION", Shrink: true}, {Header: "ENTITIES", Short: "ENTS", Right: true, Drop: 3}, {Header: "ENTITIES/S", Short: "ENT/S", Right: true},
 		{Header: "PEAK/S", Right: true, Drop: 1, Hide: false}, {Header: "RU/S", Right: true, Drop: 2, Hide: !r.Charged()},
@@ -82,16 +111,7 @@ func WriteTextStyle(w io.Writer, r *Report, st textfit.Style) error {
 			cell(num(pt.Requests)), warn(num(pt.Throttled), pt.Throttled > 0), warn(num(pt.Errors), pt.Errors > 0), cell(ms(pt.Latency.P99)),
 			textfit.Cell{Text: v, Color: verdictColor(v)})
 	}
-	render(p, parts)
-	verdict := "verdict: " + Verdict(r)
-	if len(HotPartitions(r)) > 0 {
-		p.Painted(textfit.Red, "%s", verdict)
-	} else {
-		p.Line("%s", verdict)
-	}
-	writeVerify(p, r.Verify)
-	writeThresholds(p, r.Thresholds)
-	return p.Err
+	return parts
 }
 
 // writeHeader says what ran where, how and whether it completed.
