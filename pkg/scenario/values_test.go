@@ -88,6 +88,13 @@ func TestParseRetry(t *testing.T) {
 		{"fixed(1s,-1)", Retry{}, "not a retry count"},
 		{"linear(1s,3)", Retry{}, `unknown strategy "linear"`},
 		{"fixed", Retry{}, "expected name(arguments)"},
+		{"", Retry{Kind: "none"}, ""},
+		{" exponential ( 1s, 0s, 1s, 0 ) ", Retry{Kind: "exponential", Delay: time.Second, Max: time.Second}, ""},
+		{"exponential(1s,2s,3)", Retry{}, `"exponential(1s,2s,3)" is not a retry strategy (exponential takes default, min and max backoffs and a count); use ` + RetryForms},
+		{"exponential(1s,-2s,3s,1)", Retry{}, `"exponential(1s,-2s,3s,1)" is not a retry strategy ("-2s" is not a duration); use `},
+		{"exponential(1s,2s,3s,x)", Retry{}, `("x" is not a retry count between 0 and 1000)`},
+		{"fixed(1s,1001)", Retry{}, `"1001" is not a retry count between 0 and 1000`},
+		{"fixed(1s,1000)", Retry{Kind: "fixed", Delay: time.Second, Retries: 1000}, ""},
 	}
 	for _, tt := range tests {
 		got, err := ParseRetry(tt.in)
