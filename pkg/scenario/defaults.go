@@ -32,6 +32,22 @@ func (s *Scenario) applyDefaults() {
 	if !s.given("seed") {
 		s.Seed = DefaultSeed
 	}
+	s.applyPopulationDefaults()
+	for i := range s.Schemes {
+		sc := &s.Schemes[i]
+		if sc.Name == "" {
+			sc.Name = sc.Builtin
+		}
+	}
+	s.applyWorkloadDefaults()
+	for i := range s.Workload.Mix {
+		s.applyOpDefaults(i)
+	}
+}
+
+// applyPopulationDefaults fills the population's entity count, start,
+// interval and payload.
+func (s *Scenario) applyPopulationDefaults() {
 	p := &s.Population
 	if !s.given("population.entities") {
 		p.Entities = DefaultEntities
@@ -45,12 +61,12 @@ func (s *Scenario) applyDefaults() {
 	if !s.given("population.payload") {
 		p.Payload = DefaultPayload
 	}
-	for i := range s.Schemes {
-		sc := &s.Schemes[i]
-		if sc.Name == "" {
-			sc.Name = sc.Builtin
-		}
-	}
+}
+
+// applyWorkloadDefaults fills the workload's own values: a staged run lasts
+// as long as its stages, an unstaged one DefaultDuration; workers,
+// timeout, key distribution and retry strategy ("none").
+func (s *Scenario) applyWorkloadDefaults() {
 	w := &s.Workload
 	if !s.given("workload.duration") && len(w.Stages) == 0 {
 		w.Duration = Duration(DefaultDuration)
@@ -74,35 +90,40 @@ func (s *Scenario) applyDefaults() {
 	if w.Retry.Kind == "" {
 		w.Retry.Kind = "none"
 	}
-	for i := range w.Mix {
-		op := &w.Mix[i]
-		path := fmt.Sprintf("workload.mix[%d]", i)
-		if op.Op == "" && op.Question != "" {
-			op.Op = "question"
+}
+
+// applyOpDefaults fills operation i of the mix with the defaults of its
+// kind: an entry naming only a question asks it; a weight of 1; a range
+// query's rows and start; the page limit of the queries; a batch's size
+// and kind; an update's ETag check.
+func (s *Scenario) applyOpDefaults(i int) {
+	op := &s.Workload.Mix[i]
+	path := fmt.Sprintf("workload.mix[%d]", i)
+	if op.Op == "" && op.Question != "" {
+		op.Op = "question"
+	}
+	if !s.given(path + ".weight") {
+		op.Weight = 1
+	}
+	if op.Rows == 0 && (op.Op == "range_query") {
+		op.Rows = DefaultRangeRows
+	}
+	if op.From == "" && op.Op == "range_query" {
+		op.From = DefaultRangeFrom
+	}
+	if !s.given(path+".max_pages") && (op.Op == "range_query" || op.Op == "partition_scan" || op.Op == "table_scan") {
+		op.MaxPages = DefaultMaxPages
+	}
+	if op.Op == "batch" {
+		if op.Size == 0 {
+			op.Size = DefaultBatchSize
 		}
-		if !s.given(path + ".weight") {
-			op.Weight = 1
+		if op.Kind == "" {
+			op.Kind = DefaultBatchKind
 		}
-		if op.Rows == 0 && (op.Op == "range_query") {
-			op.Rows = DefaultRangeRows
-		}
-		if op.From == "" && op.Op == "range_query" {
-			op.From = DefaultRangeFrom
-		}
-		if !s.given(path+".max_pages") && (op.Op == "range_query" || op.Op == "partition_scan" || op.Op == "table_scan") {
-			op.MaxPages = DefaultMaxPages
-		}
-		if op.Op == "batch" {
-			if op.Size == 0 {
-				op.Size = DefaultBatchSize
-			}
-			if op.Kind == "" {
-				op.Kind = DefaultBatchKind
-			}
-		}
-		if op.Op == "update" && op.ETag == nil {
-			t := true
-			op.ETag = &t
-		}
+	}
+	if op.Op == "update" && op.ETag == nil {
+		t := true
+		op.ETag = &t
 	}
 }

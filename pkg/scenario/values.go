@@ -167,68 +167,68 @@ func (r *Retry) parseScalar(s string) error {
 // ParseRetry parses a retry strategy.
 func ParseRetry(s string) (Retry, error) {
 	t := strings.TrimSpace(s)
-	bad := func(why string) (Retry, error) {
-		return Retry{}, fmt.Errorf("%q is not a retry strategy (%s); use %s", s, why, RetryForms)
-	}
 	if t == "none" || t == "" {
 		return Retry{Kind: "none"}, nil
 	}
+	r, why := parseRetryCall(t)
+	if why != "" {
+		return Retry{}, fmt.Errorf("%q is not a retry strategy (%s); use %s", s, why, RetryForms)
+	}
+	return r, nil
+}
+
+// parseRetryCall reads "name(arguments)", trimmed, as a fixed or
+// exponential strategy, or says why it is not one.
+func parseRetryCall(t string) (Retry, string) {
 	open := strings.IndexByte(t, '(')
 	if open < 0 || !strings.HasSuffix(t, ")") {
-		return bad("expected name(arguments)")
+		return Retry{}, "expected name(arguments)"
 	}
 	name := strings.TrimSpace(t[:open])
 	args := strings.Split(t[open+1:len(t)-1], ",")
-	durs := func(parts []string) ([]time.Duration, error) {
-		out := make([]time.Duration, len(parts))
-		for i, p := range parts {
-			d, err := time.ParseDuration(strings.TrimSpace(p))
-			if err != nil || d < 0 {
-				return nil, fmt.Errorf("%q is not a duration", strings.TrimSpace(p))
-			}
-			out[i] = d
-		}
-		return out, nil
-	}
-	count := func(p string) (int, error) {
-		n, err := strconv.Atoi(strings.TrimSpace(p))
-		if err != nil || n < 0 || n > 1000 {
-			return 0, fmt.Errorf("%q is not a retry count between 0 and 1000", strings.TrimSpace(p))
-		}
-		return n, nil
-	}
 	switch name {
 	case "fixed":
 		if len(args) != 2 {
-			return bad("fixed takes a delay and a count")
+			return Retry{}, "fixed takes a delay and a count"
 		}
-		d, err := durs(args[:1])
+		d, n, err := retryArgs(args)
 		if err != nil {
-			return bad(err.Error())
+			return Retry{}, err.Error()
 		}
-		n, err := count(args[1])
-		if err != nil {
-			return bad(err.Error())
-		}
-		return Retry{Kind: "fixed", Delay: d[0], Retries: n}, nil
+		return Retry{Kind: "fixed", Delay: d[0], Retries: n}, ""
 	case "exponential":
 		if len(args) != 4 {
-			return bad("exponential takes default, min and max backoffs and a count")
+			return Retry{}, "exponential takes default, min and max backoffs and a count"
 		}
-		d, err := durs(args[:3])
+		d, n, err := retryArgs(args)
 		if err != nil {
-			return bad(err.Error())
-		}
-		n, err := count(args[3])
-		if err != nil {
-			return bad(err.Error())
+			return Retry{}, err.Error()
 		}
 		if d[1] > d[2] {
-			return bad("min backoff is above max backoff")
+			return Retry{}, "min backoff is above max backoff"
 		}
-		return Retry{Kind: "exponential", Delay: d[0], Min: d[1], Max: d[2], Retries: n}, nil
+		return Retry{Kind: "exponential", Delay: d[0], Min: d[1], Max: d[2], Retries: n}, ""
 	}
-	return bad(fmt.Sprintf("unknown strategy %q", name))
+	return Retry{}, fmt.Sprintf("unknown strategy %q", name)
+}
+
+// retryArgs reads a strategy's arguments: durations (>= 0), then a retry
+// count between 0 and 1000, last. The first bad argument is the error.
+func retryArgs(args []string) ([]time.Duration, int, error) {
+	durs := make([]time.Duration, len(args)-1)
+	for i, p := range args[:len(args)-1] {
+		d, err := time.ParseDuration(strings.TrimSpace(p))
+		if err != nil || d < 0 {
+			return nil, 0, fmt.Errorf("%q is not a duration", strings.TrimSpace(p))
+		}
+		durs[i] = d
+	}
+	last := strings.TrimSpace(args[len(args)-1])
+	n, err := strconv.Atoi(last)
+	if err != nil || n < 0 || n > 1000 {
+		return nil, 0, fmt.Errorf("%q is not a retry count between 0 and 1000", last)
+	}
+	return durs, n, nil
 }
 
 // String returns the spec that parses back to r.
