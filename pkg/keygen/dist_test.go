@@ -209,3 +209,27 @@ func TestExplain(t *testing.T) {
 		}
 	}
 }
+
+// ParseDistribution's refusals name the spec and what would be right.
+func TestParseDistributionMessages(t *testing.T) {
+	for spec, want := range map[string]string{
+		"latest(11)":     `keygen: bad distribution: "latest(11)": the exponent must be in (0, 10], like zipf(0.99) or zipf(1.2)`,
+		"zipf(1,2)":      `keygen: bad distribution: "zipf(1,2)": zipf takes no arguments or one argument`,
+		"single(-1)":     `keygen: bad distribution: "single(-1)": single(I) needs a whole entity index I >= 0`,
+		"single(1,2)":    `keygen: bad distribution: "single(1,2)": single takes no arguments or one argument`,
+		"sequential(1)":  `keygen: bad distribution: "sequential(1)": sequential takes no arguments`,
+		"hotspot(0.2,2)": `keygen: bad distribution: "hotspot(0.2,2)": hotspot(HOT,OPS) needs 0 < HOT < 1 (share of entities) and 0 <= OPS <= 1 (share of operations), like hotspot(0.2,0.8)`,
+		"hotspot(x,1)":   `keygen: bad distribution: "hotspot(x,1)": argument "x" is not a number`,
+		"pareto":         `keygen: bad distribution: "pareto" is not a distribution; use one of ` + DistributionForms,
+	} {
+		if _, err := ParseDistribution(spec); err == nil || err.Error() != want {
+			t.Errorf("%s:\n got %v\nwant %s", spec, err, want)
+		}
+	}
+	if d, err := ParseDistribution("single(7)"); err != nil || d.(Single).At != 7 {
+		t.Errorf("single(7) = %v, %v", d, err)
+	}
+	if d, err := ParseDistribution("hotspot(0.1,1)"); err != nil || d.(Hotspot) != (Hotspot{Hot: 0.1, Ops: 1}) {
+		t.Errorf("hotspot(0.1,1) = %v, %v", d, err)
+	}
+}
