@@ -147,55 +147,74 @@ func ParseDistribution(spec string) (Distribution, error) {
 		}
 		nums[i] = v
 	}
-	arity := func(allowed ...int) error {
-		for _, a := range allowed {
-			if len(nums) == a {
-				return nil
-			}
-		}
-		return fmt.Errorf("%w: %q: %s takes %s", ErrDistribution, spec, name, arityText(allowed))
-	}
 	switch name {
 	case "uniform":
-		return Uniform{}, arity(0)
+		return Uniform{}, arity(spec, name, nums, 0)
 	case "sequential":
-		return &Sequential{}, arity(0)
+		return &Sequential{}, arity(spec, name, nums, 0)
 	case "zipf", "zipfian", "latest":
-		if err := arity(0, 1); err != nil {
-			return nil, err
-		}
-		s := DefaultZipf
-		if len(nums) == 1 {
-			s = nums[0]
-		}
-		if !(s > 0 && s <= 10) {
-			return nil, fmt.Errorf("%w: %q: the exponent must be in (0, 10], like zipf(0.99) or zipf(1.2)", ErrDistribution, spec)
-		}
-		if name == "latest" {
-			return NewLatest(s), nil
-		}
-		return NewZipf(s), nil
+		return parseZipf(spec, name, nums)
 	case "hotspot":
-		if err := arity(2); err != nil {
-			return nil, err
-		}
-		if !(nums[0] > 0 && nums[0] < 1) || !(nums[1] >= 0 && nums[1] <= 1) {
-			return nil, fmt.Errorf("%w: %q: hotspot(HOT,OPS) needs 0 < HOT < 1 (share of entities) and 0 <= OPS <= 1 (share of operations), like hotspot(0.2,0.8)", ErrDistribution, spec)
-		}
-		return Hotspot{Hot: nums[0], Ops: nums[1]}, nil
+		return parseHotspot(spec, nums)
 	case "single":
-		if err := arity(0, 1); err != nil {
-			return nil, err
-		}
-		if len(nums) == 1 {
-			if nums[0] < 0 || nums[0] != float64(int64(nums[0])) {
-				return nil, fmt.Errorf("%w: %q: single(I) needs a whole entity index I >= 0", ErrDistribution, spec)
-			}
-			return Single{At: int64(nums[0])}, nil
-		}
-		return Single{}, nil
+		return parseSingle(spec, nums)
 	}
 	return nil, fmt.Errorf("%w: %q is not a distribution; use one of %s", ErrDistribution, spec, DistributionForms)
+}
+
+// arity says, naming spec, that name takes one of the allowed numbers of
+// arguments, unless nums has one of them.
+func arity(spec, name string, nums []float64, allowed ...int) error {
+	for _, a := range allowed {
+		if len(nums) == a {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: %q: %s takes %s", ErrDistribution, spec, name, arityText(allowed))
+}
+
+// parseZipf reads zipf, zipfian or latest with an optional exponent in
+// (0, 10] (DefaultZipf when left out).
+func parseZipf(spec, name string, nums []float64) (Distribution, error) {
+	if err := arity(spec, name, nums, 0, 1); err != nil {
+		return nil, err
+	}
+	s := DefaultZipf
+	if len(nums) == 1 {
+		s = nums[0]
+	}
+	if !(s > 0 && s <= 10) {
+		return nil, fmt.Errorf("%w: %q: the exponent must be in (0, 10], like zipf(0.99) or zipf(1.2)", ErrDistribution, spec)
+	}
+	if name == "latest" {
+		return NewLatest(s), nil
+	}
+	return NewZipf(s), nil
+}
+
+// parseHotspot reads hotspot(HOT,OPS) with 0 < HOT < 1 and 0 <= OPS <= 1.
+func parseHotspot(spec string, nums []float64) (Distribution, error) {
+	if err := arity(spec, "hotspot", nums, 2); err != nil {
+		return nil, err
+	}
+	if !(nums[0] > 0 && nums[0] < 1) || !(nums[1] >= 0 && nums[1] <= 1) {
+		return nil, fmt.Errorf("%w: %q: hotspot(HOT,OPS) needs 0 < HOT < 1 (share of entities) and 0 <= OPS <= 1 (share of operations), like hotspot(0.2,0.8)", ErrDistribution, spec)
+	}
+	return Hotspot{Hot: nums[0], Ops: nums[1]}, nil
+}
+
+// parseSingle reads single or single(I) with a whole I >= 0.
+func parseSingle(spec string, nums []float64) (Distribution, error) {
+	if err := arity(spec, "single", nums, 0, 1); err != nil {
+		return nil, err
+	}
+	if len(nums) == 1 {
+		if nums[0] < 0 || nums[0] != float64(int64(nums[0])) {
+			return nil, fmt.Errorf("%w: %q: single(I) needs a whole entity index I >= 0", ErrDistribution, spec)
+		}
+		return Single{At: int64(nums[0])}, nil
+	}
+	return Single{}, nil
 }
 
 // splitCall splits "name(a,b)" into name and arguments; "name" has none.

@@ -59,67 +59,44 @@ type field struct {
 
 var fieldNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,254}$`)
 
-// compileField validates a spec and prepares it for drawing.
+// compileField validates a spec and prepares it for drawing. Every error
+// wraps ErrField and names the field.
 func compileField(s FieldSpec) (*field, error) {
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w %q: %s", ErrField, s.Name, fmt.Sprintf(format, a...))
-	}
 	if !fieldNameRE.MatchString(s.Name) {
 		return nil, fmt.Errorf("%w %q: a field name must start with a letter or _ and hold only letters, digits and _ (it becomes a property name)", ErrField, s.Name)
 	}
-	if isBuiltin(s.Name) || reservedProperty(s.Name) {
-		return nil, bad("the name is reserved (built-in fields: %s; properties: PartitionKey, RowKey, Timestamp, EventTime, Seq, Version, Data*)", strings.Join(BuiltinFields, ", "))
-	}
 	f := &field{spec: s, salt: nameHash(s.Name)}
+	if isBuiltin(s.Name) || reservedProperty(s.Name) {
+		return nil, f.bad("the name is reserved (built-in fields: %s; properties: PartitionKey, RowKey, Timestamp, EventTime, Seq, Version, Data*)", strings.Join(BuiltinFields, ", "))
+	}
+	if err := f.compileKind(); err != nil {
+		return nil, err
+	}
+	if s.Width < 0 || s.Width > 30 {
+		return nil, f.bad("width must be between 0 and 30")
+	}
+	return f, nil
+}
+
+// bad is an error about f: ErrField, its name and why.
+func (f *field) bad(format string, a ...any) error {
+	return fmt.Errorf("%w %q: %s", ErrField, f.spec.Name, fmt.Sprintf(format, a...))
+}
+
+// compileKind checks and prepares what f's kind needs: a choice's
+// cumulative weights, an id's distribution and width, whether the value is
+// numeric, a sequence's step (default 1) and a slug's words (default 3,
+// at most 8).
+func (f *field) compileKind() error {
+	s := f.spec
 	switch s.Kind {
 	case "choice":
-		if len(s.Values) == 0 {
-			return nil, bad("a choice needs values, like values: [red, green, blue]")
-		}
-		if len(s.Weights) != 0 && len(s.Weights) != len(s.Values) {
-			return nil, bad("weights has %d entries but values has %d: give one weight per value", len(s.Weights), len(s.Values))
-		}
-		f.cum = make([]float64, len(s.Values))
-		total := 0.0
-		for i := range s.Values {
-			w := 1.0
-			if len(s.Weights) > 0 {
-				w = s.Weights[i]
-			}
-			if !(w >= 0) {
-				return nil, bad("weight %v of %q must be >= 0", w, s.Values[i])
-			}
-			total += w
-			f.cum[i] = total
-		}
-		if total <= 0 {
-			return nil, bad("the weights sum to 0: at least one must be positive")
-		}
-		for i := range f.cum {
-			f.cum[i] /= total
-		}
+		return f.compileChoice()
 	case "id":
-		if s.Count < 1 {
-			return nil, bad("an id needs count >= 1 (how many distinct ids exist)")
-		}
-		d := s.Distribution
-		if d == "" {
-			d = "uniform"
-		}
-		dist, err := ParseDistribution(d)
-		if err != nil {
-			return nil, bad("%v", err)
-		}
-		f.dist = dist
-		_, f.seq = dist.(*Sequential)
-		f.numeric = true
-		f.width = s.Width
-		if f.width == 0 {
-			f.width = len(strconv.FormatInt(s.Count-1, 10))
-		}
+		return f.compileID()
 	case "int":
 		if s.Max < s.Min {
-			return nil, bad("max (%d) is below min (%d)", s.Max, s.Min)
+			return f.bad("max (%d) is below min (%d)", s.Max, s.Min)
 		}
 		f.numeric = true
 		f.width = s.Width
@@ -135,17 +112,72 @@ func compileField(s FieldSpec) (*field, error) {
 			f.spec.Words = 3
 		}
 		if f.spec.Words < 1 || f.spec.Words > 8 {
-			return nil, bad("words must be between 1 and 8")
+			return f.bad("words must be between 1 and 8")
 		}
 	case "":
-		return nil, bad("kind is missing; use one of %s", strings.Join(FieldKinds, ", "))
+		return f.bad("kind is missing; use one of %s", strings.Join(FieldKinds, ", "))
 	default:
-		return nil, bad("kind %q is unknown; use one of %s", s.Kind, strings.Join(FieldKinds, ", "))
+		return f.bad("kind %q is unknown; use one of %s", s.Kind, strings.Join(FieldKinds, ", "))
 	}
-	if s.Width < 0 || s.Width > 30 {
-		return nil, bad("width must be between 0 and 30")
+	return nil
+}
+
+// compileChoice turns a choice's weights (1 each when none are given; one
+// per value, each >= 0, not all 0) into cumulative shares ending at 1.
+func (f *field) compileChoice() error {
+	s := f.spec
+	if len(s.Values) == 0 {
+		return f.bad("a choice needs values, like values: [red, green, blue]")
 	}
-	return f, nil
+	if len(s.Weights) != 0 && len(s.Weights) != len(s.Values) {
+		return f.bad("weights has %d entries but values has %d: give one weight per value", len(s.Weights), len(s.Values))
+	}
+	f.cum = make([]float64, len(s.Values))
+	total := 0.0
+	for i := range s.Values {
+		w := 1.0
+		if len(s.Weights) > 0 {
+			w = s.Weights[i]
+		}
+		if !(w >= 0) {
+			return f.bad("weight %v of %q must be >= 0", w, s.Values[i])
+		}
+		total += w
+		f.cum[i] = total
+	}
+	if total <= 0 {
+		return f.bad("the weights sum to 0: at least one must be positive")
+	}
+	for i := range f.cum {
+		f.cum[i] /= total
+	}
+	return nil
+}
+
+// compileID prepares an id: Count >= 1 distinct values drawn by its
+// distribution (uniform unless given), written Width digits wide, by
+// default as wide as the largest value, Count-1.
+func (f *field) compileID() error {
+	s := f.spec
+	if s.Count < 1 {
+		return f.bad("an id needs count >= 1 (how many distinct ids exist)")
+	}
+	d := s.Distribution
+	if d == "" {
+		d = "uniform"
+	}
+	dist, err := ParseDistribution(d)
+	if err != nil {
+		return f.bad("%v", err)
+	}
+	f.dist = dist
+	_, f.seq = dist.(*Sequential)
+	f.numeric = true
+	f.width = s.Width
+	if f.width == 0 {
+		f.width = len(strconv.FormatInt(s.Count-1, 10))
+	}
+	return nil
 }
 
 // draw computes the field's value for entity i of a population seeded with
