@@ -7,6 +7,7 @@ package promexport
 import (
 	"sync"
 
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/tablestress/tablestress/pkg/metrics"
@@ -74,7 +75,9 @@ func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 // latencyBuckets are the histogram bounds in seconds.
 var latencyBuckets = []float64{0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10}
 
-// Collect implements prometheus.Collector.
+// Collect implements prometheus.Collector: the run's info, each
+// operation's series and those of the TopPartitions busiest partitions, as
+// the run's snapshot has them now; nothing before a run is set.
 func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 	e.mu.Lock()
 	snap, l := e.snapshot, e.labels
@@ -86,60 +89,79 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 	scenario, scheme := l["scenario"], l["scheme"]
 	ch <- prometheus.MustNewConstMetric(e.info, prometheus.GaugeValue, 1, scenario, scheme, l["target_kind"])
 	for op, st := range s.Ops {
-		name := op.String()
-		c := func(d *prometheus.Desc, v int64) {
-			ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, float64(v), scenario, scheme, name)
-		}
-		c(e.ops, st.Ops)
-		c(e.entities, st.Entities)
-		c(e.throttled, st.Throttled)
-		c(e.errors, st.Errors)
-		c(e.dropped, st.Dropped)
-		c(e.retries, st.Retries)
-		if st.Charged > 0 {
-			ch <- prometheus.MustNewConstMetric(e.units, prometheus.CounterValue, st.RequestUnits, scenario, scheme, name)
-		}
-		for status, n := range st.Status {
-			ch <- prometheus.MustNewConstMetric(e.requests, prometheus.CounterValue, float64(n), scenario, scheme, name, status)
-		}
-		// The histogram is served as soon as its operation is, empty until
-		// an operation completes (a request's status is counted before its
-		// operation's latency), so a scrape never lacks it.
-		if h := st.Latency; h != nil {
-			buckets := make(map[float64]uint64, len(latencyBuckets))
-			for _, ub := range latencyBuckets {
-				buckets[ub] = 0
-			}
-			var sum float64
-			for _, b := range h.Distribution() {
-				if b.Count == 0 {
-					continue
-				}
-				v := float64(b.To) / 1e6
-				sum += v * float64(b.Count)
-				for _, ub := range latencyBuckets {
-					if v <= ub {
-						buckets[ub] += uint64(b.Count)
-					}
-				}
-			}
-			ch <- prometheus.MustNewConstHistogram(e.latency, uint64(h.TotalCount()), sum, buckets, scenario, scheme, name)
-		}
+		e.collectOp(ch, scenario, scheme, op.String(), st)
 	}
 	for i, p := range s.Partitions {
 		if i == TopPartitions {
 			break
 		}
-		g := func(d *prometheus.Desc, t prometheus.ValueType, v int64) {
-			ch <- prometheus.MustNewConstMetric(d, t, float64(v), scenario, scheme, p.Key)
+		e.collectPartition(ch, scenario, scheme, p)
+	}
+}
+
+// collectOp sends one operation's counters, its requests by status, its
+// request units when any were charged, and its latency histogram.
+func (e *Exporter) collectOp(ch chan<- prometheus.Metric, scenario, scheme, name string, st metrics.Stats) {
+	c := func(d *prometheus.Desc, v int64) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, float64(v), scenario, scheme, name)
+	}
+	c(e.ops, st.Ops)
+	c(e.entities, st.Entities)
+	c(e.throttled, st.Throttled)
+	c(e.errors, st.Errors)
+	c(e.dropped, st.Dropped)
+	c(e.retries, st.Retries)
+	if st.Charged > 0 {
+		ch <- prometheus.MustNewConstMetric(e.units, prometheus.CounterValue, st.RequestUnits, scenario, scheme, name)
+	}
+	for status, n := range st.Status {
+		ch <- prometheus.MustNewConstMetric(e.requests, prometheus.CounterValue, float64(n), scenario, scheme, name, status)
+	}
+	// The histogram is served as soon as its operation is, empty until
+	// an operation completes (a request's status is counted before its
+	// operation's latency), so a scrape never lacks it.
+	if h := st.Latency; h != nil {
+		buckets, sum := latencyHistogram(h)
+		ch <- prometheus.MustNewConstHistogram(e.latency, uint64(h.TotalCount()), sum, buckets, scenario, scheme, name)
+	}
+}
+
+// latencyHistogram folds an HDR histogram of microseconds into the
+// cumulative counts of latencyBuckets (every bound present, 0 when empty)
+// and the sum in seconds, each recorded bucket counted at its upper end.
+func latencyHistogram(h *hdrhistogram.Histogram) (map[float64]uint64, float64) {
+	buckets := make(map[float64]uint64, len(latencyBuckets))
+	for _, ub := range latencyBuckets {
+		buckets[ub] = 0
+	}
+	var sum float64
+	for _, b := range h.Distribution() {
+		if b.Count == 0 {
+			continue
 		}
-		g(e.partEntities, prometheus.CounterValue, p.Entities)
-		g(e.partRequests, prometheus.CounterValue, p.Requests)
-		g(e.partThrottled, prometheus.CounterValue, p.Throttled)
-		g(e.partPeak, prometheus.GaugeValue, p.Peak)
-		if p.Charged > 0 {
-			ch <- prometheus.MustNewConstMetric(e.partUnits, prometheus.CounterValue, p.RequestUnits, scenario, scheme, p.Key)
-			ch <- prometheus.MustNewConstMetric(e.partPeakUnits, prometheus.GaugeValue, p.PeakUnits, scenario, scheme, p.Key)
+		v := float64(b.To) / 1e6
+		sum += v * float64(b.Count)
+		for _, ub := range latencyBuckets {
+			if v <= ub {
+				buckets[ub] += uint64(b.Count)
+			}
 		}
+	}
+	return buckets, sum
+}
+
+// collectPartition sends one partition's entities, requests, throttled
+// requests and peak, and its request units and their peak when charged.
+func (e *Exporter) collectPartition(ch chan<- prometheus.Metric, scenario, scheme string, p metrics.PartitionStats) {
+	g := func(d *prometheus.Desc, t prometheus.ValueType, v int64) {
+		ch <- prometheus.MustNewConstMetric(d, t, float64(v), scenario, scheme, p.Key)
+	}
+	g(e.partEntities, prometheus.CounterValue, p.Entities)
+	g(e.partRequests, prometheus.CounterValue, p.Requests)
+	g(e.partThrottled, prometheus.CounterValue, p.Throttled)
+	g(e.partPeak, prometheus.GaugeValue, p.Peak)
+	if p.Charged > 0 {
+		ch <- prometheus.MustNewConstMetric(e.partUnits, prometheus.CounterValue, p.RequestUnits, scenario, scheme, p.Key)
+		ch <- prometheus.MustNewConstMetric(e.partPeakUnits, prometheus.GaugeValue, p.PeakUnits, scenario, scheme, p.Key)
 	}
 }
