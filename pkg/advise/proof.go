@@ -121,13 +121,35 @@ func (a *Advice) Plan(o ProofOptions) *Proof {
 	if o.Warmup > 0 {
 		p.WarmupS = o.Warmup.Seconds()
 	}
+	p.Schemes = a.proofRuns(o)
+	rc := a.Recommended.Candidate
+	warmup := time.Duration(p.WarmupS * float64(time.Second))
+	d, m, sd := in.duration(rc, warmup)
+	if o.Duration > 0 {
+		d = o.Duration
+		m, sd = in.busiestOver(rc.Prediction, d, in.windowShare(rc, warmup, d))
+	}
+	p.DurationS = d.Seconds()
+	p.Tolerance = math.Max(MaxOff, sigmas*sd/math.Max(m, 1e-9))
+	p.DurationWhy = durationWhy(d, m, sd, p.Tolerance, o.Duration > 0, in.windowShare(rc, warmup, d))
+	for k := range p.Schemes {
+		in.predictRun(&p.Schemes[k], warmup, d)
+	}
+	return p
+}
+
+// proofRuns are the schemes the proof runs, each once: the recommendation,
+// then, unless o.RecommendedOnly, the runner-up and the scenario's own
+// schemes in rank order.
+func (a *Advice) proofRuns(o ProofOptions) []ProofRun {
+	var runs []ProofRun
 	add := func(c *Candidate, role string) {
-		for _, r := range p.Schemes {
+		for _, r := range runs {
 			if r.cand == c {
 				return
 			}
 		}
-		p.Schemes = append(p.Schemes, ProofRun{Scheme: c.Spec.Name, Role: role, cand: c})
+		runs = append(runs, ProofRun{Scheme: c.Spec.Name, Role: role, cand: c})
 	}
 	add(a.Recommended.Candidate, "recommended")
 	if a.RunnerUp != nil && !o.RecommendedOnly {
@@ -138,40 +160,45 @@ func (a *Advice) Plan(o ProofOptions) *Proof {
 			add(c, "own")
 		}
 	}
-	rc := a.Recommended.Candidate
-	warmup := time.Duration(p.WarmupS * float64(time.Second))
-	d, m, sd := in.duration(rc, warmup)
-	if o.Duration > 0 {
-		d = o.Duration
-		m, sd = in.busiestOver(rc.Prediction, d, in.windowShare(rc, warmup, d))
-	}
-	p.DurationS = d.Seconds()
-	p.Tolerance = math.Max(MaxOff, sigmas*sd/math.Max(m, 1e-9))
-	p.DurationWhy = fmt.Sprintf("over %s the busiest partition's mean is predicted %s ± %s entities/s (1 sd): %d sd are %s of it",
+	return runs
+}
+
+// durationWhy says why the proof lasts d: the busiest partition's
+// predicted mean m and sd over d, how wide sigmas sd are against the
+// check, whether d was given (--proof-duration), the shortest that
+// measures within the check, or the shortest the proof runs, and the
+// share of the window the busiest partition is current for, when its
+// time bucket turns within it.
+func durationWhy(d time.Duration, m, sd, tolerance float64, given bool, share float64) string {
+	why := fmt.Sprintf("over %s the busiest partition's mean is predicted %s ± %s entities/s (1 sd): %d sd are %s of it",
 		d, textfit.Rate(m), textfit.Rate(sd), sigmas, pctText(sigmas*sd/math.Max(m, 1e-9)))
-	if p.Tolerance > MaxOff {
-		p.DurationWhy += fmt.Sprintf(", more than %s: the check allows those %d sd", pctText(MaxOff), sigmas)
-	} else if o.Duration > 0 {
-		p.DurationWhy += fmt.Sprintf(", within the %s check (--proof-duration)", pctText(MaxOff))
-	} else if d > proofDurations[0]*time.Second {
-		p.DurationWhy += fmt.Sprintf(", within the %s check, which a shorter run would not be", pctText(MaxOff))
-	} else {
-		p.DurationWhy += fmt.Sprintf(", within the %s check (%s is the shortest the proof runs)", pctText(MaxOff), d)
+	switch {
+	case tolerance > MaxOff:
+		why += fmt.Sprintf(", more than %s: the check allows those %d sd", pctText(MaxOff), sigmas)
+	case given:
+		why += fmt.Sprintf(", within the %s check (--proof-duration)", pctText(MaxOff))
+	case d > proofDurations[0]*time.Second:
+		why += fmt.Sprintf(", within the %s check, which a shorter run would not be", pctText(MaxOff))
+	default:
+		why += fmt.Sprintf(", within the %s check (%s is the shortest the proof runs)", pctText(MaxOff), d)
 	}
-	if f := in.windowShare(rc, warmup, d); f < 1 {
-		p.DurationWhy += fmt.Sprintf("; the window's event time crosses a time bucket boundary, so the busiest partition takes its writes for %s of it", pctText(f))
+	if share < 1 {
+		why += fmt.Sprintf("; the window's event time crosses a time bucket boundary, so the busiest partition takes its writes for %s of it", pctText(share))
 	}
-	for k := range p.Schemes {
-		r := &p.Schemes[k]
-		pr := r.cand.Prediction
-		mean, sd := in.busiestOver(pr, d, in.windowShare(r.cand, warmup, d))
-		peak, _ := in.busiestOver(pr, time.Second, 1)
-		r.Predicted = ProofFigures{BusiestPartition: pr.BusiestPartition, BusiestEntitiesPerSec: mean, BusiestSD: sd, PeakEntitiesPerSec: in.peakOver(pr, d, peak)}
-		for _, q := range pr.Questions {
-			r.Questions = append(r.Questions, ProofQuestion{Name: q.Name, Plan: q.Label, PredictedRequests: q.RequestsPerQuestion})
-		}
+	return why
+}
+
+// predictRun fills what the judge predicts for one scheme's run of d
+// after warmup: its busiest partition's mean and sd over the window, its
+// peak second, and each question's requests.
+func (in *Input) predictRun(r *ProofRun, warmup, d time.Duration) {
+	pr := r.cand.Prediction
+	mean, sd := in.busiestOver(pr, d, in.windowShare(r.cand, warmup, d))
+	peak, _ := in.busiestOver(pr, time.Second, 1)
+	r.Predicted = ProofFigures{BusiestPartition: pr.BusiestPartition, BusiestEntitiesPerSec: mean, BusiestSD: sd, PeakEntitiesPerSec: in.peakOver(pr, d, peak)}
+	for _, q := range pr.Questions {
+		r.Questions = append(r.Questions, ProofQuestion{Name: q.Name, Plan: q.Label, PredictedRequests: q.RequestsPerQuestion})
 	}
-	return p
 }
 
 // ranked are the candidates judged, best first (a split's when there is
