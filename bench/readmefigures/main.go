@@ -44,49 +44,94 @@ func shell(ctx context.Context, dir, command string) (string, error) {
 }
 
 func run(args []string, stdout, stderr io.Writer, runCmd Runner) int {
+	o, ok := parseFlags(args, stderr)
+	if !ok {
+		return 2
+	}
+	rows, picked, ok := o.rows(stderr)
+	if !ok {
+		return 2
+	}
+	if o.list {
+		for _, k := range picked {
+			fmt.Fprintf(stdout, "%d\t%s:%d\t%s\n\t%s\n", k+1, o.readme, rows[k].Line, rows[k].What, rows[k].Command)
+		}
+		return 0
+	}
+	writeHeader(stdout, o, len(picked), len(rows))
+	c := checker{o: o, t: newTable(stdout), stderr: stderr, runCmd: runCmd}
+	for _, k := range picked {
+		c.row(k, rows[k])
+	}
+	fmt.Fprintf(stdout, "\n%d of %d figures ok, %d not judged (absolute times measured on another CPU)%s\n", c.passed, c.total, c.unjudged, loadAverage())
+	if len(c.failed) > 0 {
+		fmt.Fprintf(stdout, "FAIL: rows %s\n", strings.Join(c.failed, ", "))
+		return 1
+	}
+	return 0
+}
+
+// options are run's flags.
+type options struct {
+	readme, only string
+	runs         int
+	list         bool
+	cpu          string
+}
+
+// parseFlags reads run's flags; false (after saying why on stderr) when
+// they are not flags alone or -runs is below 1.
+func parseFlags(args []string, stderr io.Writer) (options, bool) {
 	fs := flag.NewFlagSet("readme-figures", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	readme := fs.String("readme", "README.md", "the README whose Measured table to check")
-	only := fs.String("rows", "", "comma-separated row numbers to run (1 is the table's first row); default every row")
-	runs := fs.Int("runs", 1, "times to run each command; the median of what they print is compared")
-	list := fs.Bool("list", false, "print the rows and their commands without running them")
-	cpu := fs.String("cpu", thisCPU(), "the processor to judge as: absolute times are judged only on rows measured on it")
+	var o options
+	fs.StringVar(&o.readme, "readme", "README.md", "the README whose Measured table to check")
+	fs.StringVar(&o.only, "rows", "", "comma-separated row numbers to run (1 is the table's first row); default every row")
+	fs.IntVar(&o.runs, "runs", 1, "times to run each command; the median of what they print is compared")
+	fs.BoolVar(&o.list, "list", false, "print the rows and their commands without running them")
+	fs.StringVar(&o.cpu, "cpu", thisCPU(), "the processor to judge as: absolute times are judged only on rows measured on it")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: bench/readme-figures.sh [-rows 1,3] [-runs N] [-list] [-readme FILE] [-cpu NAME]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return o, false
 	}
-	if fs.NArg() > 0 || *runs < 1 {
+	if fs.NArg() > 0 || o.runs < 1 {
 		fmt.Fprintf(stderr, "readme-figures: want flags only and -runs of at least 1, got %q\n", args)
 		fs.Usage()
-		return 2
+		return o, false
 	}
-	text, err := os.ReadFile(*readme)
+	return o, true
+}
+
+// rows reads the README's Measured table and the indexes of the rows
+// -rows picks; false (after saying why on stderr) when either is bad.
+func (o options) rows(stderr io.Writer) ([]Row, []int, bool) {
+	text, err := os.ReadFile(o.readme)
 	if err != nil {
 		fmt.Fprintln(stderr, "readme-figures:", err)
-		return 2
+		return nil, nil, false
 	}
-	rows, err := ParseTable(*readme, string(text))
+	rows, err := ParseTable(o.readme, string(text))
 	if err != nil {
 		fmt.Fprintln(stderr, "readme-figures:", err)
-		return 2
+		return nil, nil, false
 	}
-	picked, err := pickRows(*only, len(rows))
+	picked, err := pickRows(o.only, len(rows))
 	if err != nil {
 		fmt.Fprintln(stderr, "readme-figures: -rows:", err)
-		return 2
+		return nil, nil, false
 	}
-	if *list {
-		for _, k := range picked {
-			fmt.Fprintf(stdout, "%d\t%s:%d\t%s\n\t%s\n", k+1, *readme, rows[k].Line, rows[k].What, rows[k].Command)
-		}
-		return 0
-	}
+	return rows, picked, true
+}
+
+// writeHeader says what is checked, on which Go, machine and CPU, how
+// figures are judged, and warns when the load would put times off.
+func writeHeader(stdout io.Writer, o options, picked, rows int) {
 	fmt.Fprintf(stdout, "readme-figures: %s, %d of %d rows, each command run %d time(s); %s %s/%s, %d CPUs%s\n",
-		*readme, len(picked), len(rows), *runs, runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), loadAverage())
-	fmt.Fprintf(stdout, "cpu: %s\n", *cpu)
+		o.readme, picked, rows, o.runs, runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), loadAverage())
+	fmt.Fprintf(stdout, "cpu: %s\n", o.cpu)
 	fmt.Fprintf(stdout, "a time or a ratio fails over %.1f× its figure; a size or an allocation count fails off it by more than %.0f%%;\n"+
 		"an absolute time is judged only on the cpu it was measured on (a ratio measured in one run, a size or a count on any)\n",
 		MaxSlower, CountTolerance*100)
@@ -94,44 +139,48 @@ func run(args []string, stdout, stderr io.Writer, runCmd Runner) int {
 		fmt.Fprintf(stdout, "warning: the 1-minute load average is %.2f on %d CPUs: while something else runs, times are off\n", load, runtime.NumCPU())
 	}
 	fmt.Fprintln(stdout)
-	t := newTable(stdout)
-	dir := filepath.Dir(*readme)
-	var failed []string
-	total, passed, unjudged := 0, 0, 0
-	for _, k := range picked {
-		row := rows[k]
-		fmt.Fprintf(stderr, "row %d (%s:%d): %s\n", k+1, *readme, row.Line, row.Command)
-		res, cmdErr := runRow(runCmd, dir, row.Command, *runs)
-		if cmdErr != nil {
-			fmt.Fprintf(stderr, "row %d: %v\n", k+1, cmdErr)
-		}
-		rowOK := true
-		for _, f := range row.Figures {
-			if absolute(f) && row.CPU != *cpu && cmdErr == nil {
-				unjudged++
-				now, _, _, _ := judgeFigure(f, res, nil)
-				t.add(strconv.Itoa(k+1), row.What, f.Text, now, "-", notJudged(row.CPU))
-				continue
-			}
-			total++
-			now, ratio, verdict, ok := judgeFigure(f, res, cmdErr)
-			if ok {
-				passed++
-			} else {
-				rowOK = false
-			}
-			t.add(strconv.Itoa(k+1), row.What, f.Text, now, ratio, verdict)
-		}
-		if !rowOK {
-			failed = append(failed, strconv.Itoa(k+1))
-		}
+}
+
+// checker runs rows and judges their figures into its table, counting
+// the figures judged, passed and not judged, and naming the failed rows.
+type checker struct {
+	o                       options
+	t                       *table
+	stderr                  io.Writer
+	runCmd                  Runner
+	total, passed, unjudged int
+	failed                  []string
+}
+
+// row runs row k's command o.runs times (from the README's folder) and
+// judges each of its figures: an absolute time measured on another CPU is
+// printed, not judged, unless its command failed.
+func (c *checker) row(k int, row Row) {
+	fmt.Fprintf(c.stderr, "row %d (%s:%d): %s\n", k+1, c.o.readme, row.Line, row.Command)
+	res, cmdErr := runRow(c.runCmd, filepath.Dir(c.o.readme), row.Command, c.o.runs)
+	if cmdErr != nil {
+		fmt.Fprintf(c.stderr, "row %d: %v\n", k+1, cmdErr)
 	}
-	fmt.Fprintf(stdout, "\n%d of %d figures ok, %d not judged (absolute times measured on another CPU)%s\n", passed, total, unjudged, loadAverage())
-	if len(failed) > 0 {
-		fmt.Fprintf(stdout, "FAIL: rows %s\n", strings.Join(failed, ", "))
-		return 1
+	rowOK := true
+	for _, f := range row.Figures {
+		if absolute(f) && row.CPU != c.o.cpu && cmdErr == nil {
+			c.unjudged++
+			now, _, _, _ := judgeFigure(f, res, nil)
+			c.t.add(strconv.Itoa(k+1), row.What, f.Text, now, "-", notJudged(row.CPU))
+			continue
+		}
+		c.total++
+		now, ratio, verdict, ok := judgeFigure(f, res, cmdErr)
+		if ok {
+			c.passed++
+		} else {
+			rowOK = false
+		}
+		c.t.add(strconv.Itoa(k+1), row.What, f.Text, now, ratio, verdict)
 	}
-	return 0
+	if !rowOK {
+		c.failed = append(c.failed, strconv.Itoa(k+1))
+	}
 }
 
 // runRow runs a row's command runs times and returns the benchmark results
