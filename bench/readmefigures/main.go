@@ -43,6 +43,9 @@ func shell(ctx context.Context, dir, command string) (string, error) {
 	return out.String(), err
 }
 
+// run checks the README's Measured table as the command line asks and
+// returns the exit status: 0 when every judged figure passes (or -list), 1
+// when one fails, 2 for flags or a README it cannot read.
 func run(args []string, stdout, stderr io.Writer, runCmd Runner) int {
 	o, ok := parseFlags(args, stderr)
 	if !ok {

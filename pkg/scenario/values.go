@@ -164,7 +164,9 @@ func (r *Retry) parseScalar(s string) error {
 	return nil
 }
 
-// ParseRetry parses a retry strategy.
+// ParseRetry parses a retry strategy: none (or empty), fixed(DELAY,N) or
+// exponential(DEFAULT,MIN,MAX,N), durations >= 0 and MIN <= MAX, N retries
+// from 0 to 1000. An error quotes s, says why and lists RetryForms.
 func ParseRetry(s string) (Retry, error) {
 	t := strings.TrimSpace(s)
 	if t == "none" || t == "" {
