@@ -13,20 +13,23 @@ import (
 )
 
 // TestBubbleTestsRunWithoutRace holds the contract of bubble_test.go: every
-// top-level test of this package that runs a synctest bubble (directly or
-// through a helper of the package's test files) is named in
+// top-level test of this package, and of cmd/tablestress (whose advise
+// proofs run compare on the fake clock), that runs a synctest bubble
+// (directly or through a helper of the package's test files) is named in
 // scripts/test.sh's NORACE_TESTS, so make test runs it in the pass without
 // -race.
 func TestBubbleTestsRunWithoutRace(t *testing.T) {
 	listed := noRaceList(t)
-	bubbles := bubbleTests(t)
-	for _, name := range bubbles {
-		if !listed.MatchString(name) {
-			t.Errorf("%s runs a synctest bubble but scripts/test.sh's NORACE_TESTS does not name it: add it there", name)
+	for _, dir := range []string{".", filepath.Join("..", "..", "cmd", "tablestress")} {
+		bubbles := bubbleTests(t, dir)
+		for _, name := range bubbles {
+			if !listed.MatchString(name) {
+				t.Errorf("%s (%s) runs a synctest bubble but scripts/test.sh's NORACE_TESTS does not name it: add it there", name, dir)
+			}
 		}
-	}
-	if len(bubbles) == 0 {
-		t.Fatal("no test of pkg/workload runs a synctest bubble: the parse below is broken")
+		if len(bubbles) == 0 {
+			t.Fatalf("no test of %s runs a synctest bubble: the parse below is broken", dir)
+		}
 	}
 }
 
@@ -48,11 +51,11 @@ func noRaceList(t *testing.T) *regexp.Regexp {
 	return re
 }
 
-// bubbleTests returns the top-level tests of this package's test files
-// that reach synctest.Test through calls among the files' own functions.
-func bubbleTests(t *testing.T) (bubbles []string) {
+// bubbleTests returns the top-level tests of the test files in dir that
+// reach synctest.Test through calls among the files' own functions.
+func bubbleTests(t *testing.T, dir string) (bubbles []string) {
 	t.Helper()
-	files, err := filepath.Glob("*_test.go")
+	files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
