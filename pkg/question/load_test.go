@@ -80,3 +80,49 @@ func TestAskLoadPerPartition(t *testing.T) {
 		t.Errorf("blog-posts: the index partition PostsByCategory/%s returned %+v (load %v); want 5", category, l, load)
 	}
 }
+
+// A question asked when the table held fewer entities than the model
+// (bounds before the model's last entity) neither visits nor finds the
+// rows written after: a scan of a device's partition visits its rows of
+// entities [0, 1000) only, and a point read of a later entity misses.
+func TestAskLoadSeesOnlyRowsWrittenByItsBounds(t *testing.T) {
+	pop := testPop(t, time.Minute)
+	ctx := context.Background()
+	s, err := keygen.CompileScheme(pop, keygen.SchemeSpec{Name: "g", PartitionKey: "{device}", RowKey: "{guid}"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n, then = 2000, 1000
+	m := NewModel(pop, s, n)
+	var picked, e keygen.Entity
+	pop.Entity(10, &picked)
+	device, _ := pop.FieldString(&picked, "device")
+	want := 0
+	for i := int64(0); i < then; i++ {
+		pop.Entity(i, &e)
+		if d, _ := pop.FieldString(&e, "device"); d == device {
+			want++
+		}
+	}
+	newest := question(t, pop, Spec{Name: "newest", Known: []string{"device"}, Want: Newest, Limit: 20})
+	load, _, err := m.AskLoad(ctx, Derive(newest, s), &picked, BoundsOf(pop, then))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := load[device]; l.Visited != want || want == 0 {
+		t.Errorf("a scan of %s by entity %d visited %d rows; want the %d written by then", device, then, l.Visited, want)
+	}
+	one := question(t, pop, Spec{Name: "one", Known: []string{"device", "time"}, Want: One})
+	ticks := builtin(t, pop, "device")
+	pm := NewModel(pop, ticks, n)
+	pop.Entity(1500, &picked)
+	if p := Derive(one, ticks); p.Kind != Point {
+		t.Fatalf("plan %s; want a point read", p.Kind)
+	}
+	if _, cost, err := pm.AskLoad(ctx, Derive(one, ticks), &picked, BoundsOf(pop, then)); err != nil || cost.Returned != 0 {
+		t.Errorf("entity 1500 read by entity %d: %+v, %v; want not found", then, cost, err)
+	}
+	if _, cost, err := pm.AskLoad(ctx, Derive(one, ticks), &picked, BoundsOf(pop, n)); err != nil || cost.Returned != 1 {
+		t.Errorf("entity 1500 read by entity %d: %+v, %v; want found", n, cost, err)
+	}
+}

@@ -98,7 +98,7 @@ type Cost struct {
 // Ask answers the plan for the picked entity on the model and returns the
 // answer and its cost.
 func (m *Model) Ask(ctx context.Context, p *Plan, picked *keygen.Entity, b Bounds) ([]Row, Cost, error) {
-	c := &counting{m: m, parts: map[string]bool{}}
+	c := &counting{m: m, parts: map[string]bool{}, upTo: keygen.Ticks(b.Last)}
 	rows, err := p.Execute(ctx, c, picked, b)
 	c.cost.Partitions = len(c.parts)
 	c.cost.Returned = len(rows)
@@ -115,7 +115,7 @@ type PartLoad struct{ Visited, Returned int }
 // table's PartitionKey, "Index/PartitionKey" for an index table's; a
 // table scan's rows are under each partition they were visited in.
 func (m *Model) AskLoad(ctx context.Context, p *Plan, picked *keygen.Entity, b Bounds) (map[string]PartLoad, Cost, error) {
-	c := &counting{m: m, parts: map[string]bool{}, load: map[string]PartLoad{}}
+	c := &counting{m: m, parts: map[string]bool{}, load: map[string]PartLoad{}, upTo: keygen.Ticks(b.Last)}
 	rows, err := p.Execute(ctx, c, picked, b)
 	c.cost.Partitions = len(c.parts)
 	c.cost.Returned = len(rows)
@@ -123,12 +123,15 @@ func (m *Model) AskLoad(ctx context.Context, p *Plan, picked *keygen.Entity, b B
 }
 
 // counting is a Source over a Model that counts one question's cost (and,
-// when load is set, its rows per partition).
+// when load is set, its rows per partition). Rows of entities after the
+// bounds' last (event time past upTo, in ticks) are not written yet: a
+// question neither finds nor visits them.
 type counting struct {
 	m     *Model
 	cost  Cost
 	parts map[string]bool
 	load  map[string]PartLoad
+	upTo  int64
 }
 
 // row counts one row visited in a partition, and returned when matched.
@@ -159,7 +162,7 @@ func (c *counting) Get(_ context.Context, pk, rk string) (Row, bool, error) {
 	c.parts["\x00"+pk] = true
 	rows := c.m.main.parts[pk]
 	k, ok := slices.BinarySearchFunc(rows, rk, func(r modelRow, rk string) int { return cmpStr(r.rk, rk) })
-	if !ok {
+	if !ok || rows[k].ticks > c.upTo {
 		return Row{}, false, nil
 	}
 	c.cost.Visited++
@@ -202,6 +205,9 @@ func (c *counting) Query(_ context.Context, q Query) ([]Row, error) {
 		for _, r := range rows[lo:] {
 			if q.RKTo != "" && r.rk >= q.RKTo {
 				break
+			}
+			if r.ticks > c.upTo {
+				continue
 			}
 			visits++
 			c.cost.Visited++

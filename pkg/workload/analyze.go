@@ -95,6 +95,9 @@ func Analyze(sc *scenario.Scenario, pop *keygen.Population, scheme *keygen.Schem
 	for n := 0; n < ops; n++ {
 		sim.step(planners[n%len(planners)].Next())
 	}
+	if err := sim.answer(); err != nil {
+		return nil, err
+	}
 	a.workload(sim)
 	a.Verdicts = verdicts(a, sim)
 	if a.Questions, err = estimateQuestions(sc, pop, scheme, seeded); err != nil {

@@ -144,3 +144,57 @@ workload:
 		t.Errorf("busiest partition holds %d rows; verdicts:\n%s", a.Population.Max, v)
 	}
 }
+
+// keys puts a question's load on the partitions it reads: under a GUID
+// RowKey the newest readings of the one device scan its whole partition,
+// as the rows written by the time it is asked, every time it is asked.
+func TestAnalyzeQuestionLoad(t *testing.T) {
+	analyzeMix := func(mix string) *Analysis {
+		t.Helper()
+		src := `population:
+  entities: 2000
+  interval: 1s
+  fields:
+    device: {kind: id, count: 1, prefix: d-}
+questions:
+  - {name: newest, known: [device], want: newest, limit: 50}
+schemes:
+  - {name: g, partition_key: "{device}", row_key: "{guid}"}
+workload:
+  mix: ` + mix + "\n"
+		s, errs := scenario.Parse("t.yaml", []byte(src))
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		pop, schemes, err := s.Compile()
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := Analyze(s, pop, schemes[0], 200, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	opOf := func(a *Analysis, name string) OpAnalysis {
+		for _, o := range a.PerOp {
+			if o.Op == name {
+				return o
+			}
+		}
+		t.Fatalf("no %s in %+v", name, a.PerOp)
+		return OpAnalysis{}
+	}
+
+	a := analyzeMix("[{question: newest}]")
+	q := opOf(a, "question")
+	if q.Ops != 200 || q.Entities != 200*2000 || q.Partitions != 1 || a.Workload.Max != 200*2000 || a.BusiestRate != 100*2000 {
+		t.Errorf("questions alone: %+v, busiest %d rows at %v/s; want 200 scans of the 2,000 rows, 200,000 entities/s at 100 ops/s", q, a.Workload.Max, a.BusiestRate)
+	}
+
+	a = analyzeMix("[{question: newest}, {op: insert}]")
+	q, ins := opOf(a, "question"), opOf(a, "insert")
+	if lo, hi := int64(q.Ops)*2000, int64(q.Ops)*(2000+ins.Entities); q.Entities <= lo || q.Entities >= hi {
+		t.Errorf("with inserts: questions visited %d rows; want more than %d (the seeded rows) and fewer than %d (the rows at the end, each time)", q.Entities, lo, hi)
+	}
+}

@@ -1,10 +1,13 @@
 package workload
 
 import (
+	"context"
+	"fmt"
 	"sort"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/question"
 )
 
 // simulation accumulates the partition load of planned steps for Analyze.
@@ -21,6 +24,9 @@ type simulation struct {
 	insertEntities              int64
 	rangeWanted, rangeAvailable int64
 	batchWanted, batchGot       int64
+
+	// asked are the questions asked, answered at the end (answer).
+	asked []askedStep
 
 	ent  keygen.Entity
 	keys keygen.Keys
@@ -108,7 +114,51 @@ func (s *simulation) step(st Step) {
 		s.touch(op, string(s.keys.PK), n)
 	case metrics.TableScan:
 		s.scan(op, s.sorted, spec.MaxPages)
+	case metrics.Question:
+		s.ask(op, st)
 	}
+}
+
+// ask notes one of the application's questions, asked once the
+// simulation has written every entity (answer).
+func (s *simulation) ask(op *OpAnalysis, st Step) {
+	s.asked = append(s.asked, askedStep{op: op, entity: st.Entity, question: st.Op.Question, bound: s.plan.Space.Bound()})
+}
+
+// askedStep is a question the simulation asked: of which entity, and how
+// many entities the table held then.
+type askedStep struct {
+	op       *OpAnalysis
+	entity   int64
+	question int
+	bound    int64
+}
+
+// answer accounts the questions asked: the rows each one's plan visits in
+// each partition (what the service charges a partition), on a model of
+// the table holding every entity the simulation wrote, each question
+// seeing the rows of the entities written by the time it was asked (a
+// question of an entity written during the run finds it). Deletes are not
+// modelled: a question still visits a deleted entity's rows.
+func (s *simulation) answer() error {
+	if len(s.asked) == 0 {
+		return nil
+	}
+	m := question.NewModel(s.plan.Pop, s.plan.Scheme, s.plan.Space.Bound())
+	for _, a := range s.asked {
+		plan := s.plan.Questions[a.question]
+		s.plan.Pop.Entity(a.entity, &s.ent)
+		load, cost, err := m.AskLoad(context.Background(), plan, &s.ent, question.BoundsOf(s.plan.Pop, a.bound))
+		if err != nil {
+			return fmt.Errorf("question %q: %w", plan.Question.Name, err)
+		}
+		for part, l := range load {
+			s.load[part] += int64(l.Visited)
+			a.op.Entities += int64(l.Visited)
+		}
+		a.op.Partitions += float64(cost.Partitions)
+	}
+	return nil
 }
 
 // batch accounts a batch of new entities: one partition, whatever the
