@@ -44,14 +44,12 @@ func compareAll(cmd *cobra.Command, e *env, path string, f *runFlags) ([]*report
 // runSchemes runs every scheme of the session (or --scheme), one after
 // another, until the context ends or a run fails.
 func (ss *session) runSchemes(ctx context.Context) ([]*report.Report, error) {
-	if _, err := ss.schemeIndex(); err != nil {
+	idx, err := ss.schemes()
+	if err != nil {
 		return nil, err
 	}
 	var reps []*report.Report
-	for i, sch := range ss.spec.Schemes {
-		if ss.f.scheme != "" && sch.Name != ss.f.scheme {
-			continue
-		}
+	for _, i := range idx {
 		if ctx.Err() != nil {
 			break
 		}

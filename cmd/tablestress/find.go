@@ -110,7 +110,8 @@ func findSchemes(cmd *cobra.Command, e *env, path string, f *runFlags, sf *searc
 		return nil, err
 	}
 	defer ss.close()
-	if _, err := ss.schemeIndex(); err != nil {
+	idx, err := ss.schemes()
+	if err != nil {
 		return nil, err
 	}
 	var start float64
@@ -121,10 +122,8 @@ func findSchemes(cmd *cobra.Command, e *env, path string, f *runFlags, sf *searc
 	o.Rate = nil
 	rule := workload.StopRule{Thresholds: len(ss.scenario.Thresholds) > 0, MaxThrottled: sf.maxThrottled, MaxP99: sf.maxP99}
 	var reps []*report.Report
-	for i, sch := range ss.spec.Schemes {
-		if f.scheme != "" && sch.Name != f.scheme {
-			continue
-		}
+	for _, i := range idx {
+		sch := ss.spec.Schemes[i]
 		if cmd.Context().Err() != nil {
 			break
 		}

@@ -67,20 +67,17 @@ oldest), and each scheme's keys decide which partition that entity is in.`,
 			if err != nil {
 				return withCode(exitUsage, err)
 			}
+			idx, err := selectSchemes(s, schemeName)
+			if err != nil {
+				return err
+			}
 			var out []*workload.Analysis
-			for i, sch := range schemes {
-				if schemeName != "" && s.Schemes[i].Name != schemeName {
-					continue
-				}
-				a, err := workload.Analyze(s, pop, sch, ops, r)
+			for _, i := range idx {
+				a, err := workload.Analyze(s, pop, schemes[i], ops, r)
 				if err != nil {
-					return withCode(exitUsage, fmt.Errorf("scheme %q: %w", sch.Name, err))
+					return withCode(exitUsage, fmt.Errorf("scheme %q: %w", schemes[i].Name, err))
 				}
 				out = append(out, a)
-			}
-			if len(out) == 0 {
-				_, err := s.Scheme(schemeName)
-				return usageError("--scheme: %s", message(err))
 			}
 			if asJSON {
 				enc := json.NewEncoder(e.stdout)

@@ -26,6 +26,10 @@ func TestErrorMessages(t *testing.T) {
 			`tablestress: --scheme: no scheme "hash-bucket" in hot-partition (did you mean hash-buckets?); its schemes: constant, hash-buckets` + "\n", exitUsage},
 		{[]string{"compare", "../../scenarios/hot-partition.yaml", "--scheme", "x"}, nil,
 			`tablestress: --scheme: no scheme "x" in hot-partition; its schemes: constant, hash-buckets` + "\n", exitUsage},
+		{[]string{"find", "../../scenarios/hot-partition.yaml", "--scheme", "hash-bucket"}, nil,
+			`tablestress: --scheme: no scheme "hash-bucket" in hot-partition (did you mean hash-buckets?); its schemes: constant, hash-buckets` + "\n", exitUsage},
+		{[]string{"keys", "../../scenarios/hot-partition.yaml", "--scheme", "constnt"}, nil,
+			`tablestress: --scheme: no scheme "constnt" in hot-partition (did you mean constant?); its schemes: constant, hash-buckets` + "\n", exitUsage},
 		{[]string{"run", "../../scenarios/quickstart.yaml", "--duraton", "3s"}, nil,
 			"tablestress: unknown flag --duraton; did you mean --duration? (see tablestress run --help)\n", exitUsage},
 	} {

@@ -171,14 +171,31 @@ func confirm(e *env, tg table.Target, sp *workload.Spec, search *searchFlags) er
 	return nil
 }
 
-// schemeIndex resolves --scheme.
+// schemeIndex resolves --scheme for run and seed (default: the first).
 func (ss *session) schemeIndex() (int, error) {
 	i, err := ss.spec.Scheme(ss.f.scheme)
 	if err != nil {
-		return 0, usageError("--scheme: %s", message(err))
+		return 0, schemeFlagError(err)
 	}
 	return i, nil
 }
+
+// schemes resolves --scheme for compare and find (default: all).
+func (ss *session) schemes() ([]int, error) {
+	return selectSchemes(ss.scenario, ss.f.scheme)
+}
+
+// selectSchemes is workload.SelectSchemes with its error said of --scheme.
+func selectSchemes(s *scenario.Scenario, name string) ([]int, error) {
+	idx, err := workload.SelectSchemes(s, name)
+	if err != nil {
+		return nil, schemeFlagError(err)
+	}
+	return idx, nil
+}
+
+// schemeFlagError says of --scheme that it names no scheme of the scenario.
+func schemeFlagError(err error) error { return usageError("--scheme: %s", message(err)) }
 
 // config is the run of scheme i as the flags ask.
 func (ss *session) config(i int, seedOnly bool, live *live) workload.Config {
