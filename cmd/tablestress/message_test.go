@@ -30,6 +30,10 @@ func TestErrorMessages(t *testing.T) {
 			`tablestress: --scheme: no scheme "hash-bucket" in hot-partition (did you mean hash-buckets?); its schemes: constant, hash-buckets` + "\n", exitUsage},
 		{[]string{"keys", "../../scenarios/hot-partition.yaml", "--scheme", "constnt"}, nil,
 			`tablestress: --scheme: no scheme "constnt" in hot-partition (did you mean constant?); its schemes: constant, hash-buckets` + "\n", exitUsage},
+		{[]string{"run", "../../scenarios/quickstart.yaml", "--shard", "1/2"}, nil,
+			"tablestress: --shard needs --table: the shards of one run share one table\n", exitUsage},
+		{[]string{"run", "../../scenarios/quickstart.yaml", "--skip-seed", "--shard", "1/2"}, nil,
+			"tablestress: --skip-seed needs --table: the table tablestress seed --keep-table prepared\n", exitUsage},
 		{[]string{"run", "../../scenarios/quickstart.yaml", "--duraton", "3s"}, nil,
 			"tablestress: unknown flag --duraton; did you mean --duration? (see tablestress run --help)\n", exitUsage},
 	} {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -165,17 +166,12 @@ func (f *runFlags) overrides(changed func(string) bool) (workload.Overrides, err
 		if err != nil {
 			return o, usageError("--shard: %v", err)
 		}
-		if f.table == "" {
-			return o, usageError("--shard needs --table: the shards of one run share one table")
-		}
 		o.Shard, o.Shards = i, n
 	}
-	if f.skipSeed {
-		if f.table == "" {
-			return o, usageError("--skip-seed needs --table: the table tablestress seed --keep-table prepared")
-		}
-		f.reuseTable = true
+	if err := tableFlagError(workload.CheckTable(f.table, f.skipSeed, o.Shards)); err != nil {
+		return o, err
 	}
+	f.reuseTable = f.reuseTable || f.skipSeed
 	if f.partitionRU < 0 {
 		return o, usageError("--partition-ru must not be negative")
 	}
@@ -187,22 +183,26 @@ func (f *runFlags) overrides(changed func(string) bool) (workload.Overrides, err
 
 func (f *runFlags) String() string { return fmt.Sprintf("%+v", *f) }
 
-// seedLimits paces the seed phase: the flags, or by default Azure Storage's
-// scalability targets for an Azure Storage account not on this machine
-// (seeding there must not provoke throttling), and no limit otherwise (the
-// embedded service pauses its model while seeding; a Cosmos DB account's
-// limit is its provisioned throughput, which throttling with
-// x-ms-retry-after-ms paces).
-func (f *runFlags) seedLimits(tg table.Target) workload.SeedLimits {
-	var l workload.SeedLimits
-	if !tg.IsLoopback() && tg.Kind != table.KindCosmos {
-		l = workload.AzureSeedLimits
+// tableFlagError says a workload.CheckTable refusal in the flags' terms.
+func tableFlagError(err error) error {
+	switch {
+	case errors.Is(err, workload.ErrSkipSeedNeedsTable):
+		return usageError("--skip-seed needs --table: the table tablestress seed --keep-table prepared")
+	case errors.Is(err, workload.ErrShardNeedsTable):
+		return usageError("--shard needs --table: the shards of one run share one table")
 	}
+	return err
+}
+
+// seedLimits paces the seed phase: workload.SeedLimitsFor the target, with
+// the limits the user set.
+func (f *runFlags) seedLimits(tg table.Target) workload.SeedLimits {
+	var req, part *float64
 	if f.seedRateSet {
-		l.Requests = f.seedRate
+		req = &f.seedRate
 	}
 	if f.seedPartRateSet {
-		l.PartitionEntities = f.seedPartRate
+		part = &f.seedPartRate
 	}
-	return l
+	return workload.SeedLimitsFor(tg, req, part)
 }

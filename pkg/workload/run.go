@@ -31,7 +31,7 @@ type Config struct {
 	// SkipSeed starts the run phase on a table that is already seeded
 	// (tablestress seed --keep-table): it counts the rows and reads back a
 	// sample of the entities the seed phase would write instead of writing
-	// them. It requires Table and Reuse.
+	// them. It requires Table (see CheckTable) and implies Reuse.
 	SkipSeed bool
 	// Verify reads back every acknowledged write after the run.
 	Verify bool
@@ -172,15 +172,14 @@ func (c *Config) run(ctx context.Context, res *Result) error {
 
 // checkShared checks the rules of a run on a table shared with others: a
 // run skipping the seed phase, or a shard, names its table. A shard then
-// reuses and keeps the table (the shards share it; none deletes it).
+// reuses and keeps the table (the shards share it; none deletes it), and
+// a run skipping the seed phase reuses it.
 func (c *Config) checkShared() error {
-	if c.SkipSeed && (c.Table == "" || !c.Reuse) {
-		return errors.New("skipping the seed phase needs the name of a seeded table and permission to reuse it (--table, --reuse-table)")
+	if err := CheckTable(c.Table, c.SkipSeed, c.Shards); err != nil {
+		return err
 	}
+	c.Reuse = c.Reuse || c.SkipSeed // the seeded table exists
 	if c.Shards > 1 {
-		if c.Table == "" {
-			return errors.New("a shard needs the table name shared by all shards (--table)")
-		}
 		c.Reuse, c.Keep = true, true // the shards share the table; none deletes it
 	}
 	return nil
