@@ -87,44 +87,12 @@ func compareModels(e *env, path string, f *runFlags) ([]string, error) {
 	return []string{""}, nil
 }
 
-// parseModels reads --models: model specs separated by commas, each a
-// model's name with its overrides in parentheses, like
-// "azure,cosmos(ru=10000),azure(latency=off)". It returns the specs as
-// model.Parse reads them ("cosmos,ru=10000"), each checked.
+// parseModels reads --models (model.ParseList), its errors said of the
+// flag.
 func parseModels(v string) ([]string, error) {
-	var specs []string
-	depth, start := 0, 0
-	for i := 0; i <= len(v); i++ {
-		switch {
-		case i < len(v) && v[i] == '(':
-			depth++
-		case i < len(v) && v[i] == ')':
-			if depth--; depth < 0 {
-				return nil, usageError("--models: a ')' without its '(' at %q; write models like azure,cosmos(ru=10000)", v[:i+1])
-			}
-		case i == len(v) || v[i] == ',' && depth == 0:
-			item := strings.TrimSpace(v[start:i])
-			start = i + 1
-			name, args, paren := strings.Cut(item, "(")
-			spec := strings.TrimSpace(name)
-			if paren {
-				inner, ok := strings.CutSuffix(args, ")")
-				if !ok || strings.ContainsAny(inner, "()") {
-					return nil, usageError("--models: %q: write a model's overrides in one pair of parentheses after its name, like cosmos(ru=10000,physical=4)", item)
-				}
-				spec += "," + inner
-			}
-			if _, err := model.Parse(spec); err != nil || item == "" {
-				if item == "" {
-					return nil, usageError("--models: an empty model in %q; write models like azure,cosmos(ru=10000)", v)
-				}
-				return nil, usageError("--models: %q: %v", item, err)
-			}
-			specs = append(specs, spec)
-		}
-	}
-	if depth != 0 {
-		return nil, usageError("--models: a '(' without its ')' in %q", v)
+	specs, err := model.ParseList(v)
+	if err != nil {
+		return nil, usageError("--models: %s", strings.TrimPrefix(err.Error(), "model: "))
 	}
 	return specs, nil
 }
