@@ -22,15 +22,23 @@ func embeddedConfig(s *scenario.Scenario, f *runFlags) (emulator.Config, error) 
 	if f.faults != "" {
 		fs = f.faults
 	}
-	mc, err := model.Parse(ms)
+	mc, fc, err := parseServiceFlags(ms, fs)
+	return emulator.Config{Model: mc, Faults: fc}, err
+}
+
+// parseServiceFlags reads the embedded service's --model and --faults
+// specs (run's, compare's and the emulator command's), its errors said of
+// the flag.
+func parseServiceFlags(modelSpec, faultSpec string) (model.Config, faults.Config, error) {
+	mc, err := model.Parse(modelSpec)
 	if err != nil {
-		return emulator.Config{}, usageError("--model: %v", err)
+		return mc, faults.Config{}, usageError("--model: %v", err)
 	}
-	fc, err := faults.Parse(fs)
+	fc, err := faults.Parse(faultSpec)
 	if err != nil {
-		return emulator.Config{}, usageError("--faults: %v", err)
+		return mc, fc, usageError("--faults: %v", err)
 	}
-	return emulator.Config{Model: mc, Faults: fc}, nil
+	return mc, fc, nil
 }
 
 // embeddedErrors checks the scenario's embedded section (the model and

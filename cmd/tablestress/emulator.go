@@ -81,13 +81,9 @@ Faults: ` + faults.Forms,
 // ends.
 func (o *emulatorFlags) serve(cmd *cobra.Command, e *env) error {
 	applyGC(e.getenv, true)
-	mc, err := model.Parse(o.modelSpec)
+	mc, fc, err := parseServiceFlags(o.modelSpec, o.faultSpec)
 	if err != nil {
-		return usageError("--model: %v", err)
-	}
-	fc, err := faults.Parse(o.faultSpec)
-	if err != nil {
-		return usageError("--faults: %v", err)
+		return err
 	}
 	stopProfile, err := startCPUProfile(o.cpuProfile)
 	if err != nil {

@@ -94,3 +94,28 @@ func TestRunReportNamesModel(t *testing.T) {
 		t.Errorf("the report's header does not name the model:\n%s", out)
 	}
 }
+
+// The embedded service's --model and --faults are read one way by run and
+// by the emulator command: the same spec gets the same refusal, naming the
+// flag, and exit 2.
+func TestServiceFlagsReadAlike(t *testing.T) {
+	for _, tc := range []struct{ flag, value, want string }{
+		{"--model", "dynamo", `tablestress: --model: model: "dynamo": start with azure, cosmos or off`},
+		{"--faults", "503=2", `tablestress: --faults: faults: "503=2": share must be a percentage like 2% or a fraction like 0.02`},
+	} {
+		var msgs []string
+		for _, args := range [][]string{
+			{"run", "../../scenarios/quickstart.yaml", "--quiet", tc.flag, tc.value},
+			{"emulator", "--listen", "127.0.0.1:0", tc.flag, tc.value},
+		} {
+			code, _, errs := runCLI(t, args...)
+			if code != exitUsage || !strings.HasPrefix(errs, tc.want) {
+				t.Errorf("%v: exit %d, %q; want exit %d and %q", args, code, errs, exitUsage, tc.want)
+			}
+			msgs = append(msgs, errs)
+		}
+		if msgs[0] != msgs[1] {
+			t.Errorf("%s %s: run says %q, emulator %q", tc.flag, tc.value, msgs[0], msgs[1])
+		}
+	}
+}
