@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -209,5 +210,43 @@ func TestTooManyRequestsStorm(t *testing.T) {
 	}
 	if !strings.Contains(out, "verdict: no request succeeded: 429 TooManyRequests ×") {
 		t.Errorf("the verdict does not name the storm:\n%s", out)
+	}
+}
+
+// keys judges partitions at the rate a run of the workload peaks at
+// (workload.PeakRate): a stage's highest rate when only the stages have
+// one, none for a closed loop, which then says so instead of a rate.
+func TestKeysRateIsTheWorkloadsPeak(t *testing.T) {
+	src, err := os.ReadFile("../../scenarios/quickstart.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write := func(name, workload string) string {
+		text := regexp.MustCompile(`(?m)^  rate: .*$`).ReplaceAllString(string(src), workload)
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	staged := write("staged.yaml", "  stages: [{duration: 5s, rate: 300}, {duration: 20s, rate: 1700}]")
+	closed := write("closed.yaml", "  rate: 0")
+	for _, tc := range []struct {
+		path string
+		want float64
+	}{{staged, 1700}, {closed, 0}} {
+		code, out, errs := runCLI(t, "keys", tc.path, "--json", "--ops", "500")
+		var as []struct {
+			Rate        float64 `json:"rate"`
+			BusiestRate float64 `json:"busiest_entities_per_sec"`
+		}
+		if code != exitOK || json.Unmarshal([]byte(out), &as) != nil || len(as) != 1 || as[0].Rate != tc.want {
+			t.Errorf("keys %s: exit %d, %s%s; want rate %v", filepath.Base(tc.path), code, out, errs, tc.want)
+		}
+	}
+	code, out, _ := runCLI(t, "keys", closed, "--ops", "500")
+	if code != exitOK || !strings.Contains(out, "a closed loop offers no rate: give --rate") || strings.Contains(out, "at 0.00 ops/s") {
+		t.Errorf("keys of a closed loop: exit %d\n%s", code, out)
 	}
 }

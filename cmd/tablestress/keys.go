@@ -14,24 +14,27 @@ import (
 	"github.com/tablestress/tablestress/pkg/workload"
 )
 
+// keysFlags are the keys command's flags.
+type keysFlags struct {
+	scheme string
+	ops    int
+	rate   string
+	json   bool
+}
+
 func newKeysCmd(e *env) *cobra.Command {
-	var (
-		schemeName string
-		ops        int
-		rate       string
-		asJSON     bool
-	)
+	kf := &keysFlags{}
 	cmd := &cobra.Command{
 		Use:   "keys SCENARIO",
 		Short: "Preview keys and analyse the partition distribution of a workload, no server",
 		Long: `keys renders example keys of each scheme and analyses, in milliseconds and
 without any server, how the seeded population and a simulated workload spread
 over partitions: partitions touched, entities per partition (max, mean, p99),
-the busiest partition's share and its entities/s at the given rate against the
-2,000 entities/s partition target, the Gini coefficient of the load, whether
-PartitionKeys are append-only or prepend-only (one range partition server takes
-every insert), how many partitions range queries touch and how full batches
-are. It is the quickest way to compare key schemes.
+the busiest partition's share and its entities/s at the workload's peak rate
+against the 2,000 entities/s partition target, the Gini coefficient of the
+load, whether PartitionKeys are append-only or prepend-only (one range
+partition server takes every insert), how many partitions range queries touch
+and how full batches are. It is the quickest way to compare key schemes.
 
 The request distribution (workload.distribution) picks entities, not
 partitions: reads, updates and deletes choose an existing entity by its index
@@ -46,67 +49,92 @@ oldest), and each scheme's keys decide which partition that entity is in.`,
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, _, err := loadScenario(e, args[0])
-			if err != nil {
-				return err
-			}
-			if ops < 1 {
-				return usageError("--ops must be at least 1")
-			}
-			r := float64(s.Workload.Rate)
-			if rate != "" {
-				if r, err = scenario.ParseRate(rate); err != nil {
-					return usageError("--rate: %v", err)
-				}
-			}
-			if r == 0 {
-				r = 1000
-			}
-			pop, schemes, err := s.Compile()
-			if err != nil {
-				return withCode(exitUsage, err)
-			}
-			idx, err := selectSchemes(s, schemeName)
-			if err != nil {
-				return err
-			}
-			var out []*workload.Analysis
-			for _, i := range idx {
-				a, err := workload.Analyze(s, pop, schemes[i], ops, r)
-				if err != nil {
-					return withCode(exitUsage, fmt.Errorf("scheme %q: %w", schemes[i].Name, err))
-				}
-				out = append(out, a)
-			}
-			if asJSON {
-				enc := json.NewEncoder(e.stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(out)
-			}
-			p := &textfit.Printer{W: e.stdout, Style: e.style()}
-			printDistribution(p, s)
-			for _, a := range out {
-				p.Blank()
-				printAnalysis(p, a)
-			}
-			if len(out) > 1 {
-				p.Blank()
-				printAnalysisTable(p, out)
-			}
-			if len(out) > 0 && len(out[0].Questions) > 0 {
-				p.Blank()
-				printQuestions(p, out)
-			}
-			return p.Err
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return kf.run(e, args[0]) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&schemeName, "scheme", "", "analyse only this scheme (default: all)")
-	f.IntVar(&ops, "ops", 10_000, "operations of the workload to simulate")
-	f.StringVar(&rate, "rate", "", "operations per second to evaluate against the partition target (default: the scenario's rate, or 1000)")
-	f.BoolVar(&asJSON, "json", false, "print the analysis as JSON")
+	f.StringVar(&kf.scheme, "scheme", "", "analyse only this scheme (default: all)")
+	f.IntVar(&kf.ops, "ops", 10_000, "operations of the workload to simulate")
+	f.StringVar(&kf.rate, "rate", "", "operations per second to evaluate against the partition target (default: the workload's rate, or its stages' highest; none for a closed loop)")
+	f.BoolVar(&kf.json, "json", false, "print the analysis as JSON")
 	return cmd
+}
+
+// run analyses the scenario at path and prints the analysis.
+func (kf *keysFlags) run(e *env, path string) error {
+	s, _, err := loadScenario(e, path)
+	if err != nil {
+		return err
+	}
+	if kf.ops < 1 {
+		return usageError("--ops must be at least 1")
+	}
+	r, err := kf.analysisRate(s)
+	if err != nil {
+		return err
+	}
+	out, err := analyseSchemes(s, kf.scheme, kf.ops, r)
+	if err != nil {
+		return err
+	}
+	if kf.json {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	return printAnalyses(&textfit.Printer{W: e.stdout, Style: e.style()}, s, out)
+}
+
+// analysisRate is --rate, else the rate a run of the workload peaks at
+// (workload.PeakRate; 0 for a closed loop, which offers none).
+func (kf *keysFlags) analysisRate(s *scenario.Scenario) (float64, error) {
+	if kf.rate == "" {
+		return workload.PeakRate(s.Workload), nil
+	}
+	r, err := scenario.ParseRate(kf.rate)
+	if err != nil {
+		return 0, usageError("--rate: %v", err)
+	}
+	return r, nil
+}
+
+// analyseSchemes analyses the schemes --scheme chooses.
+func analyseSchemes(s *scenario.Scenario, name string, ops int, rate float64) ([]*workload.Analysis, error) {
+	pop, schemes, err := s.Compile()
+	if err != nil {
+		return nil, withCode(exitUsage, err)
+	}
+	idx, err := selectSchemes(s, name)
+	if err != nil {
+		return nil, err
+	}
+	var out []*workload.Analysis
+	for _, i := range idx {
+		a, err := workload.Analyze(s, pop, schemes[i], ops, rate)
+		if err != nil {
+			return nil, withCode(exitUsage, fmt.Errorf("scheme %q: %w", schemes[i].Name, err))
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// printAnalyses prints each scheme's analysis, then the table comparing
+// them and their questions.
+func printAnalyses(p *textfit.Printer, s *scenario.Scenario, out []*workload.Analysis) error {
+	printDistribution(p, s)
+	for _, a := range out {
+		p.Blank()
+		printAnalysis(p, a)
+	}
+	if len(out) > 1 {
+		p.Blank()
+		printAnalysisTable(p, out)
+	}
+	if len(out) > 0 && len(out[0].Questions) > 0 {
+		p.Blank()
+		printQuestions(p, out)
+	}
+	return p.Err
 }
 
 // printDistribution says what the request distribution picks: entities,
@@ -146,9 +174,8 @@ func printAnalysis(p *textfit.Printer, a *workload.Analysis) {
 		textfit.Int(pop.Entities), partitions(pop.Partitions), textfit.Int(pop.Max), textfit.Float(round1(pop.Mean)), textfit.Int(pop.P99),
 		pop.Busiest, share(pop.BusiestShare), gini(pop))
 	l := a.Workload
-	p.Line("  workload: %s operations touch %s entities in %s; busiest %q takes %s -> %s entities/s at %s ops/s (target %s); load Gini %s",
-		textfit.Int(int64(a.Ops)), textfit.Int(l.Entities), partitions(l.Partitions), l.Busiest, share(l.BusiestShare),
-		textfit.Rate(a.BusiestRate), textfit.Rate(a.Rate), textfit.Int(workload.PartitionTarget), gini(l))
+	p.Line("  workload: %s operations touch %s entities in %s; busiest %q takes %s %s; load Gini %s",
+		textfit.Int(int64(a.Ops)), textfit.Int(l.Entities), partitions(l.Partitions), l.Busiest, share(l.BusiestShare), busiestRate(a), gini(l))
 	t := &textfit.Table{Indent: "    ", Cols: []textfit.Column{{Header: "OPERATION"}, {Header: "OPS", Right: true},
 		{Header: "ENTITIES", Right: true}, {Header: "PARTITIONS/OP", Right: true}}}
 	for _, o := range a.PerOp {
@@ -175,12 +202,30 @@ func printAnalysisTable(p *textfit.Printer, as []*workload.Analysis) {
 			v.Color = textfit.Red
 		}
 		t.Cells(textfit.Cell{Text: a.Scheme}, textfit.Cell{Text: textfit.Int(int64(a.Workload.Partitions))}, textfit.Cell{Text: share(a.Workload.BusiestShare)},
-			textfit.Cell{Text: textfit.Rate(a.BusiestRate)}, textfit.Cell{Text: gini(a.Workload)}, textfit.Cell{Text: keyShape(a)}, v)
+			textfit.Cell{Text: busiestRateCell(a)}, textfit.Cell{Text: gini(a.Workload)}, textfit.Cell{Text: keyShape(a)}, v)
 	}
 	dropped, _ := t.Render(p, p.Style)
 	if note := textfit.Dropped(dropped); note != "" {
 		p.Line("%s", note)
 	}
+}
+
+// busiestRate says what the busiest partition's share comes to at the
+// analysis' rate, against the partition target; with no rate (a closed
+// loop), that there is none to judge at.
+func busiestRate(a *workload.Analysis) string {
+	if !(a.Rate > 0) {
+		return "(a closed loop offers no rate: give --rate to judge it against the " + textfit.Int(workload.PartitionTarget) + " entities/s target)"
+	}
+	return fmt.Sprintf("-> %s entities/s at %s ops/s (target %s)", textfit.Rate(a.BusiestRate), textfit.Rate(a.Rate), textfit.Int(workload.PartitionTarget))
+}
+
+// busiestRateCell is the busiest partition's entities/s, "-" with no rate.
+func busiestRateCell(a *workload.Analysis) string {
+	if !(a.Rate > 0) {
+		return "-"
+	}
+	return textfit.Rate(a.BusiestRate)
 }
 
 // keyShape says how a scheme's PartitionKeys fall: on one partition, in
