@@ -10,6 +10,7 @@ import (
 
 	"github.com/tablestress/tablestress/pkg/advise"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
+	"github.com/tablestress/tablestress/pkg/percent"
 	"github.com/tablestress/tablestress/pkg/scenario"
 	"github.com/tablestress/tablestress/pkg/table"
 )
@@ -96,7 +97,7 @@ func (af *adviseFlags) options(s *scenario.Scenario, changed func(string) bool) 
 		}
 		o.Rate = r
 	}
-	h, err := parsePercent(af.headroom)
+	h, err := percent.Fraction(af.headroom)
 	if err != nil || !(h > 0 && h <= 1) {
 		return o, usageError("--headroom: want a percentage above 0 and at most 100, like 70%%")
 	}
@@ -129,17 +130,6 @@ func (af *adviseFlags) options(s *scenario.Scenario, changed func(string) bool) 
 		return o, usageError("--proof-duration and --proof-warmup must be positive, like 10s")
 	}
 	return o, nil
-}
-
-// parsePercent reads "70%" as 0.7.
-func parsePercent(v string) (float64, error) {
-	v = strings.TrimSpace(v)
-	num, ok := strings.CutSuffix(v, "%")
-	p, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
-	if !ok || err != nil {
-		return 0, strconv.ErrSyntax
-	}
-	return p / 100, nil
 }
 
 // parseHorizon reads a duration, with d (days) and y (365 days) allowed.

@@ -3,13 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/tablestress/tablestress/pkg/percent"
 	"github.com/tablestress/tablestress/pkg/report"
 	"github.com/tablestress/tablestress/pkg/scenario"
 	"github.com/tablestress/tablestress/pkg/textfit"
@@ -44,11 +43,11 @@ func (s *searchFlags) parse() error {
 		}
 		s.maxRate = r
 	}
-	p, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s.throttledText), "%")), 64)
-	if err != nil || !strings.HasSuffix(strings.TrimSpace(s.throttledText), "%") || !(p > 0) || p >= 100 {
+	p, err := percent.Fraction(s.throttledText)
+	if err != nil || !(p > 0) || p >= 1 {
 		return usageError("--max-throttled: want a percentage between 0 and 100, like 1%% or 0.5%%")
 	}
-	s.maxThrottled = p / 100
+	s.maxThrottled = p
 	if s.maxSteps < 1 {
 		return usageError("--max-steps must be at least 1")
 	}

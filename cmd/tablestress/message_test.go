@@ -34,6 +34,12 @@ func TestErrorMessages(t *testing.T) {
 			"tablestress: --shard needs --table: the shards of one run share one table\n", exitUsage},
 		{[]string{"run", "../../scenarios/quickstart.yaml", "--skip-seed", "--shard", "1/2"}, nil,
 			"tablestress: --skip-seed needs --table: the table tablestress seed --keep-table prepared\n", exitUsage},
+		{[]string{"find", "../../scenarios/quickstart.yaml", "--max-throttled", "1,5%"}, nil,
+			"tablestress: --max-throttled: want a percentage between 0 and 100, like 1% or 0.5%\n", exitUsage},
+		{[]string{"find", "../../scenarios/quickstart.yaml", "--max-throttled", "100%"}, nil,
+			"tablestress: --max-throttled: want a percentage between 0 and 100, like 1% or 0.5%\n", exitUsage},
+		{[]string{"find", "../../scenarios/quickstart.yaml", "--max-throttled", "0.01"}, nil,
+			"tablestress: --max-throttled: want a percentage between 0 and 100, like 1% or 0.5%\n", exitUsage},
 		{[]string{"run", "../../scenarios/quickstart.yaml", "--duraton", "3s"}, nil,
 			"tablestress: unknown flag --duraton; did you mean --duration? (see tablestress run --help)\n", exitUsage},
 	} {

@@ -25,14 +25,14 @@ const module = "github.com/tablestress/tablestress/"
 var layers = map[string]struct{ imports, tests []string }{
 	"internal/jsontext":               {},
 	"pkg/outcome":                     {},
-	"pkg/emulator/internal/share":     {},
+	"pkg/percent":                     {},
 	"pkg/emulator/internal/edm":       {},
 	"pkg/emulator/internal/httpfront": {},
 	"pkg/emulator/internal/filter":    {imports: []string{"pkg/emulator/internal/edm"}},
 	"pkg/emulator/internal/store": {imports: []string{"internal/jsontext", "pkg/emulator/internal/edm",
 		"pkg/emulator/internal/filter"}},
-	"pkg/emulator/model":  {imports: []string{"pkg/emulator/internal/share"}},
-	"pkg/emulator/faults": {imports: []string{"pkg/emulator/internal/share", "pkg/outcome"}, tests: []string{"pkg/emulator/model"}},
+	"pkg/emulator/model":  {imports: []string{"pkg/percent"}},
+	"pkg/emulator/faults": {imports: []string{"pkg/percent", "pkg/outcome"}, tests: []string{"pkg/emulator/model"}},
 	// entra knows bearer tokens and the authority's documents, nothing of
 	// the service; its tests sign tokens with a local authority over TLS.
 	"pkg/emulator/entra": {tests: []string{"internal/devcert", "pkg/tokenauthority"}},
@@ -83,7 +83,7 @@ func goList(t *testing.T, patterns ...string) []listed {
 // package has a package comment, which says what it owns and what it
 // must not import.
 func TestImportsRunOneWay(t *testing.T) {
-	pkgs := goList(t, module+"pkg/emulator/...", module+"internal/jsontext", module+"pkg/outcome")
+	pkgs := goList(t, module+"pkg/emulator/...", module+"internal/jsontext", module+"pkg/outcome", module+"pkg/percent")
 	seen := map[string]bool{}
 	for _, p := range pkgs {
 		name := strings.TrimPrefix(p.ImportPath, module)

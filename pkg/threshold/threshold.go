@@ -12,7 +12,7 @@
 //
 // Latency metrics (p50 p90 p99 p999 max) compare in milliseconds and accept
 // us, ms, s units; rate metrics (throttle_rate, error_rate, failed_rate)
-// need a % value; the rest are plain numbers.
+// need a percentage (package percent's grammar); the rest are plain numbers.
 package threshold
 
 import (
@@ -20,6 +20,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/tablestress/tablestress/pkg/percent"
 )
 
 // ErrSyntax is wrapped by every parse error.
@@ -145,10 +147,11 @@ func parseValue(s string, k Kind) (float64, error) {
 		}
 		return 0, fmt.Errorf("a latency needs a unit: us, ms or s (like 20ms)")
 	case Rate:
-		if !strings.HasSuffix(s, "%") {
-			return 0, fmt.Errorf("a rate is a percentage, like 1%% or 0.5%%")
+		v, err := percent.Parse(s)
+		if err != nil {
+			return 0, fmt.Errorf("a rate is a percentage: %s", strings.TrimPrefix(err.Error(), percent.ErrSyntax.Error()+": "))
 		}
-		return num(strings.TrimSuffix(s, "%"))
+		return v, nil
 	}
 	s = strings.TrimSuffix(s, "/s")
 	return num(s)

@@ -18,6 +18,7 @@ func TestParse(t *testing.T) {
 		{"max(insert)<500us", Threshold{Metric: "max", Op: "insert", Cmp: "<", Value: 0.5}}, // no spaces
 		{"throttle_rate < 1%", Threshold{Metric: "throttle_rate", Cmp: "<", Value: 1}},
 		{"error_rate(batch) == 0%", Threshold{Metric: "error_rate", Op: "batch", Cmp: "==", Value: 0}},
+		{"throttle_rate < 0.5 %", Threshold{Metric: "throttle_rate", Cmp: "<", Value: 0.5}},
 		{"max_partition_peak < 2,000", Threshold{Metric: "max_partition_peak", Cmp: "<", Value: 2000}},
 		{"dropped == 0", Threshold{Metric: "dropped", Cmp: "==", Value: 0}},
 		{"ops_per_sec(batch) >= 100/s", Threshold{Metric: "ops_per_sec", Op: "batch", Cmp: ">=", Value: 100}},
@@ -43,7 +44,8 @@ func TestParseErrors(t *testing.T) {
 		{"p99(scan) < 3ms", `unknown operation "scan"`},
 		{"p99(point_read < 3ms", "missing ')'"},
 		{"p99 < 20", "a latency needs a unit"},
-		{"throttle_rate < 0.01", "a rate is a percentage"},
+		{"throttle_rate < 0.01", `a rate is a percentage: "0.01" has no %; write a number followed by %, like 1% or 0.5%`},
+		{"throttle_rate < 1,5%", `a rate is a percentage: "1,5%" is not a number`}, // never 15%
 		{"max_partition_peak(insert) < 3", "applies to the whole run"},
 		{"dropped == none", `"none" is not a number`},
 	}

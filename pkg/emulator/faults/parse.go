@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tablestress/tablestress/pkg/emulator/internal/share"
+	"github.com/tablestress/tablestress/pkg/percent"
 )
 
 const shareForm = "share must be a percentage like 2% or a fraction like 0.02"
@@ -51,8 +51,8 @@ func Parse(spec string) (Config, error) {
 func (c *Config) set(k, v string) string {
 	switch k {
 	case "429", "500", "503", "504":
-		s, ok := share.Parse(v)
-		if !ok {
+		s, err := percent.ParseShare(v)
+		if err != nil {
 			return shareForm
 		}
 		code, _ := strconv.Atoi(k)
@@ -61,8 +61,8 @@ func (c *Config) set(k, v string) string {
 		}
 		c.Status[code] = s
 	case "drop", "discard":
-		s, ok := share.Parse(v)
-		if !ok {
+		s, err := percent.ParseShare(v)
+		if err != nil {
 			return shareForm
 		}
 		if k == "drop" {
@@ -102,8 +102,8 @@ func parseLatency(v string) (Latency, string) {
 	d, at, hasShare := strings.Cut(v, "@")
 	l := Latency{Share: 1}
 	if hasShare {
-		s, ok := share.Parse(at)
-		if !ok {
+		s, err := percent.ParseShare(at)
+		if err != nil {
 			return Latency{}, "the latency " + shareForm + ", after @"
 		}
 		l.Share = s
@@ -137,7 +137,7 @@ func (c Config) String() string {
 	var items []string
 	for _, a := range answers {
 		if s, ok := c.Status[a.status]; ok {
-			items = append(items, strconv.Itoa(a.status)+"="+share.Format(s))
+			items = append(items, strconv.Itoa(a.status)+"="+percent.FormatShare(s))
 		}
 	}
 	for _, l := range c.Latency {
@@ -146,15 +146,15 @@ func (c Config) String() string {
 			s += ".." + l.Max.String()
 		}
 		if l.Share != 1 {
-			s += "@" + share.Format(l.Share)
+			s += "@" + percent.FormatShare(l.Share)
 		}
 		items = append(items, s)
 	}
 	if c.Drop != 0 {
-		items = append(items, "drop="+share.Format(c.Drop))
+		items = append(items, "drop="+percent.FormatShare(c.Drop))
 	}
 	if c.Discard != 0 {
-		items = append(items, "discard="+share.Format(c.Discard))
+		items = append(items, "discard="+percent.FormatShare(c.Discard))
 	}
 	if len(c.Partitions) > 0 {
 		items = append(items, "partitions="+strings.Join(c.Partitions, "|"))

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tablestress/tablestress/pkg/emulator/internal/share"
+	"github.com/tablestress/tablestress/pkg/percent"
 )
 
 // ErrConfig is what every Parse error wraps (errors.Is(err, ErrConfig)).
@@ -135,8 +135,8 @@ func (c *Config) setCommon(k, v string) (reason string, done bool) {
 		}
 		return "latency must be on or off", true
 	case "queue":
-		f, ok := share.Parse(v)
-		if !ok {
+		f, err := percent.ParseShare(v)
+		if err != nil {
 			return "queue must be the utilisation of a partition at its target, a percentage like 50% or a fraction like 0.5 (0 for no queueing)", true
 		}
 		l.Queue = f
@@ -173,8 +173,8 @@ func (c *Config) setAzure(k, v string) string {
 	case "offline":
 		c.MoveOffline, ok = parseDuration(v)
 	case "timeouts":
-		var s float64
-		if s, ok = share.Parse(v); !ok {
+		s, err := percent.ParseShare(v)
+		if ok = err == nil; !ok {
 			return "timeouts must be a percentage like 10% or a fraction like 0.1, from 0 to 100%"
 		}
 		c.TimeoutShare = s

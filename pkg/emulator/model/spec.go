@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tablestress/tablestress/pkg/emulator/internal/share"
+	"github.com/tablestress/tablestress/pkg/percent"
 )
 
 // String returns the spec of c: "azure", "cosmos" or "off" followed by the
@@ -40,7 +40,7 @@ func (c Config) String() string {
 	w.dur("entity", l.Entity, dl.Entity)
 	w.dur("kib", l.KiB, dl.KiB)
 	if l.Queue != dl.Queue {
-		w.b.WriteString(",queue=" + share.Format(l.Queue))
+		w.b.WriteString(",queue=" + percent.FormatShare(l.Queue))
 	}
 	return w.b.String()
 }
@@ -85,7 +85,7 @@ func (w *specWriter) azure(c, d Config) {
 	w.dur("balance", c.BalanceDelay, d.BalanceDelay)
 	w.dur("offline", c.MoveOffline, d.MoveOffline)
 	if c.TimeoutShare != d.TimeoutShare {
-		w.b.WriteString(",timeouts=" + share.Format(c.TimeoutShare))
+		w.b.WriteString(",timeouts=" + percent.FormatShare(c.TimeoutShare))
 	}
 }
 
