@@ -65,9 +65,9 @@ func printProofQuestions(p *textfit.Printer, pr *advise.Proof) {
 		for _, q := range r.Questions {
 			meas, p99 := "-", "-"
 			if q.Asked > 0 {
-				meas, p99 = textfit.Float(round2(q.Requests)), textfit.Float(round2(q.P99Ms))
+				meas, p99 = textfit.Float(textfit.Round2(q.Requests)), textfit.Float(textfit.Round2(q.P99Ms))
 			}
-			t.Row(q.Name, r.Scheme, q.Plan, textfit.Float(round2(q.PredictedRequests)), meas, p99, fmt.Sprint(q.Asked))
+			t.Row(q.Name, r.Scheme, q.Plan, textfit.Float(textfit.Round2(q.PredictedRequests)), meas, p99, fmt.Sprint(q.Asked))
 		}
 	}
 	if t.Len() == 0 {

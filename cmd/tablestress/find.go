@@ -187,7 +187,7 @@ func (l *live) step(scheme string) func(int, float64, *report.FindStep) {
 			l.keep(head, textfit.NoColor)
 			return
 		}
-		res := fmt.Sprintf(": %s entities/s, %s%% throttled: ok", textfit.Rate(st.EntitiesPerSec), textfit.Float(round2(st.ThrottledPct)))
+		res := fmt.Sprintf(": %s entities/s, %s%% throttled: ok", textfit.Rate(st.EntitiesPerSec), textfit.Float(textfit.Round2(st.ThrottledPct)))
 		c := textfit.Green
 		if !st.OK {
 			res, c = ": FAIL: "+st.Why, textfit.Red
@@ -195,5 +195,3 @@ func (l *live) step(scheme string) func(int, float64, *report.FindStep) {
 		l.keep(head+res, c)
 	}
 }
-
-func round2(f float64) float64 { return float64(int64(f*100+0.5)) / 100 }

@@ -93,7 +93,7 @@ func writeFind(p *textfit.Printer, scheme string, f *Find) {
 			res = textfit.Cell{Text: "FAIL: " + s.Why, Color: textfit.Red}
 		}
 		t.Cells(cell(num(int64(i+1))), cell(rate(s.Rate)), cell(rate(s.OpsPerSec)), cell(rate(s.EntitiesPerSec)),
-			warn(textfit.Float(round2(s.ThrottledPct))+"%", s.ThrottledPct > 0), warn(textfit.Float(round2(s.DroppedPct))+"%", s.DroppedPct > 0),
+			warn(textfit.Float(textfit.Round2(s.ThrottledPct))+"%", s.ThrottledPct > 0), warn(textfit.Float(textfit.Round2(s.DroppedPct))+"%", s.DroppedPct > 0),
 			cell(ms(s.P99)), cell(rate(s.BusiestPeak)), cell(rate(s.RequestUnitsPerSec)), cell(rate(s.BusiestPeakUnits)), res)
 	}
 	render(p, t)
@@ -117,11 +117,4 @@ func WriteFindSummary(p *textfit.Printer, reps []*Report) {
 	for _, l := range lines {
 		p.Wrapped("  "+l, "")
 	}
-}
-
-func round2(f float64) float64 {
-	if f == 0 {
-		return 0
-	}
-	return float64(int64(f*100+0.5)) / 100
 }

@@ -26,6 +26,10 @@ func Int(n int64) string {
 	return b.String()
 }
 
+// Round2 rounds f to two decimals, halves away from zero: the precision
+// percentages are shown at (0.125 is 0.13, 99.994 is 99.99).
+func Round2(f float64) float64 { return math.Round(f*100) / 100 }
+
 // Rate formats a per-second figure: 1,234 (from 100 up), 12.3, 0.45.
 func Rate(f float64) string {
 	switch {
