@@ -43,37 +43,7 @@ which service": --models azure,cosmos(ru=4000),cosmos(ru=40000).`,
 				return finish(e, f, reps, err)
 			}
 			reps, runErr := compareAll(cmd, e, args[0], f)
-			if len(reps) == 0 {
-				return runErr
-			}
-			if f.format == "json" {
-				if err := report.WriteJSON(e.stdout, &report.Compare{Schema: report.SchemaCompare, Scenario: reps[0].Scenario, Runs: reps}); err != nil {
-					return err
-				}
-			} else if err := report.WriteCompareStyle(e.stdout, reps, e.style()); err != nil {
-				return err
-			}
-			quiet := *f
-			quiet.format = "none"
-			if err := emitFiles(&quiet, reps...); err != nil {
-				return err
-			}
-			for _, rep := range reps {
-				if err := outcomeOf(rep, nil); err != nil && codeOf(err) == exitFailure {
-					return err
-				}
-			}
-			if runErr != nil {
-				return withCode(exitFailure, runErr)
-			}
-			failed := 0
-			for _, rep := range reps {
-				failed += failedCount(rep)
-			}
-			if failed > 0 {
-				return withCode(exitThreshold, fmt.Errorf("%d threshold(s) failed", failed))
-			}
-			return nil
+			return compareOutcome(e, f, reps, runErr)
 		},
 	}
 	f.register(cmd.Flags(), true)
@@ -82,4 +52,40 @@ which service": --models azure,cosmos(ru=4000),cosmos(ru=40000).`,
 	sf.register(cmd.Flags())
 	cmd.Flags().StringVar(&f.models, "models", "", "embedded target: run every scheme under each of these models, like 'azure,cosmos(ru=10000)' (default: the scenario's embedded.models)")
 	return cmd
+}
+
+// compareOutcome prints and writes compare's reports and decides its exit:
+// a run that failed, else thresholds that failed, else success.
+func compareOutcome(e *env, f *runFlags, reps []*report.Report, runErr error) error {
+	if len(reps) == 0 {
+		return runErr
+	}
+	if f.format == "json" {
+		if err := report.WriteJSON(e.stdout, &report.Compare{Schema: report.SchemaCompare, Scenario: reps[0].Scenario, Runs: reps}); err != nil {
+			return err
+		}
+	} else if err := report.WriteCompareStyle(e.stdout, reps, e.style()); err != nil {
+		return err
+	}
+	quiet := *f
+	quiet.format = "none"
+	if err := emitFiles(&quiet, reps...); err != nil {
+		return err
+	}
+	for _, rep := range reps {
+		if err := outcomeOf(rep, nil); err != nil && codeOf(err) == exitFailure {
+			return err
+		}
+	}
+	if runErr != nil {
+		return withCode(exitFailure, runErr)
+	}
+	failed := 0
+	for _, rep := range reps {
+		failed += failedCount(rep)
+	}
+	if failed > 0 {
+		return withCode(exitThreshold, fmt.Errorf("%d threshold(s) failed", failed))
+	}
+	return nil
 }

@@ -35,30 +35,10 @@ given as localhost: a saved report does not say where it ran).`,
 			if err != nil {
 				return err
 			}
-			reps := doc.Reports()
-			switch format {
-			case "text":
-				if doc.Compare != nil {
-					err = report.WriteCompareStyle(e.stdout, reps, e.style())
-				} else {
-					err = report.WriteTextStyle(e.stdout, reps[0], e.style())
-				}
-			case "json":
-				var v any = doc.Report
-				if doc.Compare != nil {
-					v = doc.Compare
-				}
-				err = report.WriteJSON(e.stdout, v)
-			case "csv":
-				err = report.WriteCSV(e.stdout, reps...)
-			case "questions-csv":
-				err = report.WriteQuestionsCSV(e.stdout, reps...)
-			default:
-				return usageError("--format must be text, json, csv or questions-csv")
-			}
-			if err != nil {
+			if err := renderReport(e, doc, format); err != nil {
 				return err
 			}
+			reps := doc.Reports()
 			f := &runFlags{html: html, csv: csv}
 			if err := emitFiles(f, reps...); err != nil || junit == "" {
 				return err
@@ -73,6 +53,30 @@ given as localhost: a saved report does not say where it ran).`,
 	cmd.Flags().StringVar(&csv, "csv", "", "also write the per-partition CSV to this file")
 	cmd.Flags().StringVar(&junit, "junit", "", "also write the JUnit XML test results to this file (each run a suite, each threshold a test case)")
 	return cmd
+}
+
+// renderReport prints a saved report or comparison on stdout in the
+// format --format names.
+func renderReport(e *env, doc report.Document, format string) error {
+	reps := doc.Reports()
+	switch format {
+	case "text":
+		if doc.Compare != nil {
+			return report.WriteCompareStyle(e.stdout, reps, e.style())
+		}
+		return report.WriteTextStyle(e.stdout, reps[0], e.style())
+	case "json":
+		var v any = doc.Report
+		if doc.Compare != nil {
+			v = doc.Compare
+		}
+		return report.WriteJSON(e.stdout, v)
+	case "csv":
+		return report.WriteCSV(e.stdout, reps...)
+	case "questions-csv":
+		return report.WriteQuestionsCSV(e.stdout, reps...)
+	}
+	return usageError("--format must be text, json, csv or questions-csv")
 }
 
 // readReport reads a saved report or comparison; errors name the file.

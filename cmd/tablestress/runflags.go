@@ -123,43 +123,8 @@ func (f *runFlags) overrides(changed func(string) bool) (workload.Overrides, err
 		n := int64(c)
 		o.Entities = &n
 	}
-	if changed("duration") {
-		if f.duration <= 0 {
-			return o, usageError("--duration must be positive, like 30s")
-		}
-		o.Duration = f.duration
-	}
-	if changed("warmup") {
-		if f.warmup < 0 {
-			return o, usageError("--warmup must not be negative")
-		}
-		o.Warmup = &f.warmup
-	}
-	if changed("rate") {
-		r, err := scenario.ParseRate(f.rate)
-		if err != nil {
-			return o, usageError("--rate: %v", err)
-		}
-		o.Rate = &r
-	}
-	if changed("workers") {
-		if f.workers < 1 || f.workers > scenario.MaxWorkers {
-			return o, usageError("--workers must be between 1 and %d", scenario.MaxWorkers)
-		}
-		o.Workers = f.workers
-	}
-	if changed("max-ops") {
-		if f.maxOps < 0 {
-			return o, usageError("--max-ops must not be negative")
-		}
-		o.MaxOps = &f.maxOps
-	}
-	if changed("retry") {
-		r, err := scenario.ParseRetry(f.retry)
-		if err != nil {
-			return o, usageError("--retry: %v", err)
-		}
-		o.Retry = &r
+	if err := f.workloadOverrides(changed, &o); err != nil {
+		return o, err
 	}
 	if f.shard != "" {
 		i, n, err := report.ParseShard(f.shard)
@@ -182,6 +147,50 @@ func (f *runFlags) overrides(changed func(string) bool) (workload.Overrides, err
 }
 
 func (f *runFlags) String() string { return fmt.Sprintf("%+v", *f) }
+
+// workloadOverrides sets the overrides of the scenario's workload section
+// from the flags that were given; errors name the flag.
+func (f *runFlags) workloadOverrides(changed func(string) bool, o *workload.Overrides) error {
+	if changed("duration") {
+		if f.duration <= 0 {
+			return usageError("--duration must be positive, like 30s")
+		}
+		o.Duration = f.duration
+	}
+	if changed("warmup") {
+		if f.warmup < 0 {
+			return usageError("--warmup must not be negative")
+		}
+		o.Warmup = &f.warmup
+	}
+	if changed("rate") {
+		r, err := scenario.ParseRate(f.rate)
+		if err != nil {
+			return usageError("--rate: %v", err)
+		}
+		o.Rate = &r
+	}
+	if changed("workers") {
+		if f.workers < 1 || f.workers > scenario.MaxWorkers {
+			return usageError("--workers must be between 1 and %d", scenario.MaxWorkers)
+		}
+		o.Workers = f.workers
+	}
+	if changed("max-ops") {
+		if f.maxOps < 0 {
+			return usageError("--max-ops must not be negative")
+		}
+		o.MaxOps = &f.maxOps
+	}
+	if changed("retry") {
+		r, err := scenario.ParseRetry(f.retry)
+		if err != nil {
+			return usageError("--retry: %v", err)
+		}
+		o.Retry = &r
+	}
+	return nil
+}
 
 // tableFlagError says a workload.CheckTable refusal in the flags' terms.
 func tableFlagError(err error) error {

@@ -71,28 +71,11 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 	if err != nil {
 		return nil, err
 	}
-	var dial func(ctx context.Context, network, addr string) (net.Conn, error)
 	applyGC(e.getenv, tg.Kind == table.KindEmbedded)
+	var dial dialFunc
 	if tg.Kind == table.KindEmbedded {
-		cfg, err := embeddedConfig(s, f)
-		if err != nil {
+		if tg, dial, err = ss.startEmbedded(s); err != nil {
 			return nil, err
-		}
-		start := startEmbedded
-		if e.embed != nil {
-			start = e.embed
-		}
-		es, err := start(cfg)
-		if err != nil {
-			return nil, err
-		}
-		ss.close, ss.embedded, ss.model, dial = es.stop, es.server, cfg.Model.String(), es.dial
-		if cfg.Model.ChargesUnits() && f.partitionRU == 0 {
-			ss.partitionUnits = cfg.Model.Cosmos.PartitionShare()
-		}
-		if tg, err = table.BindEmbedded(es.conn); err != nil {
-			es.stop()
-			return nil, withCode(exitFailure, err)
 		}
 	}
 	if !tg.IsLoopback() && f.search != nil && !(f.search.maxRate > 0) {
@@ -107,19 +90,10 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 	if f.partitionRU > 0 {
 		ss.partitionUnits = f.partitionRU
 	}
-	roots, err := trustedRoots(e, f)
-	if err != nil {
+	if err := ss.open(tg, dial); err != nil {
 		ss.close()
 		return nil, err
 	}
-	svc, err := table.Open(tg, table.Options{Workers: spec.Workers, Timeout: spec.Timeout, UserAgent: "tablestress/" + shortVersion(), RootCAs: roots, Dial: dial})
-	if err != nil {
-		ss.close()
-		return nil, withCode(exitFailure, err)
-	}
-	ss.target, ss.svc = tg, svc
-	stopEmb := ss.close
-	ss.close = func() { svc.Close(); stopEmb() }
 	if f.metrics != "" {
 		exp, stop, err := serveMetrics(e, f.metrics)
 		if err != nil {
@@ -131,6 +105,54 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 		ss.close = func() { stop(); prev() }
 	}
 	return ss, nil
+}
+
+// dialFunc connects to the service (nil: over the network).
+type dialFunc func(ctx context.Context, network, addr string) (net.Conn, error)
+
+// startEmbedded starts the embedded service the flags or the scenario
+// describe and returns the target bound to it and how to reach it; the
+// session's close then stops it.
+func (ss *session) startEmbedded(s *scenario.Scenario) (table.Target, dialFunc, error) {
+	cfg, err := embeddedConfig(s, ss.f)
+	if err != nil {
+		return table.Target{}, nil, err
+	}
+	start := startEmbedded
+	if ss.e.embed != nil {
+		start = ss.e.embed
+	}
+	es, err := start(cfg)
+	if err != nil {
+		return table.Target{}, nil, err
+	}
+	ss.close, ss.embedded, ss.model = es.stop, es.server, cfg.Model.String()
+	if cfg.Model.ChargesUnits() && ss.f.partitionRU == 0 {
+		ss.partitionUnits = cfg.Model.Cosmos.PartitionShare()
+	}
+	tg, err := table.BindEmbedded(es.conn)
+	if err != nil {
+		es.stop()
+		return table.Target{}, nil, withCode(exitFailure, err)
+	}
+	return tg, es.dial, nil
+}
+
+// open connects the session to the target, trusting --ca-file's
+// certificates; the session's close then closes the connection too.
+func (ss *session) open(tg table.Target, dial dialFunc) error {
+	roots, err := trustedRoots(ss.e, ss.f)
+	if err != nil {
+		return err
+	}
+	svc, err := table.Open(tg, table.Options{Workers: ss.spec.Workers, Timeout: ss.spec.Timeout, UserAgent: "tablestress/" + shortVersion(), RootCAs: roots, Dial: dial})
+	if err != nil {
+		return withCode(exitFailure, err)
+	}
+	ss.target, ss.svc = tg, svc
+	stopEmb := ss.close
+	ss.close = func() { svc.Close(); stopEmb() }
+	return nil
 }
 
 // flatten lists the errors of an errors.Join, or err alone.

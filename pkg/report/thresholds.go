@@ -15,6 +15,43 @@ var _ threshold.Source = (*Report)(nil)
 // operation, a request share a request, a count a measured window with
 // anything in it, a partition peak a partition.
 func (r *Report) ThresholdValue(metric, op string) (float64, string) {
+	if !(r.DurationS > 0) || r.Totals.Counts.IsZero() {
+		return 0, fmt.Sprintf("the run measured nothing (%s, %s operations)", secondsText(r.DurationS), num(r.Totals.Ops))
+	}
+	switch metric {
+	case "max_partition_peak":
+		return r.maxPartitionPeak()
+	case "partitions_over_target":
+		return float64(len(HotPartitions(r))), ""
+	case "partitions":
+		return float64(len(r.Partitions)), ""
+	}
+	sc := r.thresholdScope(op)
+	if v, missing, ok := sc.latency(metric); ok {
+		return v, missing
+	}
+	if v, missing, ok := sc.share(metric); ok {
+		return v, missing
+	}
+	if v, ok := sc.count(metric); ok {
+		return v, sc.nothing
+	}
+	return 0, "unknown metric " + metric
+}
+
+// thresholdScope is what a threshold on the totals, one operation or one
+// question reads, and what to say when it observed nothing.
+type thresholdScope struct {
+	s Stats
+	// noOps and noRequests say that no operation completed, no request
+	// was sent; nothing, that the operation or question never ran ("" when
+	// it did).
+	noOps, noRequests, nothing string
+}
+
+// thresholdScope is op's scope: the totals (op ""), an operation, or a
+// question ("question:NAME").
+func (r *Report) thresholdScope(op string) thresholdScope {
 	s, ran := r.Totals, true
 	of := "" // "point_read " for one operation
 	if name, ok := strings.CutPrefix(op, "question:"); ok {
@@ -26,87 +63,70 @@ func (r *Report) ThresholdValue(metric, op string) (float64, string) {
 		s, ran = r.Operations[op]
 		of = op + " "
 	}
-	measured := r.DurationS > 0 && !r.Totals.Counts.IsZero()
-	noOps := fmt.Sprintf("no %soperation completed in the measured %s", of, secondsText(r.DurationS))
-	noRequests := fmt.Sprintf("no %srequest was sent in the measured %s", of, secondsText(r.DurationS))
-	if !measured {
-		return 0, fmt.Sprintf("the run measured nothing (%s, %s operations)", secondsText(r.DurationS), num(r.Totals.Ops))
-	}
-	nothing := ""
+	sc := thresholdScope{s: s,
+		noOps:      fmt.Sprintf("no %soperation completed in the measured %s", of, secondsText(r.DurationS)),
+		noRequests: fmt.Sprintf("no %srequest was sent in the measured %s", of, secondsText(r.DurationS))}
 	if !ran {
-		nothing = fmt.Sprintf("no %soperation ran in the measured %s", of, secondsText(r.DurationS))
-		noOps, noRequests = nothing, nothing
+		sc.nothing = fmt.Sprintf("no %soperation ran in the measured %s", of, secondsText(r.DurationS))
+		sc.noOps, sc.noRequests = sc.nothing, sc.nothing
 	}
-	needOps := func(v float64) (float64, string) {
-		if s.Ops == 0 {
-			return v, noOps
-		}
-		return v, ""
+	return sc
+}
+
+// latency is a latency metric in ms, which needs a completed operation.
+func (sc thresholdScope) latency(metric string) (float64, string, bool) {
+	l := sc.s.Latency
+	v, ok := map[string]float64{"p50": l.P50, "p90": l.P90, "p99": l.P99, "p999": l.P999, "max": l.Max}[metric]
+	if ok && sc.s.Ops == 0 {
+		return v, sc.noOps, true
 	}
-	needRequests := func(n int64) (float64, string) {
-		if s.Requests == 0 {
-			return 0, noRequests
-		}
-		return 100 * float64(n) / float64(s.Requests), ""
-	}
-	count := func(v float64) (float64, string) { return v, nothing }
+	return v, "", ok
+}
+
+// share is a rate metric in percent: of the requests (throttle_rate,
+// error_rate) or of the operations (failed_rate).
+func (sc thresholdScope) share(metric string) (float64, string, bool) {
+	s := sc.s
 	switch metric {
-	case "p50":
-		return needOps(s.Latency.P50)
-	case "p90":
-		return needOps(s.Latency.P90)
-	case "p99":
-		return needOps(s.Latency.P99)
-	case "p999":
-		return needOps(s.Latency.P999)
-	case "max":
-		return needOps(s.Latency.Max)
-	case "throttle_rate":
-		return needRequests(s.Throttled)
-	case "error_rate":
-		return needRequests(s.Errors)
+	case "throttle_rate", "error_rate":
+		if s.Requests == 0 {
+			return 0, sc.noRequests, true
+		}
+		n := s.Throttled
+		if metric == "error_rate" {
+			n = s.Errors
+		}
+		return 100 * float64(n) / float64(s.Requests), "", true
 	case "failed_rate":
 		if s.Ops == 0 {
-			return 0, noOps
+			return 0, sc.noOps, true
 		}
-		return 100 * float64(s.Failed) / float64(s.Ops), ""
-	case "ops":
-		return count(float64(s.Ops))
-	case "requests":
-		return count(float64(s.Requests))
-	case "entities":
-		return count(float64(s.Entities))
-	case "ops_per_sec":
-		return count(s.OpsPerSec)
-	case "entities_per_sec":
-		return count(s.EntitiesPerSec)
-	case "throttled":
-		return count(float64(s.Throttled))
-	case "errors":
-		return count(float64(s.Errors))
-	case "failed":
-		return count(float64(s.Failed))
-	case "dropped":
-		return count(float64(s.Dropped))
-	case "retries":
-		return count(float64(s.Retries))
-	case "max_partition_peak":
-		peak, any := 0.0, false
-		for _, p := range r.Partitions {
-			if p.PartitionKey != "*" && p.Requests > 0 {
-				peak, any = max(peak, p.PeakEntitiesPerSec), true
-			}
-		}
-		if !any {
-			return 0, "no request addressed a single partition in the measured " + secondsText(r.DurationS)
-		}
-		return peak, ""
-	case "partitions_over_target":
-		return count(float64(len(HotPartitions(r))))
-	case "partitions":
-		return count(float64(len(r.Partitions)))
+		return 100 * float64(s.Failed) / float64(s.Ops), "", true
 	}
-	return 0, "unknown metric " + metric
+	return 0, "", false
+}
+
+// count is a counted metric of the scope.
+func (sc thresholdScope) count(metric string) (float64, bool) {
+	s := sc.s
+	v, ok := map[string]float64{"ops": float64(s.Ops), "requests": float64(s.Requests), "entities": float64(s.Entities),
+		"ops_per_sec": s.OpsPerSec, "entities_per_sec": s.EntitiesPerSec, "throttled": float64(s.Throttled),
+		"errors": float64(s.Errors), "failed": float64(s.Failed), "dropped": float64(s.Dropped), "retries": float64(s.Retries)}[metric]
+	return v, ok
+}
+
+// maxPartitionPeak is the busiest single partition's peak entities/s.
+func (r *Report) maxPartitionPeak() (float64, string) {
+	peak, any := 0.0, false
+	for _, p := range r.Partitions {
+		if p.PartitionKey != "*" && p.Requests > 0 {
+			peak, any = max(peak, p.PeakEntitiesPerSec), true
+		}
+	}
+	if !any {
+		return 0, "no request addressed a single partition in the measured " + secondsText(r.DurationS)
+	}
+	return peak, ""
 }
 
 func secondsText(s float64) string { return fmt.Sprintf("%.1f s", s) }
