@@ -27,8 +27,8 @@ func TestRunFailureIsTheError(t *testing.T) {
 	}{
 		{"no such scheme", func(c *Config) { c.Scheme = 3 }, "scheme 3 of 1"},
 		{"a bad table name", func(c *Config) { c.Table = "1-bad" }, "Azure table names are 3-63 letters"},
-		{"skipping the seed without a table", func(c *Config) { c.SkipSeed = true }, "--table, --reuse-table"},
-		{"a shard without a table", func(c *Config) { c.Shard, c.Shards = 1, 2 }, "a shard needs the table name"},
+		{"skipping the seed without a table", func(c *Config) { c.SkipSeed = true }, ErrSkipSeedNeedsTable.Error()},
+		{"a shard without a table", func(c *Config) { c.Shard, c.Shards = 1, 2 }, ErrShardNeedsTable.Error()},
 		{"a table the run did not create", func(c *Config) { c.Table = "notours" }, "was not created by this run"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
