@@ -9,6 +9,7 @@ import (
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/question"
 	"github.com/tablestress/tablestress/pkg/scenario"
+	"github.com/tablestress/tablestress/pkg/workload"
 )
 
 // Options are the advisor's settings.
@@ -86,7 +87,7 @@ func Prepare(sc *scenario.Scenario, opts Options) (*Input, error) {
 	in := &Input{Scenario: sc, Pop: pop, Own: own, Questions: qs, Opts: opts, Seeded: int64(sc.Population.Entities)}
 	in.Peak = opts.Rate
 	if in.Peak == 0 {
-		in.Peak = peakOf(sc.Workload)
+		in.Peak = workload.PeakRate(sc.Workload)
 	}
 	if !(in.Peak > 0) {
 		return nil, fmt.Errorf("%w: the workload has no rate (a closed loop): give workload.rate or stages, or --rate, the peak to judge", ErrInput)
@@ -95,16 +96,6 @@ func Prepare(sc *scenario.Scenario, opts Options) (*Input, error) {
 		return nil, err
 	}
 	return in, nil
-}
-
-// peakOf is a workload's highest open-loop rate: its rate, or its stages'
-// highest.
-func peakOf(w scenario.Workload) float64 {
-	peak := float64(w.Rate)
-	for _, st := range w.Stages {
-		peak = max(peak, float64(st.Rate))
-	}
-	return peak
 }
 
 // PartitionTarget is the service's per-partition target in entities/s
