@@ -24,7 +24,9 @@ type Question struct {
 	// RowsVisitedFrom says where the rows visited come from: "service"
 	// (the embedded service's count of every query page answered; a point
 	// read reads its one row), "rows returned" (a service that does not
-	// count them), or "both" (some of each).
+	// count them), "both" (some of each), or "point reads" (a point plan,
+	// whose requests visit the one row each reads, on any service); empty
+	// when no query page was answered (nothing was visited).
 	RowsVisitedFrom string `json:"rows_visited_from,omitempty"`
 	// RequestUnitsPerQuestion is the mean of the request units the
 	// service charged (Cosmos DB's x-ms-request-charge) the question's
@@ -99,6 +101,11 @@ func (q *Question) derive() {
 	q.RowsVisitedPerQuestion = float64(f.Visited) / n
 	q.RowsReturnedPerQuestion = float64(f.Returned) / n
 	switch {
+	case q.Plan == "point":
+		q.RowsVisitedFrom = "point reads" // a point read visits the one row it reads
+	case f.Pages == 0:
+		// no query page answered (all throttled or failed): nothing
+		// visited, whoever counts
 	case f.VisitedByService == 0:
 		q.RowsVisitedFrom = "rows returned"
 	case f.VisitedByService == f.Pages:

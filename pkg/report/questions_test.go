@@ -154,3 +154,35 @@ func TestQuestionsSideBySide(t *testing.T) {
 		t.Errorf("the questions chart has no canvas")
 	}
 }
+
+// Where a question's rows visited come from, and whether the text marks
+// them as the rows returned: a point plan's are exact on any service (a
+// point read visits the row it reads), a question whose pages were all
+// refused visited nothing, and only pages a service did not count are
+// marked.
+func TestRowsVisitedFrom(t *testing.T) {
+	for _, tc := range []struct {
+		plan   string
+		f      metrics.QuestionFigures
+		from   string
+		marked bool
+	}{
+		{"point", metrics.QuestionFigures{Visited: 10, Returned: 10}, "point reads", false},
+		{"scan", metrics.QuestionFigures{}, "", false},
+		{"scan", metrics.QuestionFigures{Visited: 50, Returned: 50, Pages: 10}, "rows returned", true},
+		{"scan", metrics.QuestionFigures{Visited: 500, VisitedByService: 10, Pages: 10, Returned: 50}, "service", false},
+		{"index", metrics.QuestionFigures{Visited: 500, VisitedByService: 4, Pages: 10, Returned: 50}, "both", true},
+	} {
+		q := Question{QuestionPlan: QuestionPlan{Name: "q", Plan: tc.plan}, Sums: tc.f}
+		q.Ops = 10
+		q.derive()
+		cells := questionCells("q", "s", q)
+		marked := false
+		for _, c := range cells {
+			marked = marked || strings.HasSuffix(c.Text, "*")
+		}
+		if q.RowsVisitedFrom != tc.from || marked != tc.marked {
+			t.Errorf("%s %+v: from %q, marked %v; want %q, %v", tc.plan, tc.f, q.RowsVisitedFrom, marked, tc.from, tc.marked)
+		}
+	}
+}

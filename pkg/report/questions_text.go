@@ -38,7 +38,7 @@ func questionCells(name, scheme string, q Question) []textfit.Cell {
 	visited := "-"
 	if q.Ops > 0 {
 		visited = textfit.Float(round1(q.RowsVisitedPerQuestion))
-		if q.RowsVisitedFrom != "service" && q.RowsVisitedFrom != "" {
+		if estimatedVisits(q) {
 			visited += "*"
 		}
 	}
@@ -82,7 +82,7 @@ func writeQuestions(p *textfit.Printer, reps []*Report) {
 			if !ok {
 				continue
 			}
-			returned = returned || (q.Ops > 0 && q.RowsVisitedFrom != "service")
+			returned = returned || (q.Ops > 0 && estimatedVisits(q))
 			t.Cells(questionCells(n, runLabel(r, reps), q)...)
 		}
 	}
@@ -157,4 +157,11 @@ func writeQuestionsHTML(ew *textfit.Printer, reps []*Report) {
 		}
 	}
 	ew.Printf("</table>\n")
+}
+
+// estimatedVisits reports whether a question's rows visited are, for some
+// of its query pages, the rows returned (a service that does not count
+// the rows it visits), which the text marks with an asterisk.
+func estimatedVisits(q Question) bool {
+	return q.RowsVisitedFrom == "rows returned" || q.RowsVisitedFrom == "both"
 }
