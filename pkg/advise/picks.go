@@ -67,6 +67,9 @@ func (j *judging) pickShares(d keygen.Distribution, x int) map[string]float64 {
 		at[string(sig)] = idx
 	}
 	span := j.span(w)
+	// Each signature renders PartitionKeys of its own (its time buckets
+	// are in them), so every key of out takes one term: the order of
+	// mass does not change any sum.
 	for s, m := range mass {
 		j.in.Pop.Entity(at[s], &e)
 		sh := shapeOf(j.in.Pop, t, &e, span)

@@ -1,7 +1,10 @@
 package advise
 
 import (
+	"cmp"
+	"maps"
 	"math"
+	"slices"
 )
 
 // count is the law of n identical independent counts over a window: each
@@ -39,7 +42,10 @@ func maxOf(cs []count) (mean, sd float64) {
 	}
 	dx := top / maxGrid
 	logF := make([]float64, maxGrid)
-	for k, n := range groups {
+	// In a fixed order (mean, then scale): every grid point adds the
+	// groups' log probabilities.
+	for _, k := range slices.SortedFunc(maps.Keys(groups), cmpPair) {
+		n := groups[k]
 		if k[0]+8*math.Sqrt(k[0]*k[1]) >= floor {
 			addLogCDF(logF, dx, count{mean: k[0], scale: k[1], n: n})
 		}
@@ -52,6 +58,14 @@ func maxOf(cs []count) (mean, sd float64) {
 		e2 += 2 * x * tail * dx
 	}
 	return e1, math.Sqrt(math.Max(e2-e1*e1, 0))
+}
+
+// cmpPair orders pairs by their first number, then their second.
+func cmpPair(a, b [2]float64) int {
+	if c := cmp.Compare(a[0], b[0]); c != 0 {
+		return c
+	}
+	return cmp.Compare(a[1], b[1])
 }
 
 // round4 rounds to four significant digits.

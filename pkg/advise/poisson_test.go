@@ -2,6 +2,7 @@ package advise
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
@@ -63,6 +64,24 @@ func TestMaxOfAgreesWithSampling(t *testing.T) {
 		}
 		if math.Abs(sd-s) > 0.1*s {
 			t.Errorf("%s: sd of the largest %v, sampled %v", c.name, sd, s)
+		}
+	}
+}
+
+// maxOf adds the groups' log probabilities in a fixed order: the same
+// counts, given in any order, give bit-identical figures every time.
+func TestMaxOfRepeatable(t *testing.T) {
+	var cs []count
+	for k := range 200 {
+		cs = append(cs, count{mean: 1000 + 1.37*float64(k), scale: 0.5 + float64(k%7)*0.77, n: 1 + k%3})
+	}
+	m0, s0 := maxOf(cs)
+	for k := range 20 {
+		if k%2 == 1 {
+			slices.Reverse(cs)
+		}
+		if m, s := maxOf(cs); m != m0 || s != s0 {
+			t.Fatalf("call %d: maxOf = %v ± %v, first %v ± %v", k, m, s, m0, s0)
 		}
 	}
 }

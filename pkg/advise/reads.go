@@ -1,7 +1,9 @@
 package advise
 
 import (
+	"maps"
 	"math"
+	"slices"
 
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/metrics"
@@ -22,7 +24,10 @@ func (j *judging) picked(o OpRate) {
 		}
 	}
 	readRU, writeRU := model.ReadUnits(j.item.bytes), model.WriteUnits(j.item.bytes, j.item.props)
-	for key, p := range j.pickShares(o.Dist, x) {
+	shares := j.pickShares(o.Dist, x)
+	// In key order: the account's totals add over the partitions.
+	for _, key := range slices.Sorted(maps.Keys(shares)) {
+		p := shares[key]
 		size := 0.0
 		if id, ok := ids[key]; ok {
 			size = rowsOf[id]

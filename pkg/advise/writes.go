@@ -1,7 +1,9 @@
 package advise
 
 import (
+	"maps"
 	"math"
+	"slices"
 
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/metrics"
@@ -82,7 +84,8 @@ func (j *judging) writes() {
 
 // spread puts rate transactions a second of e entities (ru units) each on
 // the partitions of shape s, named with prefix; a time bucket takes its
-// share of the second's writes.
+// share of the second's writes. Each partition takes one term, so the
+// order of the shares does not change any sum.
 func (j *judging) spread(s shape, prefix string, rate, e, ru float64) {
 	if s.unique {
 		return
@@ -99,8 +102,8 @@ func distinct(s shape, n float64) float64 {
 		return math.Max(n, 1)
 	}
 	d := 0.0
-	for _, share := range s.shares {
-		d += 1 - math.Pow(1-share*s.bucket, n)
+	for _, pk := range slices.Sorted(maps.Keys(s.shares)) { // a fixed order of the sum
+		d += 1 - math.Pow(1-s.shares[pk]*s.bucket, n)
 	}
 	return math.Max(math.Min(d, n), 1)
 }
