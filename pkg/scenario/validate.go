@@ -122,6 +122,16 @@ func (s *Scenario) validateSchemes(add func(error)) {
 	}
 }
 
+// schemeLabel names scheme i in messages: `scheme "name"`, or, when it
+// has no name (an error of its own), "the unnamed schemes[i]", so that
+// its other problems are still reported, and read, at once.
+func (s *Scenario) schemeLabel(i int) string {
+	if n := s.Schemes[i].Name; n != "" {
+		return fmt.Sprintf("scheme %q", n)
+	}
+	return fmt.Sprintf("the unnamed schemes[%d]", i)
+}
+
 // validateSchemeShape checks that scheme i is a known built-in without
 // templates of its own, or has both key templates. valid says it is worth
 // compiling; named that its name is worth checking (not for an unknown
@@ -168,8 +178,8 @@ func (s *Scenario) checkScheme(pop *keygen.Population, i int, add func(error)) {
 	}
 	at := s.pos.lookup(fmt.Sprintf("schemes[%d]", i))
 	if res.Collisions > 0 {
-		s.warnings = append(s.warnings, fmt.Sprintf("%s:%d:%d: scheme %q: %d of %d sampled entities repeat an earlier (PartitionKey, RowKey): %s; their inserts will fail with 409 EntityAlreadyExists",
-			s.File, at.line, at.col, sc.Name, res.Collisions, res.Checked, res.CollisionExample))
+		s.warnings = append(s.warnings, fmt.Sprintf("%s:%d:%d: %s: %d of %d sampled entities repeat an earlier (PartitionKey, RowKey): %s; their inserts will fail with 409 EntityAlreadyExists",
+			s.File, at.line, at.col, s.schemeLabel(i), res.Collisions, res.Checked, res.CollisionExample))
 	}
 	s.validateBatchFit(i, sc, add)
 }
@@ -185,7 +195,7 @@ func (s *Scenario) validateBatchFit(i int, sc *keygen.Scheme, add func(error)) {
 		}
 		path := fmt.Sprintf("workload.mix[%d].size", j)
 		if n := op.Size * rows; n > MaxBatchOps {
-			add(s.errAt(path, "%d entities × %d rows per entity under scheme %q is %d operations; an entity group transaction holds at most 100", op.Size, rows, sc.Name, n))
+			add(s.errAt(path, "%d entities × %d rows per entity under %s is %d operations; an entity group transaction holds at most 100", op.Size, rows, s.schemeLabel(i), n))
 		} else if b := n * entityBytes; b > MaxBatchBytes {
 			add(s.errAt(path, "%d rows of about %d bytes is %d bytes; an entity group transaction is at most 4 MiB", n, entityBytes, b))
 		}
@@ -199,7 +209,7 @@ func (s *Scenario) validateBatchFit(i int, sc *keygen.Scheme, add func(error)) {
 			found = found || ix.Name == op.Index
 		}
 		if !found {
-			add(s.errAt(fmt.Sprintf("workload.mix[%d].index", j), "scheme %q has no index table %q", sc.Name, op.Index))
+			add(s.errAt(fmt.Sprintf("workload.mix[%d].index", j), "%s has no index table %q", s.schemeLabel(i), op.Index))
 		}
 	}
 }

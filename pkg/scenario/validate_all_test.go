@@ -57,13 +57,13 @@ workload:
 		`v.yaml:26:43: workload.mix[2].from: "middle": use entity (from the picked entity's RowKey) or start (from the start of its partition)`,
 		`v.yaml:26:62: workload.mix[2].max_pages: max_pages must be >= 0 (0 reads every page)`,
 		`v.yaml:26:73: workload.mix[2].index: scheme "device-date" has no index table "nosuch"`,
-		`v.yaml:26:73: workload.mix[2].index: scheme "" has no index table "nosuch"`,
+		`v.yaml:26:73: workload.mix[2].index: the unnamed schemes[3] has no index table "nosuch"`,
 		`v.yaml:26:73: workload.mix[2].index: scheme "big" has no index table "nosuch"`,
 		`v.yaml:27:25: workload.mix[3].size: 40 entities × 3 rows per entity under scheme "big" is 120 operations; an entity group transaction holds at most 100`,
 		`v.yaml:27:35: workload.mix[3].kind: "delete": use insert, upsert_merge, upsert_replace or mixed`,
 		`v.yaml:28:33: workload.mix[4].select[0]: "not ok" is not a property name`,
 		`v.yaml:29:25: workload.mix[5].size: 200 entities × 1 rows per entity under scheme "device-date" is 200 operations; an entity group transaction holds at most 100`,
-		`v.yaml:29:25: workload.mix[5].size: 200 entities × 1 rows per entity under scheme "" is 200 operations; an entity group transaction holds at most 100`,
+		`v.yaml:29:25: workload.mix[5].size: 200 entities × 1 rows per entity under the unnamed schemes[3] is 200 operations; an entity group transaction holds at most 100`,
 		`v.yaml:29:25: workload.mix[5].size: 200 entities × 3 rows per entity under scheme "big" is 600 operations; an entity group transaction holds at most 100`,
 		`v.yaml:29:25: workload.mix[5].size: 200: an entity group transaction holds 1 to 100 operations`,
 	}
@@ -93,5 +93,44 @@ func TestValidateNeedsEntitiesToRead(t *testing.T) {
 	}
 	if _, errs := Parse("n.yaml", []byte(src+"    - op: insert\n")); len(errs) != 0 {
 		t.Errorf("a mix that inserts needs no seed phase: %v", errs)
+	}
+}
+
+// A scheme with templates but no name is told so once, at the scheme; it
+// is still compiled and checked, so its other problems come at once, and
+// each names it by its place in the file, never as a scheme "".
+func TestValidateNamelessScheme(t *testing.T) {
+	src := `population:
+  entities: 100
+schemes:
+  - partition_key: "{device"
+    row_key: "{i}"
+  - partition_key: "p"
+    row_key: "r"
+workload:
+  mix:
+    - {op: range_query, index: byday}
+`
+	want := []string{
+		`u.yaml:4:5: schemes[0]: a scheme with its own templates needs a name`,
+		`u.yaml:4:21: schemes[0].partition_key: `,
+		`u.yaml:6:5: schemes[1]: a scheme with its own templates needs a name`,
+		`u.yaml:10:32: workload.mix[0].index: the unnamed schemes[1] has no index table "byday"`,
+	}
+	_, errs := Parse("u.yaml", []byte(src))
+	got := make([]string, len(errs))
+	for i, e := range errs {
+		got[i] = e.Error()
+		if strings.Contains(got[i], `""`) {
+			t.Errorf("error %d names a scheme \"\": %s", i, got[i])
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d errors, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(got[i], w) {
+			t.Errorf("error %d:\n got %s\nwant %s", i, got[i], w)
+		}
 	}
 }
