@@ -1,6 +1,7 @@
 package keygen
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -39,7 +40,8 @@ func TestCompileFieldPreparesEachKind(t *testing.T) {
 		want string
 	}{
 		{FieldSpec{Name: "c", Kind: "choice", Values: []string{"a", "b"}, Weights: []float64{1, -1}}, `keygen: bad field "c": weight -1 of "b" must be >= 0`},
-		{FieldSpec{Name: "d", Kind: "id", Count: 3, Distribution: "zipf(0)"}, `keygen: bad field "d": keygen: bad distribution: "zipf(0)": the exponent must be in (0, 10], like zipf(0.99) or zipf(1.2)`},
+		{FieldSpec{Name: "d", Kind: "id", Count: 3, Distribution: "zipf(0)"}, `keygen: bad field "d": distribution "zipf(0)": the exponent must be in (0, 10], like zipf(0.99) or zipf(1.2)`},
+		{FieldSpec{Name: "d", Kind: "id", Count: 3, Distribution: "pareto"}, `keygen: bad field "d": distribution "pareto" is not a distribution; use one of ` + DistributionForms},
 		{FieldSpec{Name: "n", Kind: "int", Width: 31}, `keygen: bad field "n": width must be between 0 and 30`},
 		{FieldSpec{Name: "g", Kind: "guid", Width: -1}, `keygen: bad field "g": width must be between 0 and 30`},
 		{FieldSpec{Name: "g", Kind: "slug", Words: -1}, `keygen: bad field "g": words must be between 1 and 8`},
@@ -50,6 +52,14 @@ func TestCompileFieldPreparesEachKind(t *testing.T) {
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("%+v:\n got %v\nwant %s", tc.spec, err, tc.want)
 		}
+	}
+}
+
+// A bad distribution is both a field's error and a distribution's.
+func TestFieldDistributionErrorWrapsBoth(t *testing.T) {
+	_, err := compileField(FieldSpec{Name: "d", Kind: "id", Count: 3, Distribution: "zipf(0)"})
+	if !errors.Is(err, ErrField) || !errors.Is(err, ErrDistribution) {
+		t.Errorf("%v: wraps ErrField %v, ErrDistribution %v; want both", err, errors.Is(err, ErrField), errors.Is(err, ErrDistribution))
 	}
 }
 

@@ -83,6 +83,21 @@ func (f *field) bad(format string, a ...any) error {
 	return fmt.Errorf("%w %q: %s", ErrField, f.spec.Name, fmt.Sprintf(format, a...))
 }
 
+// badDistribution is a field's distribution that does not parse. It reads
+// once, `keygen: bad field "d": distribution "zipf(0)": why`, and wraps
+// both ErrField and the ErrDistribution error.
+type badDistribution struct {
+	field string
+	err   error
+}
+
+func (e *badDistribution) Error() string {
+	why := strings.TrimPrefix(e.err.Error(), ErrDistribution.Error()+": ")
+	return fmt.Sprintf("%v %q: distribution %s", ErrField, e.field, why)
+}
+
+func (e *badDistribution) Unwrap() []error { return []error{ErrField, e.err} }
+
 // compileKind checks and prepares what f's kind needs: a choice's
 // cumulative weights, an id's distribution and width, whether the value is
 // numeric, a sequence's step (default 1) and a slug's words (default 3,
@@ -168,7 +183,7 @@ func (f *field) compileID() error {
 	}
 	dist, err := ParseDistribution(d)
 	if err != nil {
-		return f.bad("%v", err)
+		return &badDistribution{field: s.Name, err: err}
 	}
 	f.dist = dist
 	_, f.seq = dist.(*Sequential)

@@ -112,7 +112,10 @@ func TestDecodeErrors(t *testing.T) {
 		{"yaml syntax", "population:\n  entities: [1,\n", "YAML syntax"},
 		{"empty", "", "the file is empty"},
 		{"two documents", minimal + "---\n" + minimal, "several YAML documents"},
-		{"bad distribution", minimal + "  distribution: zipf(-1)\n", `"zipf(-1)" is not a distribution`},
+		{"bad distribution", minimal + "  distribution: zipf(-1)\n", `t.yaml:9:17: workload.distribution: "zipf(-1)": the exponent must be in (0, 10], like zipf(0.99) or zipf(1.2)`},
+		{"unknown distribution", minimal + "  distribution: pareto\n", `t.yaml:9:17: workload.distribution: "pareto" is not a distribution; use one of uniform, zipf`},
+		{"bad field distribution", strings.Replace(minimal, "entities: 100", "entities: 100\n  fields:\n    d: {kind: id, count: 3, distribution: zipf(0)}", 1),
+			`t.yaml:5:43: population.fields.d.distribution: "zipf(0)": the exponent must be in (0, 10], like zipf(0.99) or zipf(1.2)`},
 		{"bad retry", minimal + "  retry: sometimes\n", `"sometimes" is not a retry strategy`},
 		// In {...} a comma ends a plain value: the whole value, quoted, is the hint.
 		{"comma in flow mapping", strings.Replace(minimal, "entities: 100", "entities: 100\n  fields:\n    c: {kind: id, count: 10, distribution: hotspot(0.2,0.8)}", 1),

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -131,12 +132,13 @@ func (t *Time) parseScalar(s string) error {
 }
 
 // Distribution is a request or field distribution spec, checked by
-// keygen.ParseDistribution.
+// keygen.ParseDistribution, whose reason (like "the exponent must be in
+// (0, 10]") is the error's.
 type Distribution string
 
 func (d *Distribution) parseScalar(s string) error {
 	if _, err := keygen.ParseDistribution(s); err != nil {
-		return fmt.Errorf("%q is not a distribution; use one of %s", s, keygen.DistributionForms)
+		return errors.New(strings.TrimPrefix(err.Error(), keygen.ErrDistribution.Error()+": "))
 	}
 	*d = Distribution(strings.TrimSpace(s))
 	return nil
