@@ -94,7 +94,8 @@ func (s *Scenario) applyWorkloadDefaults() {
 
 // applyOpDefaults fills operation i of the mix with the defaults of its
 // kind: an entry naming only a question asks it; a weight of 1; a range
-// query's rows and start; the page limit of the queries; a batch's size
+// query's rows (when the file leaves them out: an explicit 0 is kept, for
+// validation to refuse) and start; the page limit of the queries; a batch's size
 // and kind; an update's ETag check.
 func (s *Scenario) applyOpDefaults(i int) {
 	op := &s.Workload.Mix[i]
@@ -105,7 +106,7 @@ func (s *Scenario) applyOpDefaults(i int) {
 	if !s.given(path + ".weight") {
 		op.Weight = 1
 	}
-	if op.Rows == 0 && (op.Op == "range_query") {
+	if !s.given(path+".rows") && op.Op == "range_query" {
 		op.Rows = DefaultRangeRows
 	}
 	if op.From == "" && op.Op == "range_query" {

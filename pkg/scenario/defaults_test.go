@@ -46,3 +46,15 @@ func TestMixDefaults(t *testing.T) {
 		t.Errorf("distribution %q, retry %q", s.Workload.Distribution, s.Workload.Retry.Kind)
 	}
 }
+
+// A range query's rows default to 50 only when the file leaves them out:
+// an explicit 0 (like one out of range) is refused at its line and column
+// with the range that would be right, never replaced by the default.
+func TestRangeRowsZeroIsRefused(t *testing.T) {
+	src := strings.Replace(minimal, "    - op: point_read\n", "    - {op: range_query, rows: 0}\n    - {op: range_query, rows: 1}\n", 1)
+	_, errs := Parse("r.yaml", []byte(src))
+	want := "r.yaml:8:31: workload.mix[0].rows: 0 rows: use between 1 and 1000 (one page)"
+	if len(errs) != 1 || errs[0].Error() != want {
+		t.Errorf("got %v, want %s", errs, want)
+	}
+}

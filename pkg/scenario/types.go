@@ -123,7 +123,7 @@ type Operation struct {
 	Weight       float64      `yaml:"weight" doc:"Relative share of the mix (default 1)."`
 	Distribution Distribution `yaml:"distribution" doc:"Overrides the workload's request distribution for this operation."`
 	Select       []string     `yaml:"select" doc:"point_read, range_query, partition_scan, table_scan: project these properties ($select)."`
-	Rows         int          `yaml:"rows" doc:"range_query: rows to read from the picked entity's RowKey on (default 50); with across_partitions, entities to span."`
+	Rows         int          `yaml:"rows" doc:"range_query: rows to read from the picked entity's RowKey on, 1 to 1000 (one page; default 50 when left out); with across_partitions, entities to span."`
 	From         string       `yaml:"from" doc:"range_query: start at the picked entity's RowKey (entity, default) or at the start of its partition (start: the newest N with inverted keys)." enum:"entity,start"`
 	Across       bool         `yaml:"across_partitions" doc:"range_query: a PartitionKey range from the picked entity's PartitionKey to that of the entity rows later, instead of a RowKey range."`
 	Index        string       `yaml:"index" doc:"range_query, partition_scan: query this index table of the scheme instead of the main table."`
