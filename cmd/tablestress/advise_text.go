@@ -24,6 +24,9 @@ func printAdvice(e *env, a *advise.Advice, proof *advise.Proof) error {
 	}
 	p.Line("tablestress advise: %s at its peak of %s ops/s on %s (headroom %s, horizon %s): %d schemes judged, %d of them the scenario's own",
 		a.Scenario, textfit.Rate(a.Peak), a.Model, pctOf(a.Headroom), a.Horizon, len(a.Candidates), own)
+	for _, n := range a.Notes {
+		p.Line("note: %s", n)
+	}
 	p.Blank()
 	printCandidates(p, a)
 	if a.Infeasible != nil {

@@ -18,6 +18,8 @@ type Advice struct {
 	Peak     float64 `json:"peak_ops_per_sec"`
 	Headroom float64 `json:"headroom"`
 	Horizon  string  `json:"horizon"`
+	// Notes say what of the scenario the advisor set aside, and why.
+	Notes []string `json:"notes,omitempty"`
 	// Recommended and RunnerUp are nil when nothing can be recommended.
 	Recommended *Pick `json:"recommended"`
 	RunnerUp    *Pick `json:"runner_up"`

@@ -22,7 +22,7 @@ func (in *Input) Advise() (*Advice, error) {
 	in.rank(cs)
 	front := in.front(cs)
 	a := &Advice{Schema: Schema, Scenario: in.Scenario.DisplayName(), Model: in.Opts.Model.String(), Peak: in.Peak,
-		Headroom: in.Opts.Headroom, Horizon: durationText(in.Opts.Horizon), Ranked: cs, Input: in}
+		Headroom: in.Opts.Headroom, Horizon: durationText(in.Opts.Horizon), Notes: in.Notes, Ranked: cs, Input: in}
 	var ok []*Candidate
 	for k, c := range cs {
 		a.Candidates = append(a.Candidates, CandidateView{Rank: k + 1, Name: c.Spec.Name, Own: c.Own, Pattern: c.Pattern,

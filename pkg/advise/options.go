@@ -66,6 +66,8 @@ type Input struct {
 	Mix []OpRate
 	// Seeded is the entities the seed phase writes.
 	Seeded int64
+	// Notes say what of the scenario the advisor set aside, and why.
+	Notes []string
 }
 
 // Prepare compiles a validated scenario for judging with opts.
@@ -76,6 +78,15 @@ func Prepare(sc *scenario.Scenario, opts Options) (*Input, error) {
 	if opts.Horizon <= 0 || opts.MaxPartitionRows < 1 {
 		return nil, fmt.Errorf("%w: the horizon and the partition size bound must be positive", ErrInput)
 	}
+	var notes []string
+	if pins := sc.Workload.TargetPartitions; len(pins) > 0 {
+		// A pin is the stress-test procedure's, not the application's
+		// load, and names partitions of the scenario's own schemes only.
+		unpinned := *sc
+		unpinned.Workload.TargetPartitions = nil
+		sc = &unpinned
+		notes = append(notes, fmt.Sprintf("workload.target_partitions %q is set aside: it pins a stress test to partitions of the scenario's own schemes, and the advice judges the application's load as its fields spread it (the proof runs without it)", pins))
+	}
 	pop, own, err := sc.Compile()
 	if err != nil {
 		return nil, err
@@ -84,7 +95,7 @@ func Prepare(sc *scenario.Scenario, opts Options) (*Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &Input{Scenario: sc, Pop: pop, Own: own, Questions: qs, Opts: opts, Seeded: int64(sc.Population.Entities)}
+	in := &Input{Scenario: sc, Pop: pop, Own: own, Questions: qs, Opts: opts, Seeded: int64(sc.Population.Entities), Notes: notes}
 	in.Peak = opts.Rate
 	if in.Peak == 0 {
 		in.Peak = workload.PeakRate(sc.Workload)

@@ -2,6 +2,7 @@ package advise
 
 import (
 	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -145,5 +146,29 @@ func TestLostSaysHowPartitionsOutgrow(t *testing.T) {
 	}
 	if w := why["device-date"]; strings.Contains(w, "growing") || !strings.Contains(w, "in its time bucket (a day of event time)") {
 		t.Errorf("device-date: %q; want its day bucket over the bound, not growth", w)
+	}
+}
+
+// A scenario's target_partitions pin a stress test to its own schemes'
+// partitions: the advisor sets them aside, says so, judges the
+// application's load (a generated scheme's transactions fill), and its
+// proof runs without them.
+func TestTargetPartitionsSetAside(t *testing.T) {
+	a := adviseOn(t, "partition-stress-test")
+	if len(a.Notes) != 1 || !strings.Contains(a.Notes[0], `target_partitions ["dev-007"] is set aside`) {
+		t.Errorf("notes %q; want the pin set aside", a.Notes)
+	}
+	for _, c := range a.Ranked {
+		if !c.Own && c.Prediction.BatchSize > 0 && c.Prediction.BatchFill == 0 {
+			t.Errorf("%s: transactions hold nothing: judged under the pin", c.Spec.Name)
+		}
+	}
+	_, src := load(t, "partition-stress-test")
+	out, err := ProofScenario(src, a, a.Plan(ProofOptions{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if regexp.MustCompile(`(?m)^\s+target_partitions:`).Match(out) {
+		t.Errorf("the proof's scenario keeps the pin:\n%s", out)
 	}
 }

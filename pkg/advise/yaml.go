@@ -65,7 +65,7 @@ func schemeNode(spec keygen.SchemeSpec) (*yaml.Node, error) {
 // ProofScenario is the scenario the proof runs: the scenario's own file
 // with its schemes replaced by the proof's (each of the scenario's own
 // kept as it was written), its workload at the proof's rate (stages
-// dropped), duration and warm-up, and under the advised model. For one
+// and target partitions dropped), duration and warm-up, and under the advised model. For one
 // account's share of a split load, its population grows k times slower
 // and seeds a k-th of the entities. The result passes validate like the
 // file it came from.
@@ -95,6 +95,7 @@ func ProofScenario(src []byte, a *Advice, p *Proof) ([]byte, error) {
 	set(w, "rate", scalar(fmt.Sprintf("%g/s", p.Rate)))
 	del(w, "stages")
 	del(w, "max_operations")
+	del(w, "target_partitions") // the application's load, as judged
 	set(w, "duration", scalar(fmt.Sprintf("%gs", p.DurationS)))
 	set(w, "warmup", scalar(fmt.Sprintf("%gs", p.WarmupS)))
 	emb := mapping(root, "embedded")
