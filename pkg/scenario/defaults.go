@@ -96,7 +96,7 @@ func (s *Scenario) applyWorkloadDefaults() {
 // kind: an entry naming only a question asks it; a weight of 1; a range
 // query's rows (when the file leaves them out: an explicit 0 is kept, for
 // validation to refuse) and start; the page limit of the queries; a batch's size
-// and kind; an update's ETag check.
+// (likewise) and kind; an update's ETag check.
 func (s *Scenario) applyOpDefaults(i int) {
 	op := &s.Workload.Mix[i]
 	path := fmt.Sprintf("workload.mix[%d]", i)
@@ -116,7 +116,7 @@ func (s *Scenario) applyOpDefaults(i int) {
 		op.MaxPages = DefaultMaxPages
 	}
 	if op.Op == "batch" {
-		if op.Size == 0 {
+		if !s.given(path + ".size") {
 			op.Size = DefaultBatchSize
 		}
 		if op.Kind == "" {

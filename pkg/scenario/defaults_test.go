@@ -58,3 +58,15 @@ func TestRangeRowsZeroIsRefused(t *testing.T) {
 		t.Errorf("got %v, want %s", errs, want)
 	}
 }
+
+// A batch's size defaults to 50 only when the file leaves it out: an
+// explicit 0 is refused at its line and column with the range Azure
+// allows, never replaced by the default.
+func TestBatchSizeZeroIsRefused(t *testing.T) {
+	src := strings.Replace(minimal, "    - op: point_read\n", "    - {op: batch, size: 0}\n    - {op: batch}\n", 1)
+	_, errs := Parse("b.yaml", []byte(src))
+	want := "b.yaml:8:25: workload.mix[0].size: 0: an entity group transaction holds 1 to 100 operations"
+	if len(errs) != 1 || errs[0].Error() != want {
+		t.Fatalf("got %v, want %s", errs, want)
+	}
+}
