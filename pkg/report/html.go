@@ -88,14 +88,14 @@ func WriteHTML(w io.Writer, reps ...*Report) error {
 }
 
 func writeCompareTable(ew *textfit.Printer, reps []*Report) {
-	ew.Printf("<table><tr><th>scheme</th><th>ops/s</th><th>entities/s</th><th>p50 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>throttled</th><th>partitions</th><th>busiest peak/s</th><th>verdict</th></tr>\n")
+	ew.Printf("<table><tr><th>scheme</th><th>ops/s</th><th>entities/s</th><th>p50 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>throttled</th><th>partitions</th><th>busiest peak/s</th><th class=\"text\">verdict</th></tr>\n")
 	for _, r := range reps {
 		v := SchemeVerdict(r)
 		cls := "ok"
 		if v != "ok" {
 			cls = "bad"
 		}
-		ew.Printf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"%s\">%s</td></tr>\n",
+		ew.Printf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"text %s\">%s</td></tr>\n",
 			html.EscapeString(r.Scheme), rate(r.Totals.OpsPerSec), rate(r.Totals.EntitiesPerSec), ms(r.Totals.Latency.P50), ms(r.Totals.Latency.P99),
 			ms(r.Totals.Latency.P999), pct(r.Totals.Throttled, r.Totals.Requests), num(int64(len(r.Partitions))), html.EscapeString(peakCell(r)), cls, html.EscapeString(v))
 	}
@@ -172,7 +172,7 @@ func writeRunHTML(ew *textfit.Printer, i int, r *Report) {
 		ew.Printf("</table>\n")
 	}
 	writeCharts(ew, i, r)
-	ew.Printf("<h3>Busiest partitions</h3><table><tr><th>partition</th><th>entities</th><th>entities/s</th><th>peak/s</th><th>requests</th><th>throttled</th><th>errors</th><th>p99 ms</th><th>verdict</th></tr>\n")
+	ew.Printf("<h3>Busiest partitions</h3><table><tr><th>partition</th><th>entities</th><th>entities/s</th><th>peak/s</th><th>requests</th><th>throttled</th><th>errors</th><th>p99 ms</th><th class=\"text\">verdict</th></tr>\n")
 	parts := append([]Partition(nil), r.Partitions...)
 	sort.SliceStable(parts, func(a, b int) bool { return parts[a].Entities > parts[b].Entities })
 	for _, p := range parts[:min(len(parts), 20)] {
@@ -181,7 +181,7 @@ func writeRunHTML(ew *textfit.Printer, i int, r *Report) {
 		if v != "ok" {
 			cls = "bad"
 		}
-		ew.Printf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"%s\">%s</td></tr>\n",
+		ew.Printf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"text %s\">%s</td></tr>\n",
 			e(displayKey(p.PartitionKey)), num(p.Entities), rate(p.EntitiesPerSec), rate(p.PeakEntitiesPerSec), num(p.Requests),
 			num(p.Throttled), num(p.Errors), ms(p.Latency.P99), cls, e(v))
 	}

@@ -125,11 +125,13 @@ func TestHTMLDrawsInChromium(t *testing.T) {
 	dir := t.TempDir()
 	page := filepath.Join(dir, "report.html")
 	f, _ := os.Create(page)
-	if err := WriteHTML(f, richReport("constant", true), richReport("hash-buckets", false)); err != nil {
+	r := richReport("constant", true)
+	withLongWhy(r)
+	if err := WriteHTML(f, r, richReport("hash-buckets", false)); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
-	domBytes, console := headless(t, browser, dir, "--enable-logging=stderr", "--v=0", "--dump-dom", "file://"+page)
+	domBytes, console := headless(t, browser, dir, "--enable-logging=stderr", "--v=0", "--window-size=1300,4000", "--dump-dom", "file://"+page)
 	dom := string(domBytes)
 	for _, l := range strings.Split(console, "\n") {
 		if strings.Contains(l, ":CONSOLE") || strings.Contains(l, "Uncaught") {
@@ -143,16 +145,20 @@ func TestHTMLDrawsInChromium(t *testing.T) {
 	if strings.Contains(body, "data-missing") {
 		t.Errorf("chart elements left empty: %s", body)
 	}
+	// At 1,300 pixels every table fits: long verdicts and reasons wrap.
+	if m := regexp.MustCompile(`data-overflow="(\d+)"`).FindStringSubmatch(body); m != nil {
+		t.Errorf("the page is %s pixels wide in a window of 1,300", m[1])
+	}
 	m := regexp.MustCompile(`data-charts="(\d+)"`).FindStringSubmatch(body)
 	if m == nil {
 		t.Fatalf("the report script did not finish: %q", body)
 	}
 	// The comparison's four charts (entities/s by scheme, busiest peak and
-	// throttled share, load spread over partitions, latency by operation),
-	// then each run's throughput, latency, operations, partitions and
-	// heatmap, and the hot run's search.
-	if n, _ := strconv.Atoi(m[1]); n != 4+2*5+1 {
-		t.Errorf("%d charts drawn, want 15", n)
+	// throttled share, load spread over partitions, latency by operation)
+	// and its questions' chart, then each run's throughput, latency,
+	// operations, partitions and heatmap, and the hot run's search.
+	if n, _ := strconv.Atoi(m[1]); n != 4+1+2*5+1 {
+		t.Errorf("%d charts drawn, want 16", n)
 	}
 	if c := strings.Count(dom, "<canvas"); c < 15 {
 		t.Errorf("%d canvases in the page, want at least 15", c)
@@ -194,4 +200,14 @@ func TestHTMLDrawsInChromium(t *testing.T) {
 	if len(colours) < 200 || coloured < 5000 {
 		t.Errorf("the screenshot looks empty: %d colours, %d coloured pixels", len(colours), coloured)
 	}
+}
+
+// withLongWhy gives r a question whose plan's reason is a long sentence,
+// as a scan's is, which the page must wrap.
+func withLongWhy(r *Report) {
+	q := Question{QuestionPlan: QuestionPlan{Name: "newest-by-device", Plan: "scan",
+		Why: "the RowKey does not order rows newest first: the whole partition is read, sorted on the client and cut to the newest 50"}}
+	q.Ops, q.Requests, q.Sums = 40, 80, metrics.QuestionFigures{Partitions: 40, Visited: 40_000, VisitedByService: 80, Pages: 80, Returned: 2_000}
+	q.derive()
+	r.Questions = map[string]Question{q.Name: q}
 }

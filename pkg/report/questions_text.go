@@ -139,7 +139,7 @@ func hasQuestions(reps []*Report) bool {
 // writeQuestionsHTML writes the questions of reps as a table.
 func writeQuestionsHTML(ew *textfit.Printer, reps []*Report) {
 	e := html.EscapeString
-	ew.Printf("<table><tr><th>question</th><th>scheme</th><th>plan</th><th>questions/s</th><th>requests/q</th><th>partitions/q</th><th>rows visited/q</th><th>throttled</th><th>p50 ms</th><th>p99 ms</th><th>RU/q</th><th>why</th></tr>\n")
+	ew.Printf("<table><tr><th>question</th><th>scheme</th><th>plan</th><th>questions/s</th><th>requests/q</th><th>partitions/q</th><th>rows visited/q</th><th>throttled</th><th>p50 ms</th><th>p99 ms</th><th>RU/q</th><th class=\"text\">why</th></tr>\n")
 	for _, r := range reps {
 		for _, n := range QuestionOrder(r.Questions) {
 			q := r.Questions[n]
@@ -151,7 +151,7 @@ func writeQuestionsHTML(ew *textfit.Printer, reps []*Report) {
 			if q.Plan == "scan" {
 				cls = "bad"
 			}
-			ew.Printf("<tr><td>%s</td><td>%s</td><td class=\"%s\">%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s %s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+			ew.Printf("<tr><td>%s</td><td>%s</td><td class=\"%s\">%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s %s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"text\">%s</td></tr>\n",
 				e(n), e(r.Scheme), cls, e(q.Label()), rate(q.OpsPerSec), perQ(q, q.RequestsPerQuestion), perQ(q, q.PartitionsPerQuestion),
 				perQ(q, q.RowsVisitedPerQuestion), e(q.RowsVisitedFrom), pct(q.Throttled, q.Requests), ms(q.Latency.P50), ms(q.Latency.P99), ru, e(q.Why))
 		}

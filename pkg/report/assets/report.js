@@ -2,8 +2,10 @@
 // data. Script errors, console errors and warnings (ECharts reports bad
 // options there) are recorded on <body data-errors>; the number of charts
 // drawn on <body data-charts>, the chart elements left without a canvas on
-// <body data-missing>, and the last entities/s of each throughput chart on
-// <body data-last-entities>, so headless tests can check the page.
+// <body data-missing>, the last entities/s of each throughput chart on
+// <body data-last-entities>, and the page's width when it is wider than the
+// window (a table that does not wrap) on <body data-overflow>, so headless
+// tests can check the page.
 (function () {
   "use strict";
   var errors = [];
@@ -400,5 +402,7 @@
   var missing = [];
   document.querySelectorAll(".chart").forEach(function (el) { if (!el.querySelector("canvas")) { missing.push(el.id); } });
   if (missing.length > 0) { document.body.setAttribute("data-missing", missing.join(" ")); }
+  var root = document.documentElement;
+  if (root.scrollWidth > root.clientWidth) { document.body.setAttribute("data-overflow", String(root.scrollWidth)); }
   document.body.setAttribute("data-charts", String(drawn));
 })();
