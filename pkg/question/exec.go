@@ -59,11 +59,12 @@ func (p *Plan) Execute(ctx context.Context, src Source, picked *keygen.Entity, b
 	if a.anyPK {
 		read("", true)
 	} else {
-		err = p.walk(picked, span, func(group []string) bool {
-			for _, pk := range group {
-				if !read(pk, false) {
-					return false
-				}
+		werr := p.walk(picked, span, func(group []string) bool {
+			var rows []Row
+			rows, err = p.readGroup(ctx, src, picked, group, span, hasWin)
+			out = append(out, rows...)
+			if err != nil {
+				return false
 			}
 			if q.Ordered() && q.Limit > 0 {
 				if a.dedupe {
@@ -74,6 +75,9 @@ func (p *Plan) Execute(ctx context.Context, src Source, picked *keygen.Entity, b
 			}
 			return true
 		})
+		if err == nil { // a request's error stops the walk, which then returns nil
+			err = werr
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -86,6 +90,32 @@ func (p *Plan) Execute(ctx context.Context, src Source, picked *keygen.Entity, b
 	}
 	if a.fetches {
 		return p.fetch(ctx, src, out)
+	}
+	return out, nil
+}
+
+// readGroup reads the partitions of one group of a walk (the hash buckets
+// of one time bucket, or the one partition): at once through a Parallel
+// source, else one after another; the rows are in the group's order.
+func (p *Plan) readGroup(ctx context.Context, src Source, picked *keygen.Entity, group []string, span Span, hasWin bool) ([]Row, error) {
+	var out []Row
+	if par, ok := src.(Parallel); ok && len(group) > 1 {
+		qs := make([]Query, len(group))
+		for i, pk := range group {
+			qs[i] = p.query(picked, pk, false, span, hasWin)
+		}
+		all, err := par.QueryAll(ctx, qs)
+		for _, rows := range all {
+			out = append(out, rows...)
+		}
+		return out, err
+	}
+	for _, pk := range group {
+		rows, err := src.Query(ctx, p.query(picked, pk, false, span, hasWin))
+		out = append(out, rows...)
+		if err != nil {
+			return out, err
+		}
 	}
 	return out, nil
 }
@@ -144,6 +174,22 @@ func cmpStr(a, b string) int {
 // gone since its index row was read is left out.
 func (p *Plan) fetch(ctx context.Context, src Source, idx []Row) ([]Row, error) {
 	out := make([]Row, 0, len(idx))
+	if par, ok := src.(Parallel); ok && len(idx) > 1 {
+		keys := make([]Key, len(idx))
+		for i, r := range idx {
+			keys[i] = Key{r.MainPK, r.MainRK}
+		}
+		rows, found, err := par.GetAll(ctx, keys)
+		if err != nil {
+			return nil, err
+		}
+		for i, row := range rows {
+			if found[i] {
+				out = append(out, row)
+			}
+		}
+		return out, nil
+	}
 	for _, r := range idx {
 		row, ok, err := src.Get(ctx, r.MainPK, r.MainRK)
 		if err != nil {

@@ -58,6 +58,20 @@ type Source interface {
 	Query(ctx context.Context, q Query) ([]Row, error)
 }
 
+// Parallel is a Source that sends a question's independent requests at
+// once, as an application sends a fan-out's queries and the point reads
+// after an index: Execute gives it every partition of a group of a
+// fan-out and every main row an index names. The answers are in the order
+// asked (rows of QueryAll per query; of GetAll per key, with found);
+// an error of any request is the call's, once every request has ended.
+type Parallel interface {
+	QueryAll(ctx context.Context, qs []Query) ([][]Row, error)
+	GetAll(ctx context.Context, keys []Key) ([]Row, []bool, error)
+}
+
+// Key is a main row's keys.
+type Key struct{ PK, RK string }
+
 // EventTimeLayout is how a datetime literal of a filter is written.
 const EventTimeLayout = "2006-01-02T15:04:05.0000000Z"
 
