@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
@@ -20,7 +21,7 @@ import (
 func (x *executor) ask(ctx context.Context, s Step, scheduled time.Time) {
 	k := s.Op.Question
 	plan := x.plan.Questions[k]
-	src := &askSource{x: x, parts: map[string]bool{}}
+	src := newAskSource(x)
 	x.a.question = k + 1
 	defer func() { x.a.question = 0 }()
 	x.plan.Pop.Entity(s.Entity, &x.ent)
@@ -37,14 +38,33 @@ func (x *executor) ask(ctx context.Context, s Step, scheduled time.Time) {
 }
 
 // askSource is a question.Source over the run's tables: each call sends
-// its requests with the run's retry strategy and records them.
+// its requests with the run's retry strategy and records them, through at
+// (the worker's attempts; requests sent at once each go through a copy:
+// ask_parallel.go). mu guards parts and fig.
 type askSource struct {
 	x     *executor
+	at    *attempts
+	mu    sync.Mutex
 	parts map[string]bool
 	fig   metrics.QuestionFigures
 }
 
-var _ question.Source = (*askSource)(nil)
+var (
+	_ question.Source   = (*askSource)(nil)
+	_ question.Parallel = (*askSource)(nil)
+)
+
+// newAskSource is the source of one question asked by x's worker.
+func newAskSource(x *executor) *askSource {
+	return &askSource{x: x, at: &x.a, parts: map[string]bool{}}
+}
+
+// asked notes a partition the question asked.
+func (a *askSource) asked(part string) {
+	a.mu.Lock()
+	a.parts[part] = true
+	a.mu.Unlock()
+}
 
 // errAnswer is a request of a question that failed after its retries: the
 // question fails.
@@ -52,8 +72,13 @@ var errAnswer = errors.New("workload: a request of the question failed")
 
 // Get implements question.Source with a point read of the main table.
 func (a *askSource) Get(ctx context.Context, pk, rk string) (question.Row, bool, error) {
-	a.parts[pk] = true
-	res := a.x.a.do(ctx, metrics.Question, pk, false, func(ctx context.Context) table.Result {
+	return a.get(ctx, pk, rk, a.at)
+}
+
+// get is Get through at.
+func (a *askSource) get(ctx context.Context, pk, rk string, at *attempts) (question.Row, bool, error) {
+	a.asked(pk)
+	res := at.do(ctx, metrics.Question, pk, false, func(ctx context.Context) table.Result {
 		return a.x.main.Get(ctx, pk, rk, nil)
 	})
 	a.measure(res, false)
@@ -70,6 +95,11 @@ func (a *askSource) Get(ctx context.Context, pk, rk string) (question.Row, bool,
 // Query implements question.Source: the query's pages, each a request,
 // until it has q.Top rows, it ends, or the run does.
 func (a *askSource) Query(ctx context.Context, q question.Query) ([]question.Row, error) {
+	return a.query(ctx, q, a.at)
+}
+
+// query is Query through at.
+func (a *askSource) query(ctx context.Context, q question.Query, at *attempts) ([]question.Row, error) {
 	store, part := a.x.main, q.PK
 	if q.Table != "" {
 		for k, ix := range a.x.plan.Scheme.Indexes {
@@ -82,7 +112,7 @@ func (a *askSource) Query(ctx context.Context, q question.Query) ([]question.Row
 	if q.AnyPK {
 		part = metrics.CrossPartition
 	}
-	a.parts[part] = true
+	a.asked(part)
 	tq := table.Query{Filter: q.Filter()}
 	if q.Top > 0 {
 		tq.Top = int32(min(q.Top, table.MaxPageSize))
@@ -92,7 +122,7 @@ func (a *askSource) Query(ctx context.Context, q question.Query) ([]question.Row
 	for {
 		var page table.Page
 		more := false
-		res := a.x.a.do(ctx, metrics.Question, part, true, func(ctx context.Context) table.Result {
+		res := at.do(ctx, metrics.Question, part, true, func(ctx context.Context) table.Result {
 			var r table.Result
 			page, r, more = pager.Next(ctx)
 			return r
@@ -106,7 +136,7 @@ func (a *askSource) Query(ctx context.Context, q question.Query) ([]question.Row
 				out = append(out, row)
 			}
 		}
-		if !more || (q.Top > 0 && len(out) >= q.Top) || a.x.a.stopped() {
+		if !more || (q.Top > 0 && len(out) >= q.Top) || at.stopped() {
 			return out, nil
 		}
 	}
@@ -119,6 +149,8 @@ func (a *askSource) measure(res table.Result, page bool) {
 	if !okResult(res) {
 		return
 	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	if page {
 		a.fig.Pages++
 	}

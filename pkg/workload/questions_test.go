@@ -98,7 +98,7 @@ func checkAnswers(t *testing.T, svc TableService, src string, n int64) {
 			for _, i := range picks(t, sp.Scenario, q.Name, n) {
 				var e keygen.Entity
 				sp.Pop.Entity(i, &e)
-				rows, err := p.Execute(context.Background(), &askSource{x: x, parts: map[string]bool{}}, &e, question.BoundsOf(sp.Pop, n))
+				rows, err := p.Execute(context.Background(), newAskSource(x), &e, question.BoundsOf(sp.Pop, n))
 				if err != nil {
 					t.Fatalf("%s under %s: %v", q.Name, sch.Name, err)
 				}
