@@ -80,6 +80,8 @@ type QuestionCost struct {
 	// Ms is the modelled service time of one question (after the
 	// horizon, for one that grows).
 	Ms float64 `json:"ms"`
+	// rounds are the requests per question one after another (serviceMs).
+	rounds float64
 }
 
 // judging is one scheme being judged.

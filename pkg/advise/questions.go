@@ -70,6 +70,21 @@ func (j *judging) questionRate(k int) (float64, keygen.Distribution) {
 	return rate, dist
 }
 
+// serviceMs is the modelled service time of one question of cost qc, the
+// data grown f times over the horizon (f <= 1: it does not grow): its
+// rounds of requests one after another (a fan-out's group and an index's
+// point reads go out at once, as a run sends them) and, of its rows
+// visited, the share on that path.
+func (j *judging) serviceMs(qc QuestionCost, f float64) float64 {
+	lat := j.in.Opts.Model.Latency
+	rounds := qc.rounds * math.Max(f, 1)
+	onPath := 1.0
+	if qc.RequestsPerQuestion > 0 {
+		onPath = qc.rounds / qc.RequestsPerQuestion
+	}
+	return rounds*ms(lat.Read) + qc.RowsVisitedPerQuestion*onPath*ms(lat.Entity)
+}
+
 // question asks q for every group (or sample) and returns its cost.
 func (j *judging) question(m *question.Model, q *question.Question, rate float64, dist keygen.Distribution) (QuestionCost, error) {
 	plan := question.Derive(q, j.scheme)
@@ -93,6 +108,7 @@ func (j *judging) question(m *question.Model, q *question.Question, rate float64
 		ru := model.QueryUnits(pagesN, cost.Visited-cost.Gets, returned-cost.Gets, j.item.bytes) + float64(cost.Gets)*readRU
 		qc.PartitionsPerQuestion += a.weight * float64(cost.Partitions)
 		qc.RequestsPerQuestion += a.weight * float64(cost.Requests)
+		qc.rounds += a.weight * float64(cost.Rounds)
 		qc.RowsVisitedPerQuestion += a.weight * float64(cost.Visited)
 		qc.RowsPerQuestion += a.weight * float64(cost.Returned)
 		qc.RequestUnitsPerQuestion += a.weight * ru
@@ -102,8 +118,7 @@ func (j *judging) question(m *question.Model, q *question.Question, rate float64
 		qc.PartitionsAfterHorizon = qc.PartitionsPerQuestion * f
 		qc.RequestsAfterHorizon = qc.RequestsPerQuestion * f
 	}
-	lat := j.in.Opts.Model.Latency
-	qc.Ms = math.Max(qc.RequestsPerQuestion, qc.RequestsAfterHorizon)*ms(lat.Read) + qc.RowsVisitedPerQuestion*ms(lat.Entity)
+	qc.Ms = j.serviceMs(qc, j.growth(q))
 	if !j.in.Cosmos() {
 		qc.RequestUnitsPerQuestion = 0
 	}

@@ -172,3 +172,23 @@ func TestTargetPartitionsSetAside(t *testing.T) {
 		t.Errorf("the proof's scenario keeps the pin:\n%s", out)
 	}
 }
+
+// A fan-out's buckets go out at once, so its modelled time is one round:
+// the skewed devices' newest readings over 3 hash buckets cost about what
+// one range of the device's own partition costs, not three times as much.
+func TestFanOutCostsOneRound(t *testing.T) {
+	a := adviseOn(t, "iot-skewed")
+	ms := func(name string) float64 {
+		for _, q := range candidate(t, a, name).Prediction.Questions {
+			if q.Name == "newest-by-device" {
+				return q.Ms
+			}
+		}
+		t.Fatalf("%s has no newest-by-device", name)
+		return 0
+	}
+	fan, one := ms("device-hash3"), ms("device")
+	if fan > 1.1*one || fan <= 0 {
+		t.Errorf("3 buckets at once: %v ms; one partition's range: %v ms; want about the same", fan, one)
+	}
+}

@@ -10,10 +10,10 @@ import (
 	"github.com/tablestress/tablestress/pkg/keygen"
 )
 
-// failing is a Source over a model whose query number failAt (from 1)
-// fails, as a request does after its retries.
+// failing is a Source (not a Parallel one) over a model whose query
+// number failAt (from 1) fails, as a request does after its retries.
 type failing struct {
-	*counting
+	Source
 	n, failAt int
 }
 
@@ -24,7 +24,7 @@ func (f *failing) Query(ctx context.Context, q Query) ([]Row, error) {
 	if f.n == f.failAt {
 		return nil, errRefused
 	}
-	return f.counting.Query(ctx, q)
+	return f.Source.Query(ctx, q)
 }
 
 // parallel is a Source over a model that answers a fan-out's group and an
@@ -78,7 +78,7 @@ func TestExecuteFailsWhenARequestFails(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := NewModel(pop, s, 2000)
-		src := &failing{counting: &counting{m: m, parts: map[string]bool{}, upTo: keygen.Ticks(BoundsOf(pop, 2000).Last)}, failAt: 1}
+		src := &failing{Source: &counting{m: m, parts: map[string]bool{}, upTo: keygen.Ticks(BoundsOf(pop, 2000).Last)}, failAt: 1}
 		rows, err := Derive(newest, s).Execute(context.Background(), src, &picked, BoundsOf(pop, 2000))
 		if !errors.Is(err, errRefused) {
 			t.Errorf("%s: %d rows and error %v; want the refusal", spec.Name, len(rows), err)
@@ -126,5 +126,43 @@ func TestExecuteHandsAParallelSourceEachGroup(t *testing.T) {
 	got, err = Derive(cat, blog).Execute(ctx, par, &picked, b)
 	if err != nil || len(got) != 5 || len(par.keys) != 1 || len(par.keys[0]) != 5 {
 		t.Errorf("index: %d rows, %v, point reads given at once %v; want the 5 in one call", len(got), err, par.keys)
+	}
+}
+
+// The model counts the rounds a question waits for: a fan-out's buckets
+// go out at once (4 requests, 1 round), an index's point reads too (the
+// index page, then the 5 reads: 6 requests, 2 rounds), a range one page
+// after another.
+func TestModelCountsRounds(t *testing.T) {
+	pop := testPop(t, time.Minute)
+	ctx := context.Background()
+	var picked keygen.Entity
+	pop.Entity(1500, &picked)
+	b := BoundsOf(pop, 2000)
+	ask := func(spec keygen.SchemeSpec, q *Question) Cost {
+		t.Helper()
+		s, err := keygen.CompileScheme(pop, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, cost, err := NewModel(pop, s, 2000).Ask(ctx, Derive(q, s), &picked, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cost
+	}
+	newest := question(t, pop, Spec{Name: "newest", Known: []string{"device"}, Want: Newest, Limit: 20})
+	if c := ask(keygen.SchemeSpec{Name: "b", PartitionKey: "{device}-{hash(guid) % 4}", RowKey: "{inverted_ticks}"}, newest); c.Requests != 4 || c.Rounds != 1 {
+		t.Errorf("fan-out: %+v; want 4 requests in 1 round", c)
+	}
+	cat := question(t, pop, Spec{Name: "cat", Known: []string{"category"}, Want: Newest, Limit: 5})
+	blog := keygen.SchemeSpec{Name: "posts", PartitionKey: "{time:yyyy-MM}", RowKey: "{slug}",
+		Indexes: []keygen.IndexSpec{{Name: "PostsByCategory", PartitionKey: "{category}", RowKey: "{inverted_ticks}_{slug}"}}}
+	if c := ask(blog, cat); c.Requests != 6 || c.Rounds != 2 {
+		t.Errorf("index: %+v; want 6 requests in 2 rounds", c)
+	}
+	all := question(t, pop, Spec{Name: "all", Known: []string{"device"}, Want: Newest, Limit: 1000})
+	if c := ask(keygen.SchemeSpec{Name: "d", PartitionKey: "{device}", RowKey: "{guid}"}, all); c.Requests < 1 || c.Rounds != c.Requests {
+		t.Errorf("one partition: %+v; want its pages one after another", c)
 	}
 }

@@ -93,6 +93,10 @@ type Cost struct {
 	// Gets are the requests that were point reads (the rest are query
 	// pages).
 	Gets int
+	// Rounds are the requests one after another, as the question waits
+	// for them: requests sent at once (Parallel) count as the longest of
+	// them.
+	Rounds int
 }
 
 // Ask answers the plan for the picked entity on the model and returns the
@@ -159,6 +163,7 @@ func label(table, pk string) string {
 func (c *counting) Get(_ context.Context, pk, rk string) (Row, bool, error) {
 	c.cost.Requests++
 	c.cost.Gets++
+	c.cost.Rounds++
 	c.parts["\x00"+pk] = true
 	rows := c.m.main.parts[pk]
 	k, ok := slices.BinarySearchFunc(rows, rk, func(r modelRow, rk string) int { return cmpStr(r.rk, rk) })
@@ -191,7 +196,7 @@ func (c *counting) Query(_ context.Context, q Query) ([]Row, error) {
 	}
 	reqs, page, visits := 0, 0, 0
 	flush := func() { reqs++; page, visits = 0, 0 }
-	defer func() { c.cost.Requests += reqs }()
+	defer func() { c.cost.Requests += reqs; c.cost.Rounds += reqs }()
 	for _, pk := range pks {
 		rows := t.parts[pk]
 		lo := 0
