@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablestress/tablestress/internal/pipenet"
 	"github.com/tablestress/tablestress/pkg/emulator"
 	"github.com/tablestress/tablestress/pkg/table"
 )
@@ -20,49 +21,6 @@ import (
 // them in its NORACE_TESTS. Add a new one there (TestBubbleTestsRunWithoutRace
 // fails until it is).
 
-// pipeListener is a net.Listener of in-memory connections (net.Pipe):
-// inside a synctest bubble, a goroutine waiting on one is durably blocked,
-// so the bubble's fake clock advances exactly as the run's schedule says,
-// however slow or loaded the machine is.
-type pipeListener struct {
-	conns chan net.Conn
-	done  chan struct{}
-	once  sync.Once
-}
-
-func newPipeListener() *pipeListener {
-	return &pipeListener{conns: make(chan net.Conn), done: make(chan struct{})}
-}
-
-func (l *pipeListener) Accept() (net.Conn, error) {
-	select {
-	case c := <-l.conns:
-		return c, nil
-	case <-l.done:
-		return nil, net.ErrClosed
-	}
-}
-
-func (l *pipeListener) Close() error {
-	l.once.Do(func() { close(l.done) })
-	return nil
-}
-
-func (l *pipeListener) Addr() net.Addr { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 10002} }
-
-// dial connects a client to the listener.
-func (l *pipeListener) dial(ctx context.Context, _, _ string) (net.Conn, error) {
-	client, server := net.Pipe()
-	select {
-	case l.conns <- server:
-		return client, nil
-	case <-l.done:
-		return nil, net.ErrClosed
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
-
 // pipeTarget serves a handler over in-memory connections, and can stop and
 // start again as a target that dies and comes back: while it is stopped,
 // its connections are closed and a dial is refused.
@@ -70,7 +28,7 @@ type pipeTarget struct {
 	t      *testing.T
 	h      http.Handler
 	mu     sync.Mutex
-	l      *pipeListener
+	l      *pipenet.Listener
 	hs     *http.Server
 	served chan error
 }
@@ -79,8 +37,8 @@ type pipeTarget struct {
 func (p *pipeTarget) start() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.l, p.hs, p.served = newPipeListener(), &http.Server{Handler: p.h}, make(chan error, 1)
-	go func(hs *http.Server, l *pipeListener, served chan error) { served <- hs.Serve(l) }(p.hs, p.l, p.served)
+	p.l, p.hs, p.served = pipenet.Listen(), &http.Server{Handler: p.h}, make(chan error, 1)
+	go func(hs *http.Server, l *pipenet.Listener, served chan error) { served <- hs.Serve(l) }(p.hs, p.l, p.served)
 }
 
 // stop closes the listener and every connection, as a process that dies.
@@ -106,7 +64,7 @@ func (p *pipeTarget) dial(ctx context.Context, network, addr string) (net.Conn, 
 	if l == nil {
 		return nil, &net.OpError{Op: "dial", Net: network, Err: syscall.ECONNREFUSED}
 	}
-	return l.dial(ctx, network, addr)
+	return l.Dial(ctx, network, addr)
 }
 
 // bubbled serves the embedded service srv over in-memory connections and
