@@ -6,6 +6,7 @@ import (
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/scenario"
+	"github.com/tablestress/tablestress/pkg/workload"
 )
 
 // OpRate is one entry of the mix at the peak rate.
@@ -31,20 +32,16 @@ func mixRates(sc *scenario.Scenario, peak float64) ([]OpRate, error) {
 		return nil, fmt.Errorf("%w: the workload's mix is empty", ErrInput)
 	}
 	out := make([]OpRate, 0, len(sc.Workload.Mix))
+	names := make([]string, len(sc.Questions))
+	for k, q := range sc.Questions {
+		names[k] = q.Name
+	}
 	for i, op := range sc.Workload.Mix {
-		spec := string(sc.Workload.Distribution)
-		if op.Distribution != "" {
-			spec = string(op.Distribution)
-		}
-		d, err := keygen.ParseDistribution(spec)
+		mo, err := workload.CompileOp(i, op, string(sc.Workload.Distribution), names)
 		if err != nil {
-			return nil, fmt.Errorf("workload.mix[%d]: %w", i, err)
+			return nil, err
 		}
-		kind, err := metrics.ParseOp(op.Op)
-		if err != nil {
-			return nil, fmt.Errorf("workload.mix[%d]: %w", i, err)
-		}
-		out = append(out, OpRate{Spec: op, Kind: kind, Rate: peak * op.Weight / total, Dist: d, Question: sc.QuestionIndex(op.Question)})
+		out = append(out, OpRate{Spec: op, Kind: mo.Kind, Rate: peak * op.Weight / total, Dist: mo.Dist, Question: mo.Question})
 	}
 	return out, nil
 }

@@ -39,24 +39,9 @@ func NewMix(ops []scenario.Operation, def string, scheme *keygen.Scheme, questio
 	m := &Mix{}
 	total := 0.0
 	for i, op := range ops {
-		spec := def
-		if op.Distribution != "" {
-			spec = string(op.Distribution)
-		}
-		d, err := keygen.ParseDistribution(spec)
+		mo, err := CompileOp(i, op, def, questions)
 		if err != nil {
-			return nil, fmt.Errorf("workload.mix[%d]: %w", i, err)
-		}
-		kind, err := metrics.ParseOp(op.Op)
-		if err != nil {
-			return nil, fmt.Errorf("workload.mix[%d]: %w", i, err)
-		}
-		mo := &MixOp{Spec: op, Dist: d, Index: -1, Kind: kind, Question: -1}
-		if kind == metrics.Question {
-			mo.Question = slices.Index(questions, op.Question)
-			if mo.Question < 0 {
-				return nil, fmt.Errorf("workload.mix[%d]: no question %q", i, op.Question)
-			}
+			return nil, err
 		}
 		if op.Index != "" {
 			for k, ix := range scheme.Indexes {
@@ -82,6 +67,33 @@ func NewMix(ops []scenario.Operation, def string, scheme *keygen.Scheme, questio
 		m.cum[i] /= total
 	}
 	return m, nil
+}
+
+// CompileOp compiles entry i of the mix, op, as far as no scheme is
+// needed: its request distribution (def unless it has its own), its kind
+// and, for a question operation, the question (by its index in
+// questions). Its Index is -1: NewMix finds the scheme's index table.
+func CompileOp(i int, op scenario.Operation, def string, questions []string) (*MixOp, error) {
+	spec := def
+	if op.Distribution != "" {
+		spec = string(op.Distribution)
+	}
+	d, err := keygen.ParseDistribution(spec)
+	if err != nil {
+		return nil, fmt.Errorf("workload.mix[%d]: %w", i, err)
+	}
+	kind, err := metrics.ParseOp(op.Op)
+	if err != nil {
+		return nil, fmt.Errorf("workload.mix[%d]: %w", i, err)
+	}
+	mo := &MixOp{Spec: op, Dist: d, Index: -1, Kind: kind, Question: -1}
+	if kind == metrics.Question {
+		mo.Question = slices.Index(questions, op.Question)
+		if mo.Question < 0 {
+			return nil, fmt.Errorf("workload.mix[%d]: no question %q", i, op.Question)
+		}
+	}
+	return mo, nil
 }
 
 // Pick returns an operation with probability proportional to its weight.
