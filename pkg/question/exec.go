@@ -1,6 +1,7 @@
 package question
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"slices"
@@ -139,35 +140,15 @@ func (q *Question) cut(rows []Row) []Row {
 // grows with it), index rows by event time, then by the main row's keys.
 func compareRows(x, y Row) int {
 	if x.Seq >= 0 && y.Seq >= 0 {
-		return cmpInt(x.Seq, y.Seq)
+		return cmp.Compare(x.Seq, y.Seq)
 	}
-	if c := cmpInt(x.Ticks, y.Ticks); c != 0 {
+	if c := cmp.Compare(x.Ticks, y.Ticks); c != 0 {
 		return c
 	}
 	if x.MainPK != y.MainPK {
-		return cmpStr(x.MainPK, y.MainPK)
+		return cmp.Compare(x.MainPK, y.MainPK)
 	}
-	return cmpStr(x.MainRK, y.MainRK)
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func cmpStr(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return cmp.Compare(x.MainRK, y.MainRK)
 }
 
 // fetch reads the main rows index rows point at, in order; a main row

@@ -1,6 +1,7 @@
 package question
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"sort"
@@ -69,7 +70,7 @@ func NewModel(pop *keygen.Population, scheme *keygen.Scheme, n int64) *Model {
 	}
 	for _, t := range append([]*modelTable{m.main}, mapValues(m.indexes)...) {
 		for pk, rows := range t.parts {
-			slices.SortFunc(rows, func(a, b modelRow) int { return cmpStr(a.rk, b.rk) })
+			slices.SortFunc(rows, func(a, b modelRow) int { return cmp.Compare(a.rk, b.rk) })
 			t.pks = append(t.pks, pk)
 		}
 		sort.Strings(t.pks)
@@ -166,7 +167,7 @@ func (c *counting) Get(_ context.Context, pk, rk string) (Row, bool, error) {
 	c.cost.Rounds++
 	c.parts["\x00"+pk] = true
 	rows := c.m.main.parts[pk]
-	k, ok := slices.BinarySearchFunc(rows, rk, func(r modelRow, rk string) int { return cmpStr(r.rk, rk) })
+	k, ok := slices.BinarySearchFunc(rows, rk, func(r modelRow, rk string) int { return cmp.Compare(r.rk, rk) })
 	if !ok || rows[k].ticks > c.upTo {
 		return Row{}, false, nil
 	}
@@ -201,7 +202,7 @@ func (c *counting) Query(_ context.Context, q Query) ([]Row, error) {
 		rows := t.parts[pk]
 		lo := 0
 		if q.RKFrom != "" {
-			lo, _ = slices.BinarySearchFunc(rows, q.RKFrom, func(r modelRow, rk string) int { return cmpStr(r.rk, rk) })
+			lo, _ = slices.BinarySearchFunc(rows, q.RKFrom, func(r modelRow, rk string) int { return cmp.Compare(r.rk, rk) })
 		}
 		if !q.AnyPK || len(rows) > 0 {
 			c.parts[q.Table+"\x00"+pk] = true // asked, even if it holds nothing
