@@ -29,6 +29,24 @@ func TestGini(t *testing.T) {
 	}
 }
 
+// analyzeSource analyzes the first scheme of the scenario file src.
+func analyzeSource(t *testing.T, src string, ops int, rate float64) *Analysis {
+	t.Helper()
+	s, errs := scenario.Parse("t.yaml", []byte(src))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	pop, schemes, err := s.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Analyze(s, pop, schemes[0], ops, rate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
 func analyze(t *testing.T, builtin, mix string, ops int, rate float64) *Analysis {
 	t.Helper()
 	s, pop, sch := testScenario(t, builtin, "  mix:\n"+mix)
@@ -124,18 +142,7 @@ schemes:
 workload:
   mix: [{op: point_read}]
 `
-	s, errs := scenario.Parse("t.yaml", []byte(src))
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	pop, schemes, err := s.Compile()
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := Analyze(s, pop, schemes[0], 1000, 100)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := analyzeSource(t, src, 1000, 100)
 	v := strings.Join(a.Verdicts, "\n")
 	if a.Population.Max < 200 || a.Population.Mean >= 2 {
 		t.Fatalf("the population is not what this test needs: %+v", a.Population)
@@ -162,19 +169,7 @@ schemes:
   - {name: g, partition_key: "{device}", row_key: "{guid}"}
 workload:
   mix: ` + mix + "\n"
-		s, errs := scenario.Parse("t.yaml", []byte(src))
-		if len(errs) > 0 {
-			t.Fatal(errs)
-		}
-		pop, schemes, err := s.Compile()
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, err := Analyze(s, pop, schemes[0], 200, 100)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return a
+		return analyzeSource(t, src, 200, 100)
 	}
 	opOf := func(a *Analysis, name string) OpAnalysis {
 		for _, o := range a.PerOp {
