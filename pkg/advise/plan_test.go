@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tablestress/tablestress/internal/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -31,19 +32,7 @@ func TestPlanGolden(t *testing.T) {
 			fmt.Fprintf(&b, "=== %s %+v\n%s\n", name, o, out)
 		}
 	}
-	const golden = "testdata/plan.golden"
-	if *update {
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if b.String() != string(want) {
-		t.Errorf("plans differ from %s at %s", golden, firstDiff(want, []byte(b.String())))
-	}
+	testenv.Golden(t, "testdata/plan.golden", []byte(b.String()), *update)
 }
 
 // Advising one scenario twice gives byte-identical JSON: every sum over
@@ -68,20 +57,9 @@ func TestAdviseRepeatable(t *testing.T) {
 			if k == 0 {
 				first = out
 			} else if !bytes.Equal(out, first) {
-				t.Errorf("%s: advising again gave different JSON:\n%s", name, firstDiff(first, out))
+				t.Errorf("%s: advising again gave different JSON:\n%s", name, testenv.FirstDiff(first, out))
 				break
 			}
 		}
 	}
-}
-
-// firstDiff shows the first line where a and b differ.
-func firstDiff(a, b []byte) string {
-	la, lb := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
-	for i := range min(len(la), len(lb)) {
-		if la[i] != lb[i] {
-			return fmt.Sprintf("line %d:\n- %s\n+ %s", i+1, la[i], lb[i])
-		}
-	}
-	return fmt.Sprintf("lengths %d and %d lines", len(la), len(lb))
 }

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"os"
 	"testing"
+
+	"github.com/tablestress/tablestress/internal/testenv"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/prometheus/client_golang/prometheus"
@@ -61,17 +62,5 @@ func TestScrapeGolden(t *testing.T) {
 	e.Set("hot", "constant", "embedded", func() *metrics.Summary { return sum })
 	b.WriteString("# during the run\n")
 	scrape()
-	const golden = "testdata/scrape.golden"
-	if *update {
-		if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if b.String() != string(want) {
-		t.Errorf("scrape differs from %s:\n%s", golden, b.String())
-	}
+	testenv.Golden(t, "testdata/scrape.golden", b.Bytes(), *update)
 }

@@ -3,8 +3,9 @@ package report
 import (
 	"bytes"
 	"flag"
-	"os"
 	"testing"
+
+	"github.com/tablestress/tablestress/internal/testenv"
 
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/textfit"
@@ -39,18 +40,5 @@ func TestCompareGolden(t *testing.T) {
 	if err := WriteCompareStyle(&b, []*Report{hotRun, cool}, textfit.Style{Width: 100}); err != nil {
 		t.Fatal(err)
 	}
-	const golden = "testdata/compare.golden"
-	if *update {
-		os.MkdirAll("testdata", 0o755)
-		if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if b.String() != string(want) {
-		t.Errorf("compare table differs from %s:\n%s\n--- want ---\n%s", golden, b.String(), want)
-	}
+	testenv.Golden(t, "testdata/compare.golden", b.Bytes(), *update)
 }

@@ -2,8 +2,9 @@ package report
 
 import (
 	"bytes"
-	"os"
 	"testing"
+
+	"github.com/tablestress/tablestress/internal/testenv"
 
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
@@ -54,17 +55,5 @@ func TestTextGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	const golden = "testdata/text.golden"
-	if *update {
-		if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if b.String() != string(want) {
-		t.Errorf("text differs from %s:\n%s", golden, b.String())
-	}
+	testenv.Golden(t, "testdata/text.golden", b.Bytes(), *update)
 }
