@@ -276,7 +276,11 @@ func (g *generator) bucketed(k pkSpec, rk rowKey, ix []keygen.IndexSpec, base *C
 		}
 	}
 	c := judged[hi]
-	c.Fewer = judged[lo]
+	fewer, err := at(lo) // judged unless only the lower bound ruled it out
+	if err != nil {
+		return nil, err
+	}
+	c.Fewer = fewer
 	return c, nil
 }
 

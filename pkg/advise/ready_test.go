@@ -3,6 +3,7 @@ package advise
 import (
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -190,5 +191,23 @@ func TestFanOutCostsOneRound(t *testing.T) {
 	fan, one := ms("device-hash3"), ms("device")
 	if fan > 1.1*one || fan <= 0 {
 		t.Errorf("3 buckets at once: %v ms; one partition's range: %v ms; want about the same", fan, one)
+	}
+}
+
+// Why says a bucket count is the fewest only when the advisor searched
+// for it, quoting the judged form with one bucket fewer: iot-skewed's 3
+// buckets (with 2 the busiest partition is over the headroom), never
+// blog-posts' 2 buckets of slugs, a form generated as it is.
+func TestFewestOnlyWhenSearched(t *testing.T) {
+	a := adviseOn(t, "iot-skewed")
+	c := a.Recommended.Candidate
+	why := strings.Join(a.Recommended.Why, "\n")
+	if f := c.Fewer; f == nil || f.Buckets != c.Buckets-1 || f.Prediction.BusiestEntitiesPerSec <= a.Input.Opts.Headroom*a.Input.PartitionTarget() ||
+		!strings.Contains(why, "3 hash buckets are the fewest that keep it there: with 2, the busiest partition ("+strconv.Quote(f.Prediction.BusiestPartition)) {
+		t.Errorf("iot-skewed: fewer %+v, why:\n%s", c.Fewer, why)
+	}
+	b := adviseOn(t, "blog-posts")
+	if r := b.Recommended; r == nil || r.Candidate.Buckets == 0 || r.Candidate.Fewer != nil || strings.Contains(strings.Join(r.Why, "\n"), "fewest") {
+		t.Errorf("blog-posts: %+v claims its bucket count was searched for", r)
 	}
 }

@@ -22,8 +22,13 @@ func (in *Input) why(c *Candidate, all []*Candidate) []string {
 			p.BusiestPartition, textfit.Rate(p.BusiestEntitiesPerSec), textfit.Rate(in.Peak), pctText(p.BusiestEntitiesPerSec/in.PartitionTarget()),
 			textfit.Rate(in.PartitionTarget()), pctText(in.Opts.Headroom))
 	}
-	if c.Buckets > 0 {
-		add("%d hash buckets are the fewest that keep it there: %s", c.Buckets, in.fewer(c))
+	if f := c.Fewer; f != nil { // its bucket count was searched for
+		with := fmt.Sprintf("with %d", f.Buckets)
+		if f.Buckets == 0 {
+			with = "without buckets"
+		}
+		add("%d hash buckets are the fewest that keep it there: %s, the busiest partition (%q) would take %s entities/s, over %s of the target",
+			c.Buckets, with, f.Prediction.BusiestPartition, textfit.Rate(f.Prediction.BusiestEntitiesPerSec), pctText(in.Opts.Headroom))
 	}
 	for _, ix := range c.Spec.Indexes {
 		var asks []string
@@ -56,27 +61,6 @@ func (in *Input) why(c *Candidate, all []*Candidate) []string {
 		add("new PartitionKeys do not all land beyond the existing ones, so inserts are not funnelled to one range partition")
 	}
 	return out
-}
-
-// fewer says why one bucket fewer will not do: the prediction with one
-// fewer when it was judged, else the busiest key's new entities split
-// one way fewer.
-func (in *Input) fewer(c *Candidate) string {
-	if f := c.Fewer; f != nil {
-		with := fmt.Sprintf("with %d", f.Buckets)
-		if f.Buckets == 0 {
-			with = "without buckets"
-		}
-		return fmt.Sprintf("%s, the busiest partition (%q) would take %s entities/s, over %s of the target", with,
-			f.Prediction.BusiestPartition, textfit.Rate(f.Prediction.BusiestEntitiesPerSec), pctText(in.Opts.Headroom))
-	}
-	n := c.Buckets
-	key := c.Prediction.BusiestWriteEntitiesPerSec * float64(n)
-	if n-1 <= 1 {
-		return fmt.Sprintf("without buckets the busiest key takes %s new entities/s, over %s of the target", textfit.Rate(key), pctText(in.Opts.Headroom))
-	}
-	return fmt.Sprintf("the busiest key's %s new entities/s split %d ways are %s a bucket, over %s of the target", textfit.Rate(key), n-1,
-		textfit.Rate(key/float64(n-1)), pctText(in.Opts.Headroom))
 }
 
 // planWords says what a question costs under a plan.
