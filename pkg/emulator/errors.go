@@ -41,10 +41,6 @@ func invalidInput(format string, a ...any) *apiError {
 	return &apiError{400, "InvalidInput", "One of the request inputs is not valid. " + fmt.Sprintf(format, a...)}
 }
 
-func outOfRange(format string, a ...any) *apiError {
-	return &apiError{400, "OutOfRangeInput", "One of the request inputs is out of range. " + fmt.Sprintf(format, a...)}
-}
-
 // errorBody renders Azure's JSON error; prefix is the failing operation's
 // index in a batch ("0:") or "".
 func errorBody(e *apiError, prefix string, now time.Time) []byte {

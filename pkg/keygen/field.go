@@ -270,22 +270,3 @@ func (f *field) outputs() []string {
 	}
 	return out
 }
-
-// maxLen bounds the length in bytes of the default rendering.
-func (f *field) maxLen() int {
-	switch f.spec.Kind {
-	case "choice":
-		m := 0
-		for _, v := range f.spec.Values {
-			m = max(m, len(v))
-		}
-		return m
-	case "id":
-		return len(f.spec.Prefix) + max(f.width, 20)
-	case "guid":
-		return 36
-	case "slug":
-		return f.spec.Words*(maxWordLen+1) + 13
-	}
-	return max(f.width, 20)
-}

@@ -11,7 +11,6 @@ import (
 type part interface {
 	appendTo(dst []byte, e *Entity) []byte
 	outputs() []string // representative renderings, for static key checks
-	maxLen() int       // bound on the rendered length in bytes
 }
 
 // source is what a placeholder names: a declared field or a built-in.
@@ -116,18 +115,6 @@ func (d defaultPart) outputs() []string {
 	}
 	return out
 }
-func (d defaultPart) maxLen() int {
-	if d.src.field >= 0 {
-		return d.src.p.fields[d.src.field].maxLen()
-	}
-	switch d.src.builtin {
-	case "time":
-		return len(time.RFC3339Nano)
-	case "guid":
-		return 36
-	}
-	return 20
-}
 
 // numPart renders a numeric source with a number format.
 type numPart struct {
@@ -148,13 +135,6 @@ func (n numPart) outputs() []string {
 	}
 	return out
 }
-func (n numPart) maxLen() int {
-	l := max(n.nf.Width, 20)
-	if n.src.field >= 0 {
-		l += len(n.src.p.fields[n.src.field].spec.Prefix)
-	}
-	return l
-}
 
 // timePart renders the event time with a Go layout.
 type timePart struct{ layout string }
@@ -165,7 +145,6 @@ func (t timePart) appendTo(dst []byte, e *Entity) []byte {
 func (t timePart) outputs() []string {
 	return []string{time.Date(2025, 12, 31, 23, 59, 59, 999999900, time.UTC).Format(t.layout)}
 }
-func (t timePart) maxLen() int { return len(t.layout) + 16 }
 
 // casePart renders a text source lower- or upper-cased.
 type casePart struct {
@@ -194,7 +173,6 @@ func (c casePart) outputs() []string {
 	}
 	return out
 }
-func (c casePart) maxLen() int { return (defaultPart{c.src}).maxLen() * 2 }
 
 // hashPart renders FNV-1a 64 of the source's default rendering, modulo mod.
 type hashPart struct {
@@ -210,7 +188,6 @@ func (h hashPart) appendTo(dst []byte, e *Entity) []byte {
 	return h.nf.append(dst[:start], bucket)
 }
 func (h hashPart) outputs() []string { return []string{string(h.nf.append(nil, h.mod-1))} }
-func (h hashPart) maxLen() int       { return max(h.nf.Width, 20) }
 
 // modPart renders a numeric source modulo mod.
 type modPart struct {
@@ -227,11 +204,9 @@ func (m modPart) appendTo(dst []byte, e *Entity) []byte {
 	return m.nf.append(dst, v)
 }
 func (m modPart) outputs() []string { return []string{string(m.nf.append(nil, m.mod-1))} }
-func (m modPart) maxLen() int       { return max(m.nf.Width, 20) }
 
 // literal is fixed text.
 type literal string
 
 func (l literal) appendTo(dst []byte, _ *Entity) []byte { return append(dst, l...) }
 func (l literal) outputs() []string                     { return []string{string(l)} }
-func (l literal) maxLen() int                           { return len(l) }

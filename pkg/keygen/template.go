@@ -206,15 +206,6 @@ func (t *Template) checkChars() error {
 	return errors.Join(errs...)
 }
 
-// maxLen bounds the rendered length in bytes.
-func (t *Template) maxLen() int {
-	n := 0
-	for _, pt := range t.parts {
-		n += pt.maxLen()
-	}
-	return n
-}
-
 func (p *Population) knownNames() string {
 	names := append([]string{}, p.Fields()...)
 	return strings.Join(append(names, BuiltinFields...), ", ")

@@ -17,5 +17,3 @@ var slugWords = []string{
 	"summit", "sun", "thistle", "thunder", "tide", "timber", "topaz", "tulip", "valley", "velvet",
 	"violet", "willow", "wind", "winter", "wren", "yarrow", "zephyr", "zinc",
 }
-
-const maxWordLen = 7

@@ -17,10 +17,9 @@ func newClock() *fakeClock {
 	return &fakeClock{base: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 }
 
-func (c *fakeClock) now() time.Time               { return c.base.Add(time.Duration(c.ns.Load())) }
-func (c *fakeClock) add(d time.Duration)          { c.ns.Add(int64(d)) }
-func (c *fakeClock) since() time.Duration         { return time.Duration(c.ns.Load()) }
-func (c *fakeClock) at(d time.Duration) time.Time { return c.base.Add(d) }
+func (c *fakeClock) now() time.Time       { return c.base.Add(time.Duration(c.ns.Load())) }
+func (c *fakeClock) add(d time.Duration)  { c.ns.Add(int64(d)) }
+func (c *fakeClock) since() time.Duration { return time.Duration(c.ns.Load()) }
 
 // outcome is one request's decision and when it was made (since the start).
 type outcome struct {
