@@ -27,9 +27,9 @@ func newKeysCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "keys SCENARIO",
 		Short: "Preview keys and analyse the partition distribution of a workload, no server",
-		Long: `keys renders example keys of each scheme and analyses, in milliseconds and
-without any server, how the seeded population and a simulated workload spread
-over partitions: partitions touched, entities per partition (max, mean, p99),
+		Long: `keys renders example keys of each scheme and analyses, without any
+server, how the seeded population and a simulated workload spread over
+partitions: partitions touched, entities per partition (max, mean, p99),
 the busiest partition's share and its entities/s at the workload's peak rate
 against the 2,000 entities/s partition target, the Gini coefficient of the
 load, whether PartitionKeys are append-only or prepend-only (one range
