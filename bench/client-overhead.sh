@@ -83,7 +83,7 @@ median() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{a[NR]=$1} END {print (
 med=$(median "${ratios[*]}")
 spread=$(printf '%s\n' "${ratios[@]}" | sort -g | awk 'NR==1 {lo=$1} {hi=$1} END {print lo "–" hi}')
 echo "median ratio tablestress / SDK alone: ${med}× (rounds ${spread}; reports in $out)"
-# In `go test -bench` form for bench/readme-figures.sh; a README row's figure
+# In `go test -bench` form for bench/readme-figures.sh; a Measured row's figure
 # cell writes "98 µs, 90 µs per sdk-op, 1.08× per sdk".
 printf 'BenchmarkClientOverhead/point-read\t%s\t%.0f ns/op\t%.0f ns/sdk-op\t%s ×/sdk\n' \
   "$(median "$all_ops" | cut -d. -f1)" "$(awk -v v="$(median "$all_ts")" 'BEGIN {print v * 1000}')" \

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# readme-figures.sh re-runs every command of the README's "Measured" table,
-# as printed, and prints each figure beside what its command prints now, the
-# ratio and a verdict: a time or a ratio fails when it is over 1.5 times the
-# README's figure, a size or an allocation count when it is off by more than
+# readme-figures.sh re-runs every command of the manual's "Measured" table
+# (docs/architecture.md), as printed, from the repository's top directory,
+# and prints each figure beside what its command prints now, the ratio and
+# a verdict: a time or a ratio fails when it is over 1.5 times the
+# page's figure, a size or an allocation count when it is off by more than
 # 25%. An absolute time is judged only on the processor its row's cpu column
 # names (this machine's is printed first): elsewhere it says "other CPU: not
 # judged"; ratios measured in one run, sizes and counts are judged anywhere.

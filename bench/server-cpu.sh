@@ -20,10 +20,10 @@
 # and the medians printed, with embedded/floor per round (the two measured
 # a few seconds apart) and its median and spread, and the same against
 # fastfloor. The last lines are in `go test -bench` form for
-# bench/readme-figures.sh, one per operation (a README row's command
+# bench/readme-figures.sh, one per operation (a Measured row's command
 # measures one, OPS=read or OPS=insert):
 #   BenchmarkServerCPU/point-read  OPS  EMBEDDED ns/op  FLOOR ns/floor-op  FAST ns/fastfloor-op  AZURITE ns/azurite-op  RATIO ×/floor  RATIO ×/fastfloor
-# which a README row's figure cell writes "52 µs, 45 µs per floor-op,
+# which a Measured row's figure cell writes "52 µs, 45 µs per floor-op,
 # 1.15× per floor" (OPS is the embedded service's median operations per run).
 #
 #   bench/server-cpu.sh

@@ -6,12 +6,12 @@ import (
 	"strings"
 )
 
-// NotRecorded is the cpu cell of a row measured before the README named
+// NotRecorded is the cpu cell of a row measured before the page named
 // the processor: its absolute times are judged nowhere until it is
 // measured again.
 const NotRecorded = "not recorded"
 
-// thisCPU names this machine's processor as the README's cpu column does:
+// thisCPU names this machine's processor as the page's cpu column does:
 // the model name go test prints on its cpu: line, with the family and
 // model numbers, which tell apart processors sold under one name ("AMD
 // EPYC (family 26, model 2)"); "" where /proc/cpuinfo says nothing.

@@ -28,17 +28,17 @@ const MaxSlower = 1.5
 // or allocation count may be from the figure.
 const CountTolerance = 0.25
 
-// Figure is one quantity of the README's table, as "19 µs", "1,122 bytes
+// Figure is one quantity of the Measured table, as "19 µs", "1,122 bytes
 // per entity" or "0 allocations".
 type Figure struct {
-	Text string // as the README writes it
+	Text string // as the page writes it
 	// Metric is the unit the benchmark prints the quantity in: "ns/op",
 	// "B/op", "allocs/op", or a custom metric such as "bytes/entity".
 	Metric string
 	Value  float64 // in Metric's unit
 	Kind   Kind
 	suffix string  // what follows the number: "µs", "bytes per entity"
-	scale  float64 // Metric units per README unit
+	scale  float64 // Metric units per the page's unit
 }
 
 type unitDef struct {
@@ -133,7 +133,7 @@ func (f Figure) Judge(now float64) (ratio float64, ok bool) {
 	return ratio, math.Abs(ratio-1) <= CountTolerance+eps
 }
 
-// Format writes a measurement, in the figure's Metric unit, in the README's
+// Format writes a measurement, in the figure's Metric unit, in the page's
 // unit with three significant digits (a whole count as it is): "18.7 µs",
 // "1,131 bytes per entity", "0 allocations".
 func (f Figure) Format(now float64) string {

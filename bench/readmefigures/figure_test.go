@@ -29,7 +29,7 @@ func TestParseFigure(t *testing.T) {
 		{"0 allocations", "allocs/op", 0, Count},                // zero is a figure
 		{"55 allocs/op", "allocs/op", 55, Count},                // as -benchmem prints it
 		{"  19 µs  ", "ns/op", 19_000, Time},                    // surrounding space
-		{"550 bytes per second", "bytes/second", 550, Count},    // the README's memory row
+		{"550 bytes per second", "bytes/second", 550, Count},    // the Measured table's memory row
 		{"1 GiB", "B/op", 1 << 30, Count},                       // gibibytes
 		{"3 allocs", "allocs/op", 3, Count},                     // short plural
 		{"1.25 us/op", "ns/op", 1250, Time},                     // ASCII micro per op

@@ -1,5 +1,5 @@
-// Command readmefigures re-runs every command of the README's Measured
-// table and prints, for each figure, the README's value beside what the
+// Command readmefigures re-runs every command of the Measured table of
+// docs/architecture.md and prints, for each figure, the page's value beside what the
 // command prints now, their ratio and a verdict: a time or a ratio fails
 // when it is over MaxSlower times the figure, a size or an allocation count
 // when it is off by more than CountTolerance. An absolute time is judged
@@ -7,7 +7,7 @@
 // repository's root.
 //
 // Exit status: 0 when every figure passes, 1 when one fails (or its command
-// does), 2 for a README or flags it cannot read.
+// does), 2 for a page or flags it cannot read.
 package main
 
 import (
@@ -43,9 +43,9 @@ func shell(ctx context.Context, dir, command string) (string, error) {
 	return out.String(), err
 }
 
-// run checks the README's Measured table as the command line asks and
+// run checks the page's Measured table as the command line asks and
 // returns the exit status: 0 when every judged figure passes (or -list), 1
-// when one fails, 2 for flags or a README it cannot read.
+// when one fails, 2 for flags or a page it cannot read.
 func run(args []string, stdout, stderr io.Writer, runCmd Runner) int {
 	o, ok := parseFlags(args, stderr)
 	if !ok {
@@ -57,7 +57,7 @@ func run(args []string, stdout, stderr io.Writer, runCmd Runner) int {
 	}
 	if o.list {
 		for _, k := range picked {
-			fmt.Fprintf(stdout, "%d\t%s:%d\t%s\n\t%s\n", k+1, o.readme, rows[k].Line, rows[k].What, rows[k].Command)
+			fmt.Fprintf(stdout, "%d\t%s:%d\t%s\n\t%s\n", k+1, o.page, rows[k].Line, rows[k].What, rows[k].Command)
 		}
 		return 0
 	}
@@ -76,10 +76,10 @@ func run(args []string, stdout, stderr io.Writer, runCmd Runner) int {
 
 // options are run's flags.
 type options struct {
-	readme, only string
-	runs         int
-	list         bool
-	cpu          string
+	page, only string
+	runs       int
+	list       bool
+	cpu        string
 }
 
 // parseFlags reads run's flags; false (after saying why on stderr) when
@@ -88,13 +88,13 @@ func parseFlags(args []string, stderr io.Writer) (options, bool) {
 	fs := flag.NewFlagSet("readme-figures", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var o options
-	fs.StringVar(&o.readme, "readme", "README.md", "the README whose Measured table to check")
+	fs.StringVar(&o.page, "page", "docs/architecture.md", "the page of the manual whose Measured table to check")
 	fs.StringVar(&o.only, "rows", "", "comma-separated row numbers to run (1 is the table's first row); default every row")
 	fs.IntVar(&o.runs, "runs", 1, "times to run each command; the median of what they print is compared")
 	fs.BoolVar(&o.list, "list", false, "print the rows and their commands without running them")
 	fs.StringVar(&o.cpu, "cpu", thisCPU(), "the processor to judge as: absolute times are judged only on rows measured on it")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bench/readme-figures.sh [-rows 1,3] [-runs N] [-list] [-readme FILE] [-cpu NAME]")
+		fmt.Fprintln(stderr, "usage: bench/readme-figures.sh [-rows 1,3] [-runs N] [-list] [-page FILE] [-cpu NAME]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -108,15 +108,15 @@ func parseFlags(args []string, stderr io.Writer) (options, bool) {
 	return o, true
 }
 
-// rows reads the README's Measured table and the indexes of the rows
+// rows reads the page's Measured table and the indexes of the rows
 // -rows picks; false (after saying why on stderr) when either is bad.
 func (o options) rows(stderr io.Writer) ([]Row, []int, bool) {
-	text, err := os.ReadFile(o.readme)
+	text, err := os.ReadFile(o.page)
 	if err != nil {
 		fmt.Fprintln(stderr, "readme-figures:", err)
 		return nil, nil, false
 	}
-	rows, err := ParseTable(o.readme, string(text))
+	rows, err := ParseTable(o.page, string(text))
 	if err != nil {
 		fmt.Fprintln(stderr, "readme-figures:", err)
 		return nil, nil, false
@@ -133,7 +133,7 @@ func (o options) rows(stderr io.Writer) ([]Row, []int, bool) {
 // figures are judged, and warns when the load would put times off.
 func writeHeader(stdout io.Writer, o options, picked, rows int) {
 	fmt.Fprintf(stdout, "readme-figures: %s, %d of %d rows, each command run %d time(s); %s %s/%s, %d CPUs%s\n",
-		o.readme, picked, rows, o.runs, runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), loadAverage())
+		o.page, picked, rows, o.runs, runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), loadAverage())
 	fmt.Fprintf(stdout, "cpu: %s\n", o.cpu)
 	fmt.Fprintf(stdout, "a time or a ratio fails over %.1f× its figure; a size or an allocation count fails off it by more than %.0f%%;\n"+
 		"an absolute time is judged only on the cpu it was measured on (a ratio measured in one run, a size or a count on any)\n",
@@ -155,12 +155,12 @@ type checker struct {
 	failed                  []string
 }
 
-// row runs row k's command o.runs times (from the README's folder) and
+// row runs row k's command o.runs times (from the repository's top directory) and
 // judges each of its figures: an absolute time measured on another CPU is
 // printed, not judged, unless its command failed.
 func (c *checker) row(k int, row Row) {
-	fmt.Fprintf(c.stderr, "row %d (%s:%d): %s\n", k+1, c.o.readme, row.Line, row.Command)
-	res, cmdErr := runRow(c.runCmd, filepath.Dir(c.o.readme), row.Command, c.o.runs)
+	fmt.Fprintf(c.stderr, "row %d (%s:%d): %s\n", k+1, c.o.page, row.Line, row.Command)
+	res, cmdErr := runRow(c.runCmd, topDir(c.o.page), row.Command, c.o.runs)
 	if cmdErr != nil {
 		fmt.Fprintf(c.stderr, "row %d: %v\n", k+1, cmdErr)
 	}
@@ -227,13 +227,13 @@ func verdictOf(f Figure, ratio float64, ok bool) string {
 	case !ok:
 		return fmt.Sprintf("FAIL: off by over %.0f%%", CountTolerance*100)
 	case f.Kind == Time && ratio < 1/MaxSlower:
-		return "ok (faster: the README's figure may be stale)"
+		return "ok (faster: the page's figure may be stale)"
 	}
 	return "ok"
 }
 
 // notJudged is the result column of an absolute time measured on another
-// CPU, or on one the README does not name (NotRecorded).
+// CPU, or on one the page does not name (NotRecorded).
 func notJudged(cpu string) string {
 	if cpu == NotRecorded {
 		return "CPU not recorded: not judged"
@@ -289,4 +289,22 @@ func load1() (float64, bool) {
 func tail(s string, n int) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+// topDir is the repository's top directory above page (the nearest
+// directory holding go.mod), where the Measured table's commands run;
+// the page's own directory when none holds it.
+func topDir(page string) string {
+	dir, err := filepath.Abs(filepath.Dir(page))
+	if err != nil {
+		return filepath.Dir(page)
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return dir
+		}
+	}
 }

@@ -26,12 +26,12 @@ func fakeRunner(outputs map[string]string, failing map[string]bool) Runner {
 
 func runWith(t *testing.T, readme string, r Runner, args ...string) (int, string, string) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "README.md")
+	path := filepath.Join(t.TempDir(), "measured.md")
 	if err := os.WriteFile(path, []byte(readme), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var out, errs bytes.Buffer
-	code := run(append([]string{"-readme", path, "-cpu", "Test CPU (family 1, model 1)"}, args...), &out, &errs, r)
+	code := run(append([]string{"-page", path, "-cpu", "Test CPU (family 1, model 1)"}, args...), &out, &errs, r)
 	return code, out.String(), errs.String()
 }
 
@@ -137,7 +137,7 @@ func TestRunRowsAndRuns(t *testing.T) {
 
 func TestRunRefuses(t *testing.T) {
 	none := fakeRunner(nil, nil)
-	if code, _, errs := runWith(t, "## Measured\n| what | figure | command | cpu |\n|-|-|-|-|\n| a | fast | `x` | X |\n", none); code != 2 || !strings.Contains(errs, `README.md:4: figure "fast"`) {
+	if code, _, errs := runWith(t, "## Measured\n| what | figure | command | cpu |\n|-|-|-|-|\n| a | fast | `x` | X |\n", none); code != 2 || !strings.Contains(errs, `measured.md:4: figure "fast"`) {
 		t.Errorf("a bad figure: exit %d, stderr %q; want 2 naming the line", code, errs)
 	}
 	if code, _, errs := runWith(t, readmeForRun, none, "-rows", "3"); code != 2 || !strings.Contains(errs, `"3" is not a row number from 1 to 2`) {
@@ -148,5 +148,18 @@ func TestRunRefuses(t *testing.T) {
 	}
 	if code, out, _ := runWith(t, readmeForRun, none, "-list"); code != 0 || !strings.Contains(out, "bench-b") {
 		t.Errorf("-list: exit %d:\n%s", code, out)
+	}
+}
+
+// The Measured table's commands run from the repository's top directory,
+// not from docs/ where the page is.
+func TestTopDir(t *testing.T) {
+	want, _ := filepath.Abs("../..")
+	if got := topDir("../../docs/architecture.md"); got != want {
+		t.Errorf("topDir = %s, want %s", got, want)
+	}
+	dir := t.TempDir()
+	if got := topDir(filepath.Join(dir, "page.md")); got != dir {
+		t.Errorf("topDir of a page outside a module = %s, want its directory %s", got, dir)
 	}
 }

@@ -11,18 +11,18 @@ import (
 // of fixed width, so that a long run shows its progress.
 type table struct{ w io.Writer }
 
-// widths of the columns ROW, WHAT, README, NOW and RATIO; RESULT is last.
+// widths of the columns ROW, WHAT, PAGE, NOW and RATIO; RESULT is last.
 var widths = [...]int{4, 44, 24, 24, 6}
 
 func newTable(w io.Writer) *table {
 	t := &table{w}
-	t.add("ROW", "WHAT", "README", "NOW", "RATIO", "RESULT")
+	t.add("ROW", "WHAT", "PAGE", "NOW", "RATIO", "RESULT")
 	return t
 }
 
-func (t *table) add(row, what, readme, now, ratio, result string) {
+func (t *table) add(row, what, page, now, ratio, result string) {
 	var b strings.Builder
-	for k, cell := range []string{row, what, readme, now, ratio} {
+	for k, cell := range []string{row, what, page, now, ratio} {
 		cell = clip(cell, widths[k])
 		b.WriteString(cell)
 		b.WriteString(strings.Repeat(" ", widths[k]-utf8.RuneCountInString(cell)+2))

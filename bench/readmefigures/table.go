@@ -5,13 +5,13 @@ import (
 	"strings"
 )
 
-// Section is the heading of the README section whose first table holds the
+// Section is the heading of the page's section whose first table holds the
 // figures.
 const Section = "## Measured"
 
 // Row is one row of the Measured table.
 type Row struct {
-	Line    int    // 1-based line of the README
+	Line    int    // 1-based line of the page
 	What    string // the what column: what the figure includes
 	Figures []Figure
 	Command string // the command column's code span
@@ -20,12 +20,12 @@ type Row struct {
 	CPU string
 }
 
-// ParseTable finds the first table after the Section heading of a README
+// ParseTable finds the first table after the Section heading of a page
 // (its file name is for errors) and parses its rows. The table must have the columns what, figure,
 // command and cpu (in any order); a command is one code span; a pipe inside a
 // cell is written \|. Every problem is reported with its line.
-func ParseTable(name, readme string) ([]Row, error) {
-	lines := strings.Split(readme, "\n")
+func ParseTable(name, page string) ([]Row, error) {
+	lines := strings.Split(page, "\n")
 	i := 0
 	for i < len(lines) && strings.TrimSpace(lines[i]) != Section {
 		i++

@@ -58,24 +58,25 @@ func TestParseTableRefuses(t *testing.T) {
 	}
 }
 
-// The repository's README: every row of its table parses, with units the
-// benchmarks print, and each command names one benchmark exactly.
+// The manual's Measured table (docs/architecture.md): every row parses,
+// with units the benchmarks print, and each command names one benchmark
+// exactly.
 // benchScriptRE is a command running one of bench/'s scripts, which print
 // their figures in `go test -bench` form, settings first.
 var benchScriptRE = regexp.MustCompile(`^(?:[A-Z_]+=\S+ )*bench/[a-z0-9-]+\.sh(?: |$)`)
 
-func TestRepositoryREADME(t *testing.T) {
-	text, err := os.ReadFile("../../README.md")
+func TestRepositoryMeasuredTable(t *testing.T) {
+	text, err := os.ReadFile("../../docs/architecture.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err := ParseTable("README.md", string(text))
+	rows, err := ParseTable("docs/architecture.md", string(text))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range rows {
 		if !strings.Contains(r.Command, "-bench '^Benchmark") && !benchScriptRE.MatchString(r.Command) {
-			t.Errorf("README.md:%d: the command %q neither anchors a -bench pattern to one benchmark ('^BenchmarkName$') nor runs a script of bench/ (VAR=value ... bench/name.sh)", r.Line, r.Command)
+			t.Errorf("docs/architecture.md:%d: the command %q neither anchors a -bench pattern to one benchmark ('^BenchmarkName$') nor runs a script of bench/ (VAR=value ... bench/name.sh)", r.Line, r.Command)
 		}
 	}
 }
