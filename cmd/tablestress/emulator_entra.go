@@ -16,7 +16,7 @@ import (
 // devIdentity is one of the development identities of tablestress
 // emulator --entra: an application of the local token authority with a
 // role on the account. Like the development account's key, their IDs and
-// secrets are public and documented (README): they sign in to an
+// secrets are public and documented (docs/emulator.md): they sign in to an
 // authority on this machine only.
 type devIdentity struct {
 	name     string

@@ -3,7 +3,7 @@
 // embedded service in one process that fails when memory or goroutines
 // grow with the work done, once the growth of the stored data is
 // factored out. bench/soak.sh is the long version, with its figures in
-// the README.
+// docs/architecture.md.
 package soak
 
 import (

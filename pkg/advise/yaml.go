@@ -11,7 +11,7 @@ import (
 )
 
 // schemeDoc is a scheme as a scenario file spells it (pkg/scenario's
-// Scheme), members in the order the README shows them.
+// Scheme), members in the order docs/scenarios.md shows them.
 type schemeDoc struct {
 	Name         string     `yaml:"name"`
 	Description  string     `yaml:"description,omitempty"`

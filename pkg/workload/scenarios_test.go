@@ -260,16 +260,16 @@ func TestReadyScenarioOutcomes(t *testing.T) {
 						order[i-1], a.Latency.P50, ra, a.Ops, order[i], b.Latency.P50, rb, b.Ops)
 				}
 			}
-			// The README's figures (its query-types table): on the fake clock,
+			// The figures of docs/emulator.md (its query-types table): on the fake clock,
 			// with the table's name fixed, they vary only with the order in
 			// which requests due at the same instant reach the model (two
 			// outcomes over 72 runs: point reads' p50 5.639 or 5.659 ms). The
-			// figures, rounded as the README writes them (digits decimals),
+			// figures, rounded as docs/emulator.md writes them (digits decimals),
 			// must be within its ranges. A point read takes the milliseconds
 			// Azure's take: 5 ms and the queueing of its partition.
 			for _, f := range []struct {
 				op                   string
-				digits               int // the README's decimals for p50
+				digits               int // docs/emulator.md's decimals for p50
 				p50, p50Hi, rq, rqHi float64
 			}{
 				{"point_read", 2, 5.64, 5.66, 1.00, 1.02},
@@ -287,7 +287,7 @@ func TestReadyScenarioOutcomes(t *testing.T) {
 				p50 := roundTo(o.Latency.P50, f.digits)
 				rq := roundTo(float64(o.Requests)/float64(max(o.Ops, 1)), 2)
 				if p50 < f.p50 || p50 > f.p50Hi || rq < f.rq || rq > f.rqHi {
-					t.Errorf("%s: p50 %.*f ms, %.2f requests/op (%.5f ms unrounded); the README says %.*f to %.*f ms and %.2f to %.2f",
+					t.Errorf("%s: p50 %.*f ms, %.2f requests/op (%.5f ms unrounded); docs/emulator.md says %.*f to %.*f ms and %.2f to %.2f",
 						f.op, f.digits, p50, rq, o.Latency.P50, f.digits, f.p50, f.digits, f.p50Hi, f.rq, f.rqHi)
 				}
 			}

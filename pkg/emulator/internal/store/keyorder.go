@@ -100,7 +100,7 @@ func (o *keyOrder) add(pk, rk string) uint64 {
 }
 
 // reorderMax is the most entries a tree is built again with: about 50 ms
-// of a write lock held on the 2-core machine the README's figures come
+// of a write lock held on the 2-core machine the manual's figures come
 // from (go test -bench TableReorder ./pkg/emulator/internal/store).
 const reorderMax = 1 << 17
 
