@@ -107,10 +107,11 @@ func TestReadValue(t *testing.T) {
 	}
 }
 
-// TestMalformedIfMatch holds R11: an If-Match that is not an ETag the
-// service could have issued is 400 InvalidInput on an update, a merge, a
-// delete and inside a transaction (at its operation's index), before the
-// entity is looked for; a well-formed ETag that does not match is 412.
+// TestMalformedIfMatch holds R11 and R20: an If-Match that is not a
+// weak ETag is 400 InvalidInput on an update, a merge, a delete and inside
+// a transaction (at its operation's index), before the entity is looked
+// for; a weak ETag that does not match, in any form (W/"wrong", w/"…"),
+// is 412.
 func TestMalformedIfMatch(t *testing.T) {
 	s := newServer(t)
 	s.store.Create("t")
@@ -127,10 +128,12 @@ func TestMalformedIfMatch(t *testing.T) {
 					t.Errorf("%s %s If-Match %s: %d %s, want 400 InvalidInput", method, rk, v, w.Code, code)
 				}
 			}
-			r := signed(s, method, ent, "", []byte(`{"V":1}`))
-			r.Header.Set("If-Match", never)
-			if want := map[string]int{"r": 412, "missing": 404}[rk]; serve(s, r).Code != want {
-				t.Errorf("%s %s with an ETag never issued: want %d", method, rk, want)
+			for _, v := range []string{never, `W/"wrong"`, `w/"wrong"`, `w/"datetime'2015-01-01T23%3A14%3A33.4980000Z'"`} {
+				r := signed(s, method, ent, "", []byte(`{"V":1}`))
+				r.Header.Set("If-Match", v)
+				if want := map[string]int{"r": 412, "missing": 404}[rk]; serve(s, r).Code != want {
+					t.Errorf("%s %s with the weak ETag %s never issued: want %d", method, rk, v, want)
+				}
 			}
 		}
 	}

@@ -23,10 +23,10 @@ type op struct {
 	ifMatch string
 }
 
-// checkIfMatch refuses an If-Match that is neither absent, * nor an ETag
-// the service could have issued (edm.ValidETag): 400 InvalidInput, where
-// a well-formed ETag that does not match is 412 (REST "Table service
-// error codes").
+// checkIfMatch refuses an If-Match that is neither absent, * nor a weak
+// ETag (edm.ValidETag): 400 InvalidInput, where a weak ETag that does not
+// match, whatever it holds, is 412 (REST "Table service error codes";
+// Azurite issue #1229).
 func checkIfMatch(v string) *apiError {
 	if v == "" || v == "*" || edm.ValidETag(v) {
 		return nil

@@ -115,15 +115,17 @@ func TestValidETag(t *testing.T) {
 		string(AppendETag(nil, 17e15)),
 		`W/"datetime'2024-01-01T00%3A00%3A00.0000000Z'"`, // never issued, well formed
 		`W/"datetime'2024-01-01T00:00:00.0000000Z'"`,     // colons unescaped
+		`W/"wrong"`, `w/"wrong"`, `W/"datetime'x'"`, `W/""`, // any weak ETag (Azurite issue #1229)
+		`w/"datetime'2015-01-01T23%3A14%3A33.4980000Z'"`, `W/"a\"b"`,
 	} {
 		if !ValidETag(s) {
 			t.Errorf("ValidETag(%s) = false", s)
 		}
 	}
 	for _, s := range []string{
-		`"wrong"`, `wrong`, `"`, `*`, ``,
+		`"wrong"`, `wrong`, `"`, `*`, ``, `W/"`, `W/wrong`, `W/"a"b"`, `X/"a"`,
 		`"datetime'2024-01-01T00%3A00%3A00.0000000Z'"`, // strong
-		`W/"a", W/"b"`, `W/"datetime'x'"`, `W/"datetime'2024-01-01T00%3A00%3A00.0000000Z'`,
+		`W/"a", W/"b"`, `W/"datetime'2024-01-01T00%3A00%3A00.0000000Z'`,
 		`W/"datetime'2024-01-01T00%3A00%3A00.0000000Z'", W/"datetime'2024-01-01T00%3A00%3A00.0000000Z'"`,
 	} {
 		if ValidETag(s) {

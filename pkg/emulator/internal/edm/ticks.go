@@ -1,7 +1,6 @@
 package edm
 
 import (
-	"strings"
 	"time"
 )
 
@@ -70,27 +69,22 @@ func AppendETag(dst []byte, ts int64) []byte {
 	return append(dst, ETagSuffix...)
 }
 
-// ValidETag reports whether s is an ETag the service could have issued:
-// ETagPrefix, a DateTime (ParseTime) whose colons may be written %3A,
-// and ETagSuffix. Azure answers a condition on anything else (a strong
-// ETag, a bare word, two ETags) with 400 InvalidInput, "The etag value
-// '{0}' specified in one of the request headers is not valid" (REST
-// "Table service error codes"), before looking for the entity.
+// ValidETag reports whether s is a well-formed weak ETag: W/ (or w/)
+// and a quoted string, in which a backslash escapes a quote. Azure reads
+// any such ETag as a condition, which one it never issued fails with 412
+// (W/"wrong" is 412: Azurite issue #1229, quoting Azure's answers), and
+// answers a condition on anything else — a strong ETag, a bare word, a
+// lone quote, two ETags — with 400 InvalidInput, "The etag value '{0}'
+// specified in one of the request headers is not valid" (REST "Table
+// service error codes"), before looking for the entity.
 func ValidETag(s string) bool {
-	t, hasPrefix := strings.CutPrefix(s, ETagPrefix)
-	t, hasSuffix := strings.CutSuffix(t, ETagSuffix)
-	if !hasPrefix || !hasSuffix || len(t) > 64 {
+	if len(s) < 4 || (s[0] != 'W' && s[0] != 'w') || s[1] != '/' || s[2] != '"' || s[len(s)-1] != '"' {
 		return false
 	}
-	var buf [64]byte
-	b := buf[:0]
-	for i := 0; i < len(t); i++ {
-		if strings.HasPrefix(t[i:], "%3A") || strings.HasPrefix(t[i:], "%3a") {
-			b, i = append(b, ':'), i+2
-		} else {
-			b = append(b, t[i])
+	for i := 3; i < len(s)-1; i++ {
+		if s[i] == '"' && s[i-1] != '\\' {
+			return false
 		}
 	}
-	_, err := ParseTime(string(b))
-	return err == nil
+	return true
 }
