@@ -113,10 +113,13 @@ func headerMatches(item, header string) bool {
 }
 
 // Preflight refusals: without Origin or Access-Control-Request-Method, 400;
-// when no rule allows the request (or there is none), 403. The codes are
-// inferred (Azurite's; the REST reference gives the statuses only).
+// when no rule allows the request (or there is none), 403, "CORS not
+// enabled or no matching rule found for this request." in Azure's words
+// (azure-sdk-for-js issue #5095 quotes Azure's answer). The codes and the
+// 400's words are inferred (Azurite's; the REST reference gives the
+// statuses only).
 var (
-	errCorsHeaders = &apiError{400, "InvalidHeaderValue", "A required CORS header is not present: Origin and Access-Control-Request-Method."}
+	errCorsHeaders = &apiError{400, "InvalidHeaderValue", "A required CORS header is not present."}
 	errCorsNoMatch = &apiError{403, "CorsPreflightFailure", "CORS not enabled or no matching rule found for this request."}
 )
 

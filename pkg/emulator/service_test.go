@@ -125,7 +125,7 @@ func TestServiceStatsAndSecondary(t *testing.T) {
 // TestCors holds R12's CORS: a preflight is answered, unauthenticated,
 // from the first rule allowing its origin, method and headers (200 with
 // them and the rule's max age), 403 when none does or there is no rule,
-// 400 without its CORS headers; an answer to a request with an Origin a
+// 400 without its CORS headers, each in Azure's words (R23); an answer to a request with an Origin a
 // rule allows carries the origin and the exposed headers.
 func TestCors(t *testing.T) {
 	s := newServer(t)
@@ -162,8 +162,19 @@ func TestCors(t *testing.T) {
 		{"https://app.example", "", "", http.StatusBadRequest},           // no request method
 		{"", "GET", "", http.StatusBadRequest},                           // no origin
 	} {
-		if w := preflight(tt.origin, tt.method, tt.headers); w.Code != tt.want {
+		w := preflight(tt.origin, tt.method, tt.headers)
+		if w.Code != tt.want {
 			t.Errorf("preflight %s %s %s: %d, want %d", tt.origin, tt.method, tt.headers, w.Code, tt.want)
+		}
+		if tt.want == http.StatusOK {
+			continue
+		}
+		// R23: Azure's words for the refusal, its first line.
+		_, msg := odataError(t, w.Body.Bytes(), w.Header())
+		want := map[int]string{http.StatusForbidden: "CORS not enabled or no matching rule found for this request.",
+			http.StatusBadRequest: "A required CORS header is not present."}[tt.want]
+		if first, _, _ := strings.Cut(msg, "\n"); first != want {
+			t.Errorf("preflight %s %s %s: message %q, want %q", tt.origin, tt.method, tt.headers, first, want)
 		}
 	}
 	r := signed(s, http.MethodGet, "/t(PartitionKey='p',RowKey='r')", "", nil)
