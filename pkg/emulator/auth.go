@@ -16,9 +16,15 @@ import (
 // or else its shared access signature, and returns what it may do: nil for
 // the account key (everything), the SAS's grant otherwise. A request with
 // neither, or a signature that does not match, is 403 AuthenticationFailed.
-func (s *Server) authenticate(r *http.Request) (*grant, *apiError) {
+// table is the table the request's path addresses, "" for none: a service
+// SAS without tn signs that one. An Authorization header is what Azure
+// authenticates a request by: a SAS beside it is not read (R24).
+func (s *Server) authenticate(r *http.Request, table string) (*grant, *apiError) {
 	if reqHeader(r, "Authorization") == "" {
 		if t, ok := parseSAS(r.URL.Query()); ok {
+			if !t.isAccount() && t.table == "" {
+				t.table = table
+			}
 			return s.authenticateSAS(r, t)
 		}
 	}

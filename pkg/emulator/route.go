@@ -26,6 +26,15 @@ type route struct {
 	secondary bool // addressed to the account's secondary endpoint
 }
 
+// entityTable is the table whose entities the route addresses (its own
+// path, or its ACL), "" for any other route.
+func (rt route) entityTable() string {
+	if rt.kind == routeEntities || rt.kind == routeEntity {
+		return rt.table
+	}
+	return ""
+}
+
 // parseRoute reads the path after the account.
 func parseRoute(p string) (route, *apiError) {
 	p = strings.TrimPrefix(p, "/")

@@ -16,7 +16,8 @@ import (
 // an account SAS.
 type sasToken struct {
 	version, perms, start, expiry, ip, proto, sig string
-	// service SAS
+	// service SAS: table is tn, or the table the request addresses
+	// when tn is absent (authenticate)
 	table, id, spk, srk, epk, erk string
 	// account SAS
 	services, resTypes, encScope string
@@ -52,7 +53,9 @@ func (t sasToken) isAccount() bool { return t.table == "" && (t.services != "" |
 //
 //	sp \n st \n se \n /table/ACCOUNT/table \n si \n sip \n spr \n sv \n spk \n srk \n epk \n erk
 //
-// (the table name lower-cased); an account SAS:
+// (the table name lower-cased: tn's, or the addressed table's, as REST
+// "Create a service SAS" derives the canonicalized resource from the
+// request URL); an account SAS:
 //
 //	ACCOUNT \n sp \n ss \n srt \n st \n se \n sip \n spr \n sv \n [ses \n]
 //

@@ -177,6 +177,38 @@ func TestSASStoredPolicy(t *testing.T) {
 	}
 }
 
+// noTableNameSAS names stored access policy policy1 with every ad hoc field
+// blank and no tn, sv=2020-10-02, spr=https,http: signed over
+// /table/devstoreaccount1/sastable as Azurite's suite signs its test 9
+// (tests/table/auth/sas.test.ts) and REST "Create a service SAS" builds
+// the canonicalized resource, from the table addressed.
+const noTableNameSAS = "sv=2020-10-02&si=policy1&spr=https%2Chttp&sig=80xblkn5HqabOb8rE8HlqLwG6Mgr558%2BALQjONdXOwE%3D"
+
+// TestSASWithoutTableName holds R22: a service SAS without tn signs the
+// table its request addresses; it works there, under its stored access
+// policy as the policy changes, and fails to authenticate on another
+// table.
+func TestSASWithoutTableName(t *testing.T) {
+	s := sasServer(t, june2026)
+	s.store.Create("Other")
+	for _, tb := range []string{"SasTable", "Other"} {
+		do(t, s, signed(s, http.MethodPut, "/"+tb, "comp=acl", []byte(`<SignedIdentifiers><SignedIdentifier><Id>policy1</Id><AccessPolicy><Start>2017-12-31T11:22:33.4560000Z</Start><Expiry>2026-07-01T00:00:00Z</Expiry><Permission>raud</Permission></AccessPolicy></SignedIdentifier></SignedIdentifiers>`)), http.StatusNoContent)
+	}
+	insert := func(tb, rk string) string {
+		return answer(t, serve(s, sasRequest(s, "POST", "/"+tb, noTableNameSAS, []byte(`{"PartitionKey":"n","RowKey":"`+rk+`"}`))))
+	}
+	if got := insert("SasTable", "1"); got != "No Content" {
+		t.Errorf("insert into the table signed: %s, want No Content", got)
+	}
+	if got := insert("Other", "1"); got != "AuthenticationFailed" {
+		t.Errorf("insert into another table: %s, want AuthenticationFailed", got)
+	}
+	do(t, s, signed(s, http.MethodPut, "/SasTable", "comp=acl", []byte(`<SignedIdentifiers><SignedIdentifier><Id>policy1</Id><AccessPolicy><Expiry>2026-07-01T00:00:00Z</Expiry><Permission>r</Permission></AccessPolicy></SignedIdentifier></SignedIdentifiers>`)), http.StatusNoContent)
+	if got := insert("SasTable", "2"); got != "AuthorizationPermissionMismatch" {
+		t.Errorf("insert once the policy reads only: %s, want AuthorizationPermissionMismatch", got)
+	}
+}
+
 // A transaction through a SAS is checked operation by operation: the
 // first one refused fails the changeset at its index.
 func TestSASTransaction(t *testing.T) {

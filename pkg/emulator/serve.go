@@ -86,7 +86,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var g *grant
 	aerr := checkVersion(r) // before authentication, which the version governs
 	if aerr == nil {
-		g, aerr = s.authenticate(r)
+		g, aerr = s.authenticate(r, rt.entityTable())
 	}
 	switch {
 	case aerr != nil:
