@@ -3,6 +3,8 @@ package emulator
 import (
 	"net/http"
 	"strings"
+
+	"github.com/tablestress/tablestress/internal/keyorder"
 )
 
 // grant is what an authenticated SAS allows; a nil *grant is the account
@@ -139,15 +141,17 @@ func (g *grant) limitsKeys() bool {
 	return g != nil && !g.account && (g.spk != "" || g.epk != "")
 }
 
-// inRange reports whether (pk, rk) is within the grant's key range.
+// inRange reports whether (pk, rk) is within the grant's key range, in
+// the table's key order (keyorder).
 func (g *grant) inRange(pk, rk string) bool {
 	if g == nil || g.account {
 		return true
 	}
-	if g.spk != "" && (pk < g.spk || (pk == g.spk && g.srk != "" && rk < g.srk)) {
+	less := keyorder.Less
+	if g.spk != "" && (less(pk, g.spk) || (pk == g.spk && g.srk != "" && less(rk, g.srk))) {
 		return false
 	}
-	if g.epk != "" && (pk > g.epk || (pk == g.epk && g.erk != "" && rk > g.erk)) {
+	if g.epk != "" && (less(g.epk, pk) || (pk == g.epk && g.erk != "" && less(g.erk, rk))) {
 		return false
 	}
 	return true

@@ -3,6 +3,7 @@ package emulator
 import (
 	"strings"
 
+	"github.com/tablestress/tablestress/internal/keyorder"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
@@ -92,12 +93,12 @@ func (p *page) returned(bytes int) {
 // page starts.
 type keys struct{ pk, rk string }
 
-// less orders keys as the table does.
+// less orders keys as the table does (keyorder: Azure's order).
 func (k keys) less(o keys) bool {
 	if k.pk != o.pk {
-		return k.pk < o.pk
+		return keyorder.Less(k.pk, o.pk)
 	}
-	return k.rk < o.rk
+	return keyorder.Less(k.rk, o.rk)
 }
 
 // scan reads one page of table t: the entities from start on, in

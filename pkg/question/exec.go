@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tablestress/tablestress/internal/keyorder"
 	"github.com/tablestress/tablestress/pkg/keygen"
 )
 
@@ -137,7 +138,8 @@ func (q *Question) cut(rows []Row) []Row {
 }
 
 // compareRows orders rows oldest first: main rows by index (event time
-// grows with it), index rows by event time, then by the main row's keys.
+// grows with it), index rows by event time, then by the main row's keys
+// in the service's order (keyorder).
 func compareRows(x, y Row) int {
 	if x.Seq >= 0 && y.Seq >= 0 {
 		return cmp.Compare(x.Seq, y.Seq)
@@ -146,9 +148,9 @@ func compareRows(x, y Row) int {
 		return c
 	}
 	if x.MainPK != y.MainPK {
-		return cmp.Compare(x.MainPK, y.MainPK)
+		return keyorder.Compare(x.MainPK, y.MainPK)
 	}
-	return cmp.Compare(x.MainRK, y.MainRK)
+	return keyorder.Compare(x.MainRK, y.MainRK)
 }
 
 // fetch reads the main rows index rows point at, in order; a main row

@@ -1,12 +1,11 @@
 package question
 
 import (
-	"cmp"
 	"context"
 	"slices"
-	"sort"
 	"sync"
 
+	"github.com/tablestress/tablestress/internal/keyorder"
 	"github.com/tablestress/tablestress/pkg/keygen"
 )
 
@@ -36,7 +35,7 @@ type Model struct {
 }
 
 type modelTable struct {
-	pks   []string // sorted
+	pks   []string // in the service's key order (keyorder), as each partition's rows
 	parts map[string][]modelRow
 }
 
@@ -69,13 +68,21 @@ func NewModel(pop *keygen.Population, scheme *keygen.Scheme, n int64) *Model {
 		}
 	}
 	for _, t := range append([]*modelTable{m.main}, mapValues(m.indexes)...) {
-		for pk, rows := range t.parts {
-			slices.SortFunc(rows, func(a, b modelRow) int { return cmp.Compare(a.rk, b.rk) })
-			t.pks = append(t.pks, pk)
-		}
-		sort.Strings(t.pks)
+		t.order()
 	}
 	return m
+}
+
+// order sorts the table's rows and PartitionKeys as the Table service
+// keeps keys (keyorder: by UTF-16 code units), and lists its
+// PartitionKeys.
+func (t *modelTable) order() {
+	t.pks = t.pks[:0]
+	for pk, rows := range t.parts {
+		slices.SortFunc(rows, func(a, b modelRow) int { return keyorder.Compare(a.rk, b.rk) })
+		t.pks = append(t.pks, pk)
+	}
+	slices.SortFunc(t.pks, keyorder.Compare)
 }
 
 func mapValues(m map[string]*modelTable) []*modelTable {
@@ -167,7 +174,7 @@ func (c *counting) Get(_ context.Context, pk, rk string) (Row, bool, error) {
 	c.cost.Rounds++
 	c.parts["\x00"+pk] = true
 	rows := c.m.main.parts[pk]
-	k, ok := slices.BinarySearchFunc(rows, rk, func(r modelRow, rk string) int { return cmp.Compare(r.rk, rk) })
+	k, ok := slices.BinarySearchFunc(rows, rk, func(r modelRow, rk string) int { return keyorder.Compare(r.rk, rk) })
 	if !ok || rows[k].ticks > c.upTo {
 		return Row{}, false, nil
 	}
@@ -202,14 +209,14 @@ func (c *counting) Query(_ context.Context, q Query) ([]Row, error) {
 		rows := t.parts[pk]
 		lo := 0
 		if q.RKFrom != "" {
-			lo, _ = slices.BinarySearchFunc(rows, q.RKFrom, func(r modelRow, rk string) int { return cmp.Compare(r.rk, rk) })
+			lo, _ = slices.BinarySearchFunc(rows, q.RKFrom, func(r modelRow, rk string) int { return keyorder.Compare(r.rk, rk) })
 		}
 		if !q.AnyPK || len(rows) > 0 {
 			c.parts[q.Table+"\x00"+pk] = true // asked, even if it holds nothing
 		}
 		lab := label(q.Table, pk)
 		for _, r := range rows[lo:] {
-			if q.RKTo != "" && r.rk >= q.RKTo {
+			if q.RKTo != "" && !keyorder.Less(r.rk, q.RKTo) {
 				break
 			}
 			if r.ticks > c.upTo {

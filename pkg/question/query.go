@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tablestress/tablestress/internal/keyorder"
 	"github.com/tablestress/tablestress/pkg/keygen"
 )
 
@@ -104,19 +105,9 @@ func (q Query) Filter() string {
 // Quote makes an OData string literal, doubling single quotes.
 func Quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
-// succ is the least string greater than every string that starts with s
-// ("" when there is none: an open bound).
-func succ(s string) string {
-	b := []byte(s)
-	for len(b) > 0 && b[len(b)-1] == 0xff {
-		b = b[:len(b)-1]
-	}
-	if len(b) == 0 {
-		return ""
-	}
-	b[len(b)-1]++
-	return string(b)
-}
+// succ is the least key after every key that starts with s, in the
+// service's key order ("" when there is none: an open bound).
+func succ(s string) string { return keyorder.PrefixEnd(s) }
 
 // render renders key pieces for entity e, with event time at for the time
 // pieces and the given bucket for each enumerated hash or modulo piece.

@@ -3,8 +3,10 @@ package workload
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
+	"github.com/tablestress/tablestress/internal/keyorder"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/question"
@@ -120,10 +122,10 @@ func (a *Analysis) seeded(plan *Plan, seeded int64) *simulation {
 		plan.Scheme.Keys(&e, &k)
 		pk := string(k.PK)
 		sizes[pk] += rows
-		if i == 0 || pk < minPK {
+		if i == 0 || keyorder.Less(pk, minPK) {
 			minPK = pk
 		}
-		if i == 0 || pk > maxPK {
+		if i == 0 || keyorder.Less(maxPK, pk) {
 			maxPK = pk
 		}
 		if i < 5 {
@@ -139,7 +141,7 @@ func (a *Analysis) seeded(plan *Plan, seeded int64) *simulation {
 	for pk := range sizes {
 		sortedPKs = append(sortedPKs, pk)
 	}
-	sort.Strings(sortedPKs)
+	slices.SortFunc(sortedPKs, keyorder.Compare) // the service's order, as a range query meets them
 	return &simulation{plan: plan, sizes: sizes, sorted: sortedPKs, load: map[string]int64{}, perOp: map[metrics.Op]*OpAnalysis{}, minPK: minPK, maxPK: maxPK, seeded: seeded > 0}
 }
 

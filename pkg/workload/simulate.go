@@ -3,8 +3,9 @@ package workload
 import (
 	"context"
 	"fmt"
-	"sort"
+	"slices"
 
+	"github.com/tablestress/tablestress/internal/keyorder"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/question"
@@ -50,16 +51,16 @@ func (s *simulation) inserted(op *OpAnalysis, i int64) {
 	pk := string(s.keys.PK)
 	rows := int64(s.plan.Scheme.RowsPerEntity())
 	if _, exists := s.sizes[pk]; !exists {
-		if !s.seeded || pk > s.maxPK {
+		if !s.seeded || keyorder.Less(s.maxPK, pk) {
 			s.appends++
-		} else if pk < s.minPK {
+		} else if keyorder.Less(pk, s.minPK) {
 			s.prepends++
 		}
 	}
-	if !s.seeded || pk > s.maxPK {
+	if !s.seeded || keyorder.Less(s.maxPK, pk) {
 		s.maxPK = pk
 	}
-	if !s.seeded || pk < s.minPK {
+	if !s.seeded || keyorder.Less(pk, s.minPK) {
 		s.minPK = pk
 	}
 	s.seeded = true
@@ -223,11 +224,11 @@ func (s *simulation) rangeAcross(op *OpAnalysis, st Step, span, maxPages int) {
 	j := min(st.Entity+int64(span), s.plan.Space.Bound()-1)
 	s.keysOf(j)
 	hi := string(s.keys.PK)
-	if hi < lo {
+	if keyorder.Less(hi, lo) {
 		lo, hi = hi, lo
 	}
-	from := sort.SearchStrings(s.sorted, lo)
-	to := sort.SearchStrings(s.sorted, hi)
+	from, _ := slices.BinarySearchFunc(s.sorted, lo, keyorder.Compare)
+	to, _ := slices.BinarySearchFunc(s.sorted, hi, keyorder.Compare)
 	if to < len(s.sorted) && s.sorted[to] == hi {
 		to++
 	}

@@ -10,8 +10,9 @@
 // (Double), true/false, datetime'...', guid'...', X'hex' and binary'hex'.
 //
 // It knows nothing of how entities are stored or requests are served: it
-// imports edm (for GUIDs) and the standard library only, never the store
-// or the REST service, which implement Row for their rows.
+// imports edm (for GUIDs), keyorder (Azure's string order) and the
+// standard library only, never the store or the REST service, which
+// implement Row for their rows.
 package filter
 
 import "time"

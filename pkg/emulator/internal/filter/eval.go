@@ -1,6 +1,10 @@
 package filter
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/tablestress/tablestress/internal/keyorder"
+)
 
 func (n cmpNode) Eval(r Row) bool {
 	v, ok := r.Get(n.prop)
@@ -45,7 +49,9 @@ func compare(a, b Value) (int, bool) {
 		return 0, false
 	}
 	switch a.Kind {
-	case String, GUID, Binary:
+	case String:
+		return keyorder.Compare(a.S, b.S), true // Azure's: by UTF-16 code units
+	case GUID, Binary:
 		return strings.Compare(a.S, b.S), true
 	case Bool:
 		return cmp3(!a.B && b.B, a.B && !b.B), true

@@ -128,6 +128,8 @@ func TestFilterErrors(t *testing.T) {
 	}
 }
 
+// TestRangeOf holds the bounds a filter sets on the keys, in Azure's key
+// order (R21).
 func TestRangeOf(t *testing.T) {
 	pin := func(pk string) KeyRange { return KeyRange{pkLo: pk, pkHi: bound{true, pk, false}, pkEq: true} }
 	withRK := func(r KeyRange, lo string, hi bound) KeyRange { r.rkLo, r.rkHi = lo, hi; return r }
@@ -152,6 +154,10 @@ func TestRangeOf(t *testing.T) {
 		{"PartitionKey eq 'a' and (RowKey eq 'x' or RowKey eq 'y')", pin("a")}, // or below and
 		{"PartitionKey eq 1", KeyRange{}},                                      // not a string: no bound
 		{"RowKey ge 'r'", KeyRange{rkLo: "r"}},                                 // RowKey alone (used only with a pinned PartitionKey)
+		// R21: bounds in UTF-16 order, U+1F642 (a surrogate pair) before U+E000
+		{"PartitionKey ge '\uE000' and PartitionKey ge '\U0001F642'", KeyRange{pkLo: "\uE000"}},
+		{"PartitionKey eq 'p' and RowKey gt '\U0001F642' and RowKey gt '\uE000'", withRK(pin("p"), "\uE000\x00", bound{})},
+		{"PartitionKey lt '\U0001F642' and PartitionKey lt '\uE000'", KeyRange{pkHi: bound{true, "\U0001F642", true}}},
 	}
 	for _, tt := range tests {
 		n, err := Parse(tt.filter)

@@ -1,12 +1,14 @@
 package filter
 
+import "github.com/tablestress/tablestress/internal/keyorder"
+
 // KeyRange bounds the keys a filter can match, read from the comparisons
 // on PartitionKey and RowKey joined by and at its top level, so queries
-// seek in the B-tree instead of scanning the table. Lower bounds are
-// inclusive (gt v becomes ge v+"\x00", the least string above v); upper
-// bounds are inclusive (le) or strict (lt). RowKey bounds are used only
-// when PartitionKey is pinned by eq. The filter is still evaluated on
-// every entity in the range.
+// seek in the B-tree instead of scanning the table, in Azure's key order
+// (keyorder). Lower bounds are inclusive (gt v becomes ge v+"\x00", the
+// least string above v); upper bounds are inclusive (le) or strict (lt).
+// RowKey bounds are used only when PartitionKey is pinned by eq. The
+// filter is still evaluated on every entity in the range.
 type KeyRange struct {
 	pkLo string
 	pkHi bound
@@ -24,7 +26,7 @@ type bound struct {
 
 // tighten returns the tighter of b and (v, strict).
 func (b bound) tighten(v string, strict bool) bound {
-	if !b.set || v < b.v || (v == b.v && strict) {
+	if !b.set || keyorder.Less(v, b.v) || (v == b.v && strict) {
 		return bound{true, v, strict}
 	}
 	return b
@@ -32,7 +34,7 @@ func (b bound) tighten(v string, strict bool) bound {
 
 // above reports whether k lies beyond the bound.
 func (b bound) above(k string) bool {
-	return b.set && (k > b.v || (b.strict && k == b.v))
+	return b.set && (keyorder.Less(b.v, k) || (b.strict && k == b.v))
 }
 
 // RangeOf returns the key range of filter n (nil: the whole table).
@@ -55,11 +57,11 @@ func RangeOf(n Node) KeyRange {
 			}
 			switch x.op {
 			case "eq":
-				*lo, *hi = max(*lo, v), hi.tighten(v, false)
+				*lo, *hi = keyorder.Max(*lo, v), hi.tighten(v, false)
 			case "ge":
-				*lo = max(*lo, v)
+				*lo = keyorder.Max(*lo, v)
 			case "gt":
-				*lo = max(*lo, v+"\x00")
+				*lo = keyorder.Max(*lo, v+"\x00")
 			case "le":
 				*hi = hi.tighten(v, false)
 			case "lt":

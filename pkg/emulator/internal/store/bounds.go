@@ -1,6 +1,10 @@
 package store
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/tablestress/tablestress/internal/keyorder"
+)
 
 // rangeRows is how many rows the model's first and last range partitions
 // hold: a new PartitionKey among the table's greatest (or least) rangeRows
@@ -36,9 +40,9 @@ func (t *Table) EndOf(pk string) int {
 	switch {
 	case head == "" && tail == "":
 		return 0
-	case pk > tail:
+	case keyorder.Less(tail, pk):
 		return +1
-	case pk < head:
+	case keyorder.Less(pk, head):
 		return -1
 	}
 	return 0

@@ -15,7 +15,7 @@
 // Azure's rules (names, types, limits, ETags), which the REST service
 // does before it stores, and it imports no HTTP, no model, no fault
 // injection and no package of the REST service; only the standard
-// library, google/btree, jsontext, edm and filter (an Entity is a
+// library, google/btree, jsontext, keyorder, edm and filter (an Entity is a
 // filter.Row). Callers take a Table's lock (it is a sync.RWMutex) around
 // what they read and write; a Store and a Table's dictionary and
 // policies are safe for concurrent use.

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math"
 	"strings"
+
+	"github.com/tablestress/tablestress/internal/keyorder"
 )
 
 // keyOrder makes a table's B-tree items' prefixes (item.prefix): 64 bits
@@ -18,14 +20,15 @@ import (
 // prefix is taken after them: every key the tree holds begins with the
 // PartitionKey prefix pk and the RowKey prefix rk (the longest the keys
 // had in common when the tree was last built), and an entry's prefix is
-// the first 8 bytes, zero-padded, big-endian, of
+// the first 8 bytes, zero-padded, big-endian, under keyorder.Weight, of
 //
 //	PartitionKey[len(pk):] 0x00 RowKey[len(rk):]
 //
-// whose byte order is the keys' order: no key holds a 0x00 (the REST
-// service's checkKey refuses it), so the separator puts a PartitionKey
-// before every longer one it begins, and a truncated, zero-padded string
-// never sorts after a greater one.
+// whose order is the keys' order (keyorder: Azure's, by UTF-16 code units,
+// the lexicographic order of the bytes' weights): no key holds a 0x00
+// (the REST service's checkKey refuses it), whose weight is the least, so
+// the separator puts a PartitionKey before every longer one it begins, and
+// a truncated, zero-padded string never sorts after a greater one.
 // For any keys a and b: summary(a) < summary(b) implies a < b, and a < b
 // implies summary(a) <= summary(b); entries whose summaries tie are
 // ordered by their keys (slab.less).
@@ -54,7 +57,7 @@ type keyOrder struct {
 // summary is the B-tree prefix of the keys (pk, rk).
 func (o *keyOrder) summary(pk, rk string) uint64 {
 	if !strings.HasPrefix(pk, o.pk) {
-		if pk < o.pk {
+		if keyorder.Less(pk, o.pk) {
 			return 0
 		}
 		return math.MaxUint64
@@ -66,15 +69,28 @@ func (o *keyOrder) summary(pk, rk string) uint64 {
 		// A 0x00 in a PartitionKey (a probe's; no stored key has one):
 		// after every RowKey of the PartitionKey before it, before every
 		// longer PartitionKey.
-		return binary.BigEndian.Uint64(b[:]) | onesAfter(z+1)
+		return weigh(b) | onesAfter(z+1)
 	}
 	if n++; n < 8 { // b[n-1] is the separator
 		switch {
 		case strings.HasPrefix(rk, o.rk):
 			copy(b[n:], rk[len(o.rk):])
-		case rk > o.rk:
-			return binary.BigEndian.Uint64(b[:]) | onesAfter(n)
+		case keyorder.Less(o.rk, rk):
+			return weigh(b) | onesAfter(n)
 		}
+	}
+	return weigh(b)
+}
+
+// weigh is the big-endian number of b's bytes under keyorder.Weight,
+// which keeps every byte below 0x80 as it is.
+func weigh(b [8]byte) uint64 {
+	x := binary.BigEndian.Uint64(b[:])
+	if x&0x8080808080808080 == 0 {
+		return x
+	}
+	for i, c := range b {
+		b[i] = keyorder.Weight(c)
 	}
 	return binary.BigEndian.Uint64(b[:])
 }

@@ -3,6 +3,8 @@ package store
 import (
 	"encoding/binary"
 	"unsafe"
+
+	"github.com/tablestress/tablestress/internal/keyorder"
 )
 
 // A stored entity is one record in its table's slab (slab.go):
@@ -97,8 +99,8 @@ func (s *slab) keysOf(ref uint64) (pk, rk string) {
 	return keysAt(s.at(ref))
 }
 
-// less orders B-tree items by their keys (PartitionKey, RowKey), by
-// their prefixes where those differ.
+// less orders B-tree items by their keys (PartitionKey, RowKey) in
+// Azure's order (keyorder), by their prefixes where those differ.
 func (s *slab) less(a, b item) bool {
 	if a.prefix != b.prefix {
 		return a.prefix < b.prefix
@@ -106,9 +108,9 @@ func (s *slab) less(a, b item) bool {
 	apk, ark := s.keysOf(a.ref)
 	bpk, brk := s.keysOf(b.ref)
 	if apk != bpk {
-		return apk < bpk
+		return keyorder.Less(apk, bpk)
 	}
-	return ark < brk
+	return keyorder.Less(ark, brk)
 }
 
 // load makes e a view of the record at p, whose names are nm's, and
