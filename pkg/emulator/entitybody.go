@@ -50,9 +50,18 @@ func bodyKey(m jsontext.Object, name string) (string, bool, *apiError) {
 }
 
 // systemMember reports whether a body member is not a property: a key,
-// the Timestamp, an odata.* member or an annotation.
+// the Timestamp, an OData annotation of the entity (odata.*) or a
+// property's annotation (NAME@TERM: odata.type is read, others are
+// ignored). An @ that begins or ends a name annotates nothing: such a
+// name is a property's, which no identifier is (PropertyNameInvalid).
+// JSON Light's rules as OData .NET Libraries 5.x read them
+// (ODataJsonLightDeserializer.TryParsePropertyAnnotation).
 func systemMember(name string) bool {
-	return name == "PartitionKey" || name == "RowKey" || name == "Timestamp" || strings.HasPrefix(name, "odata.") || strings.IndexByte(name, '@') >= 0
+	if name == "PartitionKey" || name == "RowKey" || name == "Timestamp" || strings.HasPrefix(name, "odata.") {
+		return true
+	}
+	at := strings.IndexByte(name, '@')
+	return at > 0 && at < len(name)-1
 }
 
 // bodyProps reads and checks the properties of body m, in name order.

@@ -146,3 +146,44 @@ func TestMalformedIfMatch(t *testing.T) {
 		t.Errorf("a transaction with a malformed If-Match: %s %s %q, want 400 InvalidInput at 1", status, code, msg)
 	}
 }
+
+// TestNullsAndAnnotations holds R25 and R26: a null value, typed or not,
+// is no property (a merge keeps the old value); annotations are not
+// properties, whatever their term, nor are OData members (odata.*); a
+// name that an @ begins or ends annotates nothing and is no identifier.
+func TestNullsAndAnnotations(t *testing.T) {
+	s := newServer(t)
+	s.store.Create("t")
+	for _, tt := range []struct {
+		members string
+		code    string // the refusal's, "" for none
+		want    string // the properties stored
+	}{
+		{`"V":null,"V@odata.type":"Edm.Int32"`, "", `{}`},
+		{`"V@odata.type":"Edm.DateTime","V":null`, "", `{}`},
+		{`"V":null`, "", `{}`},
+		{`"X@custom.term":1,"X":2`, "", `{"X":2}`},
+		{`"odata.foo":1,"Y":3`, "", `{"Y":3}`},
+		{`"@x":1`, "PropertyNameInvalid", ""},
+		{`"x@":1`, "PropertyNameInvalid", ""},
+	} {
+		w := serve(s, signed(s, http.MethodPut, "/t(PartitionKey='p',RowKey='r')", "", []byte(`{`+tt.members+`}`)))
+		if tt.code != "" {
+			if code, _ := odataError(t, w.Body.Bytes(), w.Header()); w.Code != 400 || code != tt.code {
+				t.Errorf("%s: %d %s, want 400 %s", tt.members, w.Code, code, tt.code)
+			}
+			continue
+		}
+		if w.Code != http.StatusNoContent {
+			t.Fatalf("%s: %d %s", tt.members, w.Code, w.Body)
+		}
+		if got := "{" + string(s.store.Table("t").Get("p", "r").AppendFragment(nil)) + "}"; got != tt.want {
+			t.Errorf("%s: stored %s, want %s", tt.members, got, tt.want)
+		}
+	}
+	do(t, s, signed(s, http.MethodPut, "/t(PartitionKey='p',RowKey='r')", "", []byte(`{"V":1}`)), http.StatusNoContent)
+	do(t, s, signed(s, "MERGE", "/t(PartitionKey='p',RowKey='r')", "", []byte(`{"V":null,"V@odata.type":"Edm.Int32","W":2}`)), http.StatusNoContent)
+	if got := "{" + string(s.store.Table("t").Get("p", "r").AppendFragment(nil)) + "}"; got != `{"V":1,"W":2}` {
+		t.Errorf("a merge of a typed null: stored %s, want the old value kept", got)
+	}
+}
