@@ -7,7 +7,8 @@
 // with a literal, a Boolean property or the literal true or false on its
 // own, joined by and, or, not and parentheses. Literals:
 // 'string' (with ” for a quote), 123 (Int32), 123L (Int64), 1.5 or 1e3
-// (Double), true/false, datetime'...', guid'...', X'hex' and binary'hex'.
+// (Double), true/false, datetime'...', guid'...', X'hex' and binary'hex';
+// the null literal is refused, as Azure refuses it.
 //
 // It knows nothing of how entities are stored or requests are served: it
 // imports edm (for GUIDs), keyorder (Azure's string order) and the

@@ -119,6 +119,8 @@ func TestFilterErrors(t *testing.T) {
 		{"5", "expected eq"},                              // a literal alone
 		{"'true'", "expected eq"},                         // a string is not a Boolean
 		{"true false", "unexpected"},                      // two literals
+		{"V eq null", "null is not a value"},              // R27: Azure refuses the null literal
+		{"NULL ne V", "null is not a value"},
 	}
 	for _, tt := range tests {
 		_, err := Parse(tt.filter)

@@ -212,6 +212,11 @@ func wordToken(s string, i int) (token, int, error) {
 	switch strings.ToLower(word) {
 	case "true", "false":
 		return token{kind: "lit", text: word, lit: Value{Kind: Bool, B: strings.EqualFold(word, "true")}, pos: i}, j, nil
+	case "null":
+		// OData's null literal, which Azure refuses in a filter: 400
+		// InvalidInput, "One of the request inputs is not valid." (Azure's
+		// answer to `myCol eq null`, quoted in Azurite issue #2471).
+		return token{}, 0, &filterError{i, "null is not a value the Table service compares"}
 	}
 	return token{kind: "ident", text: word, pos: i}, j, nil
 }
