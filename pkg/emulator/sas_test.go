@@ -2,6 +2,9 @@ package emulator
 
 import (
 	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -281,5 +284,36 @@ func TestSASFieldTwice(t *testing.T) {
 	}
 	if got := answer(t, serve(s, sasRequest(s, "POST", "/SasTable", legacyPolicySAS, []byte(`{"PartitionKey":"x","RowKey":"y"}`)))); got != "No Content" {
 		t.Errorf("insert after the policy was changed to add only: %s", got)
+	}
+}
+
+// TestSASBesideAnAuthorizationHeader holds R24: Azure authenticates a
+// request by its Authorization header when it has one; a SAS beside it is
+// not read, so a valid SAS does not rescue a Shared Key Lite signed over
+// another path (or without a date), and a SAS that would fail does not
+// refuse a good signature.
+func TestSASBesideAnAuthorizationHeader(t *testing.T) {
+	s := sasServer(t, june2026)
+	sasAndKey := func(token, signedPath string) *http.Request {
+		r := sasRequest(s, "GET", "/SasTable()", token, nil)
+		r.Header.Set("x-ms-date", time.Now().UTC().Format(http.TimeFormat))
+		mac := hmac.New(sha256.New, s.key)
+		mac.Write([]byte(r.Header.Get("x-ms-date") + "\n/" + s.account + "/" + s.account + signedPath))
+		r.Header.Set("Authorization", "SharedKeyLite "+s.account+":"+base64.StdEncoding.EncodeToString(mac.Sum(nil)))
+		return r
+	}
+	if got := answer(t, serve(s, sasRequest(s, "GET", "/SasTable()", pyAccountSAS, nil))); got != "OK" {
+		t.Fatalf("the SAS alone: %s", got)
+	}
+	if got := answer(t, serve(s, sasAndKey(pyAccountSAS, "/SasTable"))); got != "AuthenticationFailed" {
+		t.Errorf("a good SAS beside a Shared Key Lite signed over another path: %s, want AuthenticationFailed", got)
+	}
+	r := sasAndKey(pyAccountSAS, "/SasTable()")
+	r.Header.Del("x-ms-date")
+	if got := answer(t, serve(s, r)); got != "AuthenticationFailed" {
+		t.Errorf("a good SAS beside a Shared Key Lite without a date: %s, want AuthenticationFailed", got)
+	}
+	if got := answer(t, serve(s, sasAndKey(strings.Replace(pyAccountSAS, "sig=", "sig=x", 1), "/SasTable()"))); got != "OK" {
+		t.Errorf("a bad SAS beside a good Shared Key Lite: %s, want OK", got)
 	}
 }
