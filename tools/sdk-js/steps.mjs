@@ -18,6 +18,7 @@ import {
 } from "@azure/data-tables";
 import { batches } from "./wide_batch.mjs";
 import { queries } from "./wide_queries.mjs";
+import { rules } from "./wide_rules.mjs";
 import { service } from "./wide_service.mjs";
 import { values } from "./wide_values.mjs";
 
@@ -324,11 +325,12 @@ await step("remove ACL", () => sasT.setAccessPolicy([]));
 await step("revoked policy SAS query", () => keysOf(sasTable(sasName, policySas).listEntities()));
 
 // The wider steps, area by area (wide_*.mjs).
-const ctx = { step, table, svc, t, prefix, props, keysOf, failure, endpoint, cred, opts, odata, TableServiceClient, TableClient, AzureSASCredential, generateTableSas };
+const ctx = { step, table, svc, t, prefix, props, keysOf, failure, endpoint, cred, opts, odata, TableServiceClient, TableClient, AzureSASCredential, generateTableSas, generateAccountSas };
 await values(ctx);
 await queries(ctx);
 await batches(ctx);
 await service(ctx);
+await rules(ctx);
 
 await step("delete tables", async () => {
   for (const n of ["main", "other", "paging", "sas"]) await svc.deleteTable(t(n));
