@@ -60,6 +60,9 @@ func TestFilterEval(t *testing.T) {
 		{"T eq datetime'2025-01-15T13:00:00+01:00'", true},    // an offset
 		{"T gt datetime'2025-01-15T11:59:59.9999999Z'", true}, // fractional seconds
 		{"G eq guid'0000000A-0000-4000-8000-000000000000'", true}, // guid, case-insensitive
+		{"G gt guid'00000009-FFFF-FFFF-FFFF-FFFFFFFFFFFF'", true}, // R28: Guids compare as values
+		{"G lt guid'0000000a-0000-4000-8000-000000000001'", true},
+		{"G gt guid'F0000000-0000-0000-0000-000000000000'", false},
 		{"X eq X'01ff'", true},                                      // binary literal
 		{"X eq binary'01FF'", true},                                 // binary'..' form
 		{"S eq 'hello'", true},                                      // string
