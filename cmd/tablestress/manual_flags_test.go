@@ -156,6 +156,9 @@ var foreignFlags = map[string]string{
 	"--abort-on-container-exit": "docker compose",
 	"--assignee":                "az role assignment",
 	"--skipApiVersionCheck":     "Azurite",
+	"--bare":                    "git clone",
+	"--rev":                     "azurite-suites.sh",
+	"--only":                    "azurite-suites.sh",
 	"--duraton":                 "did you mean --duration",
 }
 
