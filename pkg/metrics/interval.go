@@ -19,7 +19,7 @@ type Interval struct {
 	HottestEntities int64  `json:"hottest_entities"`
 	// Latency is the second's latency histogram (µs), kept so that merged
 	// summaries recompute the quantiles exactly; nil in Tick's interval and
-	// for seconds without completed operations.
+	// for seconds without answered operations.
 	Latency *Compact `json:"latency_hist,omitempty"`
 }
 

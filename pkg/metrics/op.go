@@ -19,9 +19,11 @@
 //   - ops counts completed operations, failed those that ended unsuccessfully
 //     after all attempts, dropped those that were scheduled (open loop) but
 //     could not start on time.
-//   - latency is per completed operation, from its scheduled start to the end
-//     of its last request (coordinated omission corrected by the caller
-//     passing the scheduled start).
+//   - latency is per answered operation (completed and not failed), from its
+//     scheduled start to the end of its last request (coordinated omission
+//     corrected by the caller passing the scheduled start). A failed
+//     operation is counted in ops and failed but its time is in no latency
+//     figure: the percentiles are those of the answers, never of failures.
 //   - An operation belongs to the measured window when it started in it: one
 //     started during the warm-up is excluded from every figure with all its
 //     requests, however late it ends; one started before the window's end

@@ -58,8 +58,9 @@ func (d *tickData) question(k int) *qAcc {
 
 // QuestionDone records a completed question k (its index in
 // Options.Questions): as an operation of kind Question on partition
-// (CrossPartition when it asked several), latency from scheduled to end,
-// and the question's own figures. Questions scheduled before the
+// (CrossPartition when it asked several), latency from scheduled to end
+// when it was answered (ok; a failed question's is recorded nowhere, as
+// Done's), and the question's own figures. Questions scheduled before the
 // measurement start are warm-up, ignored.
 func (r *Recorder) QuestionDone(k int, partition string, scheduled, end time.Time, ok bool, f QuestionFigures) {
 	r.Done(Question, partition, scheduled, end, ok)
@@ -70,7 +71,9 @@ func (r *Recorder) QuestionDone(k int, partition string, scheduled, end time.Tim
 	}
 	qa := r.d.question(k)
 	qa.c.done(ok)
-	qa.lat.Record(latencyUS(scheduled, end))
+	if ok {
+		qa.lat.Record(latencyUS(scheduled, end))
+	}
 	qa.fig.Add(f)
 }
 

@@ -94,8 +94,10 @@ func (r *Recorder) Request(q Request) {
 // Done records a completed operation on partition ("" for none): its latency
 // runs from scheduled, the intended start, to end, the end of its last
 // request, so queueing and late starts count. ok is false when the operation
-// ended unsuccessfully after all its attempts. Operations scheduled before
-// the measurement start are warm-up, ignored however late they end.
+// ended unsuccessfully after all its attempts: it counts as failed, and its
+// latency is recorded nowhere (the latency figures are the answered
+// operations'). Operations scheduled before the measurement start are
+// warm-up, ignored however late they end.
 func (r *Recorder) Done(op Op, partition string, scheduled, end time.Time, ok bool) {
 	us := latencyUS(scheduled, end)
 	r.mu.Lock()
@@ -107,15 +109,20 @@ func (r *Recorder) Done(op Op, partition string, scheduled, end time.Time, ok bo
 	d := r.d
 	o := &d.ops[op]
 	o.c.done(ok)
-	o.lat.Record(us)
-	if partition != "" {
-		p := d.part(partition)
-		p.c.done(ok)
-		p.lat.Record(us)
-	}
 	s := d.second(sec)
 	s.c.done(ok)
-	s.lat.Record(us)
+	var p *partAcc
+	if partition != "" {
+		p = d.part(partition)
+		p.c.done(ok)
+	}
+	if ok {
+		o.lat.Record(us)
+		s.lat.Record(us)
+		if p != nil {
+			p.lat.Record(us)
+		}
+	}
 	r.mu.Unlock()
 }
 

@@ -17,9 +17,9 @@ type Stats struct {
 	Status map[string]int64 `json:"status"`
 	// Quantiles are Latency's, in milliseconds.
 	Quantiles Percentiles `json:"latency_ms"`
-	// Latency holds every completed operation's latency in microseconds:
-	// hdrhistogram-go, 1 µs to 1 h, 3 significant digits; never nil in a
-	// Summary. JSON carries it as "latency_hdr", its V2 compressed encoding.
+	// Latency holds every answered (completed, not failed) operation's
+	// latency in microseconds: hdrhistogram-go, 1 µs to 1 h, 3 significant
+	// digits; never nil in a Summary. JSON carries it as "latency_hdr", its V2 compressed encoding.
 	Latency *hdrhistogram.Histogram `json:"-"`
 }
 

@@ -70,8 +70,8 @@ type PartitionStats struct {
 	Status     map[string]int64 `json:"status"`
 	// Quantiles are Latency's, in milliseconds (Compact precision).
 	Quantiles Percentiles `json:"latency_ms"`
-	// Latency holds the latencies (µs) of the partition's completed
-	// operations.
+	// Latency holds the latencies (µs) of the partition's answered
+	// (completed, not failed) operations.
 	Latency *Compact `json:"latency_hist"`
 }
 
