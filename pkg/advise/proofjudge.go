@@ -27,7 +27,7 @@ func measured(r *report.Report) ProofFigures {
 	if r.Totals.Requests > 0 {
 		f.ThrottledShare = float64(r.Totals.Throttled) / float64(r.Totals.Requests)
 	}
-	if n := r.Totals.Ops + r.Totals.Dropped; n > 0 {
+	if n := r.Totals.Offered(); n > 0 {
 		f.DroppedShare = float64(r.Totals.Dropped) / float64(n)
 	}
 	return f

@@ -44,6 +44,15 @@ func (c *Counts) Add(o Counts) {
 	c.RequestUnits += o.RequestUnits
 }
 
+// Offered is the operations the run set out to do: those that ran (ops)
+// and those it could not start (dropped). A share of operations is of
+// these, so it never exceeds 100%.
+func (c Counts) Offered() int64 { return c.Ops + c.Dropped }
+
+// Answered is the operations that ran and did not fail: those whose
+// latency the latency figures hold.
+func (c Counts) Answered() int64 { return c.Ops - c.Failed }
+
 // IsZero reports whether nothing was counted.
 func (c Counts) IsZero() bool { return c == Counts{} }
 

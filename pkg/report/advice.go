@@ -5,8 +5,8 @@ import (
 	"math"
 )
 
-// DroppedShare is the share of dropped operations above which the report
-// explains the drops and what to change.
+// DroppedShare is the share of the operations offered (run or dropped)
+// dropped above which the report explains the drops and what to change.
 const DroppedShare = 0.01
 
 // DroppedAdvice explains dropped operations over DroppedShare of a run and
@@ -24,10 +24,10 @@ const DroppedShare = 0.01
 // act on (the only drops of a closed loop).
 func DroppedAdvice(r *Report) string {
 	t := r.Totals
-	if t.Ops == 0 || float64(t.Dropped) <= DroppedShare*float64(t.Ops) {
+	if t.Dropped == 0 || float64(t.Dropped) <= DroppedShare*float64(t.Offered()) {
 		return ""
 	}
-	head := fmt.Sprintf("dropped: %s of operations (%s)", pct(t.Dropped, t.Ops), num(t.Dropped))
+	head := fmt.Sprintf("dropped: %s of the operations offered (%s of %s)", pct(t.Dropped, t.Offered()), num(t.Dropped), num(t.Offered()))
 	if r.Run.Mode != "open" {
 		return head + ": they found no existing entity to act on (deletes outpaced inserts); seed more entities (--entities) or lower the weight of delete in the mix"
 	}

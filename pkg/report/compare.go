@@ -62,7 +62,8 @@ func writeCompareHeader(p *textfit.Printer, reps []*Report) {
 }
 
 // compareTable is the table of schemes, one row per run: throughput,
-// latency, throttling, errors, drops, partitions, the busiest peak, pages
+// latency (of the answered operations), throttling, errors, the share of
+// operations that failed, drops, partitions, the busiest peak, pages
 // per query and the scheme's verdict. The MODEL column shows only when the
 // runs were judged by different models.
 func compareTable(reps []*Report) *textfit.Table {
@@ -70,19 +71,26 @@ func compareTable(reps []*Report) *textfit.Table {
 	t := &textfit.Table{Cols: []textfit.Column{
 		{Header: "SCHEME", Shrink: true}, {Header: "MODEL", Shrink: true}, {Header: "OPS/S", Right: true}, {Header: "ENTITIES/S", Short: "ENT/S", Right: true},
 		{Header: "P50 MS", Right: true, Drop: 4}, {Header: "P99 MS", Right: true}, {Header: "P99.9 MS", Right: true, Drop: 5},
-		{Header: "THROTTLED", Right: true}, {Header: "ERRORS", Right: true, Drop: 3}, {Header: "DROPPED", Right: true, Drop: 3},
+		{Header: "THROTTLED", Right: true}, {Header: "ERRORS", Right: true, Drop: 3}, {Header: "FAILED", Right: true, Drop: 3},
+		{Header: "DROPPED", Right: true, Drop: 3},
 		{Header: "PARTITIONS", Short: "PARTS", Right: true, Drop: 2}, {Header: "BUSIEST PEAK/S", Short: "PEAK/S", Right: true}, {Header: "PAGES/QUERY", Short: "PAGES/Q", Right: true, Drop: 1},
 		{Header: "VERDICT", Wrap: true, MinWrap: 20},
 	}}
+	var bad metrics.Counts
 	for _, r := range reps {
 		s := r.Totals
+		bad.Add(metrics.Counts{Errors: s.Errors, Failed: s.Failed, Dropped: s.Dropped})
 		v := SchemeVerdict(r)
 		t.Cells(cell(r.Scheme), cell(r.Model), cell(rate(s.OpsPerSec)), cell(rate(s.EntitiesPerSec)),
-			cell(ms(s.Latency.P50)), cell(ms(s.Latency.P99)), cell(ms(s.Latency.P999)), warn(pct(s.Throttled, s.Requests), s.Throttled > 0),
-			warn(num(s.Errors), s.Errors > 0), warn(num(s.Dropped), s.Dropped > 0), cell(num(int64(len(r.Partitions)))),
+			cell(latencyCell(s.Counts, s.Latency.P50)), cell(latencyCell(s.Counts, s.Latency.P99)), cell(latencyCell(s.Counts, s.Latency.P999)),
+			warn(pct(s.Throttled, s.Requests), s.Throttled > 0), warn(num(s.Errors), s.Errors > 0), failedCell(s.Counts),
+			warn(num(s.Dropped), s.Dropped > 0), cell(num(int64(len(r.Partitions)))),
 			cell(peakCell(r)), cell(pagesPerQuery(r)), textfit.Cell{Text: v, Color: verdictColor(v)})
 	}
 	t.Cols[1].Hide = !perModel
+	keepWhen(t, "ERRORS", bad.Errors > 0)
+	keepWhen(t, "FAILED", bad.Failed > 0)
+	keepWhen(t, "DROPPED", bad.Dropped > 0)
 	return t
 }
 
@@ -148,6 +156,8 @@ func writeOpLatency(p *textfit.Printer, reps []*Report) {
 				switch {
 				case !ok:
 					row = append(row, "-")
+				case s.Ops > 0 && s.Answered() == 0:
+					row = append(row, "all failed")
 				case full:
 					row = append(row, fmt.Sprintf("%s / %s / %s", ms(s.Latency.P50), ms(s.Latency.P99), ms(s.Latency.P999)))
 				default:

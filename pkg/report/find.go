@@ -38,10 +38,12 @@ type FindStep struct {
 	Rate           float64 `json:"rate"`
 	OpsPerSec      float64 `json:"ops_per_sec"`
 	EntitiesPerSec float64 `json:"entities_per_sec"`
-	ThrottledPct   float64 `json:"throttled_pct"`
-	DroppedPct     float64 `json:"dropped_pct"`
-	P99            float64 `json:"p99_ms"`
-	BusiestPeak    float64 `json:"busiest_peak_entities_per_sec"`
+	// ThrottledPct is the share of requests throttled, DroppedPct the
+	// share of the operations offered (run or dropped) that were dropped.
+	ThrottledPct float64 `json:"throttled_pct"`
+	DroppedPct   float64 `json:"dropped_pct"`
+	P99          float64 `json:"p99_ms"`
+	BusiestPeak  float64 `json:"busiest_peak_entities_per_sec"`
 	// RequestUnitsPerSec and BusiestPeakUnits are the request units per
 	// second the step was charged and its busiest partition's peak RU/s,
 	// for a target that charges them.

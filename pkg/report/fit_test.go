@@ -87,7 +87,10 @@ func TestDroppedAdvice(t *testing.T) {
 	}{
 		{"under 1%", func(r *Report) { r.Totals.Dropped = 100 }, nil},
 		// 1,000 ops/s × 40 ms = 40 workers busy, of 32.
-		{"too few workers", func(*Report) {}, []string{"10.00% of operations (1,000)", "about 40 of the 32 workers", "raise --workers (to about 80)"}},
+		// A share of the operations offered: 1,000 dropped of 11,000.
+		{"too few workers", func(*Report) {}, []string{"9.09% of the operations offered (1,000 of 11,000)", "about 40 of the 32 workers", "raise --workers (to about 80)"}},
+		// More dropped than ran is still under 100% of what was offered.
+		{"more dropped than ran", func(r *Report) { r.Totals.Dropped = 28_174 }, []string{"dropped: 73.80% of the operations offered (28,174 of 38,174)"}},
 		{"throttled", func(r *Report) { r.Totals.Throttled = 900; r.Totals.Status["503 ServerBusy"] = 900 },
 			[]string{"the target cannot keep up", "10.00% of requests", "lower --rate"}},
 		{"stalls", func(r *Report) { r.Totals.Latency.P90 = 2 }, []string{"only about 2 of the 32 workers", "stalled"}},

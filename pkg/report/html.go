@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"sort"
 
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
@@ -88,16 +87,18 @@ func WriteHTML(w io.Writer, reps ...*Report) error {
 }
 
 func writeCompareTable(ew *textfit.Printer, reps []*Report) {
-	ew.Printf("<table><tr><th>scheme</th><th>ops/s</th><th>entities/s</th><th>p50 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>throttled</th><th>partitions</th><th>busiest peak/s</th><th class=\"text\">verdict</th></tr>\n")
+	ew.Printf("<table><tr><th>scheme</th><th>ops/s</th><th>entities/s</th><th>p50 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>throttled</th><th>errors</th><th>failed</th><th>dropped</th><th>partitions</th><th>busiest peak/s</th><th class=\"text\">verdict</th></tr>\n")
 	for _, r := range reps {
 		v := SchemeVerdict(r)
 		cls := "ok"
 		if v != "ok" {
 			cls = "bad"
 		}
-		ew.Printf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"text %s\">%s</td></tr>\n",
-			html.EscapeString(r.Scheme), rate(r.Totals.OpsPerSec), rate(r.Totals.EntitiesPerSec), ms(r.Totals.Latency.P50), ms(r.Totals.Latency.P99),
-			ms(r.Totals.Latency.P999), pct(r.Totals.Throttled, r.Totals.Requests), num(int64(len(r.Partitions))), html.EscapeString(peakCell(r)), cls, html.EscapeString(v))
+		t := r.Totals
+		ew.Printf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>%s%s%s<td>%s</td><td>%s</td><td class=\"text %s\">%s</td></tr>\n",
+			html.EscapeString(r.Scheme), rate(t.OpsPerSec), rate(t.EntitiesPerSec), latencyCell(t.Counts, t.Latency.P50), latencyCell(t.Counts, t.Latency.P99),
+			latencyCell(t.Counts, t.Latency.P999), pct(t.Throttled, t.Requests), badTD(num(t.Errors), t.Errors > 0), badTD(failedCell(t.Counts).Text, t.Failed > 0),
+			badTD(num(t.Dropped), t.Dropped > 0), num(int64(len(r.Partitions))), html.EscapeString(peakCell(r)), cls, html.EscapeString(v))
 	}
 	ew.Printf("</table>\n")
 }
@@ -135,6 +136,9 @@ func writeCharts(ew *textfit.Printer, i int, r *Report) {
 	}
 }
 
+// htmlPartitions is how many of the busiest partitions a run's table lists.
+const htmlPartitions = 20
+
 func writeRunHTML(ew *textfit.Printer, i int, r *Report) {
 	e := html.EscapeString
 	ew.Printf("<section><h2>Scheme %s</h2>\n", e(r.Scheme))
@@ -147,15 +151,24 @@ func writeRunHTML(ew *textfit.Printer, i int, r *Report) {
 	writeUnitsHTML(ew, r)
 	ew.Printf("<table><tr><th>operation</th><th>ops</th><th>ops/s</th><th>entities/s</th><th>requests</th><th>throttled</th><th>errors</th><th>failed</th><th>dropped</th><th>retries</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max ms</th></tr>\n")
 	row := func(name string, s Stats) {
-		ew.Printf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
-			e(name), num(s.Ops), rate(s.OpsPerSec), rate(s.EntitiesPerSec), num(s.Requests), num(s.Throttled), num(s.Errors), num(s.Failed),
-			num(s.Dropped), num(s.Retries), ms(s.Latency.P50), ms(s.Latency.P90), ms(s.Latency.P99), ms(s.Latency.P999), ms(s.Latency.Max))
+		l := func(v float64) string { return latencyCell(s.Counts, v) }
+		ew.Printf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>%s%s%s<td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+			e(name), num(s.Ops), rate(s.OpsPerSec), rate(s.EntitiesPerSec), num(s.Requests), num(s.Throttled), badTD(num(s.Errors), s.Errors > 0),
+			badTD(num(s.Failed), s.Failed > 0), badTD(num(s.Dropped), s.Dropped > 0), num(s.Retries), l(s.Latency.P50), l(s.Latency.P90), l(s.Latency.P99),
+			l(s.Latency.P999), l(s.Latency.Max))
 	}
 	for _, op := range OperationOrder(r.Operations) {
 		row(op, r.Operations[op])
 	}
 	row("total", r.Totals)
-	ew.Printf("</table>\n<p>status: %s</p>\n", e(statusLine(r.Totals.Status)))
+	ew.Printf("</table>\n")
+	if line := failedLine(r.Totals.Counts); line != "" {
+		ew.Printf("<p class=\"bad\">%s</p>\n", e(line))
+	}
+	if advice := DroppedAdvice(r); advice != "" {
+		ew.Printf("<p class=\"bad\">%s</p>\n", e(advice))
+	}
+	ew.Printf("<p>status: %s</p>\n", e(statusLine(r.Totals.Status)))
 	if len(r.Questions) > 0 {
 		ew.Printf("<h3>Questions</h3>\n")
 		writeQuestionsHTML(ew, []*Report{r})
@@ -167,15 +180,14 @@ func writeRunHTML(ew *textfit.Printer, i int, r *Report) {
 			if !t.OK {
 				res, cls = "FAIL", "bad"
 			}
-			ew.Printf("<tr><td>%s</td><td>%s%s</td><td class=\"%s\">%s</td></tr>\n", e(t.Expr), trimFloat(t.Observed), e(t.Unit), cls, res)
+			ew.Printf("<tr><td>%s</td><td>%s%s%s</td><td class=\"%s\">%s</td></tr>\n", e(t.Expr), trimFloat(t.Observed), e(t.Unit), e(observedIn(t)), cls, res)
 		}
 		ew.Printf("</table>\n")
 	}
 	writeCharts(ew, i, r)
 	ew.Printf("<h3>Busiest partitions</h3><table><tr><th>partition</th><th>entities</th><th>entities/s</th><th>peak/s</th><th>requests</th><th>throttled</th><th>errors</th><th>p99 ms</th><th class=\"text\">verdict</th></tr>\n")
-	parts := append([]Partition(nil), r.Partitions...)
-	sort.SliceStable(parts, func(a, b int) bool { return parts[a].Entities > parts[b].Entities })
-	for _, p := range parts[:min(len(parts), 20)] {
+	rows, extra := partitionRows(r, htmlPartitions)
+	for _, p := range rows {
 		v := partitionVerdictOf(r, p)
 		cls := "ok"
 		if v != "ok" {
@@ -183,7 +195,19 @@ func writeRunHTML(ew *textfit.Printer, i int, r *Report) {
 		}
 		ew.Printf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"text %s\">%s</td></tr>\n",
 			e(displayKey(p.PartitionKey)), num(p.Entities), rate(p.EntitiesPerSec), rate(p.PeakEntitiesPerSec), num(p.Requests),
-			num(p.Throttled), num(p.Errors), ms(p.Latency.P99), cls, e(v))
+			num(p.Throttled), num(p.Errors), latencyCell(p.Counts, p.Latency.P99), cls, e(v))
 	}
-	ew.Printf("</table></section>\n")
+	ew.Printf("</table>\n")
+	if note := judgedNote(extra); note != "" {
+		ew.Printf("<p>%s</p>\n", e(note))
+	}
+	ew.Printf("</section>\n")
+}
+
+// badTD is a table cell, marked bad when bad: a failure.
+func badTD(text string, bad bool) string {
+	if bad {
+		return "<td class=\"bad\">" + html.EscapeString(text) + "</td>"
+	}
+	return "<td>" + html.EscapeString(text) + "</td>"
 }

@@ -90,10 +90,11 @@ type junitProblem struct {
 // differ), or a scheme's search (tablestress find). A run's suite has the
 // test case "run completes" (an error when the run failed or was
 // interrupted, a failure when an abort_on_fail threshold stopped it), the
-// read-back of --verify when it ran, and one test case per threshold in
-// the report, whatever its metric, named by its expression: a failure
-// gives the observed value and the bound, or what the run did not
-// observe. A search's suite has one test case, its result, with every step
+// read-back of --verify when it ran, one test case per threshold in the
+// report, whatever its metric, named by its expression: a failure gives
+// the observed value and the bound, or what the run did not observe; and
+// one per operation and question the run offered ("question NAME
+// answered"), a failure when none was answered. A search's suite has one test case, its result, with every step
 // in the properties: a step that failed is what a search looks for, not a
 // failure. Each suite's standard output is the text report. A report with
 // no start time stands for a command that failed before it measured

@@ -51,7 +51,47 @@ func runCases(r *Report, class string) []junitCase {
 		}
 		cases = append(cases, c)
 	}
+	return append(cases, answeredCases(r, class, where)...)
+}
+
+// answeredCases are a case per operation and per question the run offered
+// ("operation insert answered", "question tenant-day answered"), failing
+// when none of them was answered: every one that ran failed after its
+// retries, or none could start. Those that failed when others were
+// answered are counted in the properties and the text, not judged here.
+func answeredCases(r *Report, class, where string) []junitCase {
+	var cases []junitCase
+	add := func(name string, s Stats) {
+		if s.Offered() == 0 {
+			return
+		}
+		c := junitCase{Name: xmlToken(name+" answered", "answered"), Classname: class, Time: "0"}
+		if s.Answered() == 0 {
+			msg := neverAnswered(s)
+			c.Failure = &junitProblem{Type: "failed", Message: msg, Text: name + ": " + msg + "\n" + where}
+		}
+		cases = append(cases, c)
+	}
+	for _, op := range OperationOrder(r.Operations) {
+		add("operation "+op, r.Operations[op])
+	}
+	for _, n := range QuestionOrder(r.Questions) {
+		add("question "+n, r.Questions[n].Stats)
+	}
 	return cases
+}
+
+// neverAnswered says why nothing of s was answered: how many failed after
+// their retries, with what, and how many were dropped.
+func neverAnswered(s Stats) string {
+	var parts []string
+	if s.Ops > 0 {
+		parts = append(parts, fmt.Sprintf("all %s that ran failed after their retries (%s)", num(s.Ops), statusLine(s.Status)))
+	}
+	if s.Dropped > 0 {
+		parts = append(parts, fmt.Sprintf("%s dropped: no worker was free when they were due", num(s.Dropped)))
+	}
+	return "none answered: " + strings.Join(parts, "; ")
 }
 
 // thresholdFailure says why threshold t failed: "observed 312.4ms, bound
@@ -60,7 +100,7 @@ func thresholdFailure(t Threshold) string {
 	if t.Missing != "" {
 		return "nothing observed: " + t.Missing
 	}
-	observed := "observed " + exact(t.Observed) + t.Unit
+	observed := "observed " + exact(t.Observed) + t.Unit + observedIn(t)
 	if _, cmp, bound, ok := threshold.Split(t.Expr); ok {
 		return observed + ", bound " + cmp + " " + bound
 	}
@@ -97,7 +137,13 @@ func junitProps(r *Report) []junitProperty {
 	add("entities_per_sec", exact(r.Totals.EntitiesPerSec))
 	add("throttled", strconv.FormatInt(r.Totals.Throttled, 10))
 	add("errors", strconv.FormatInt(r.Totals.Errors, 10))
+	add("failed", strconv.FormatInt(r.Totals.Failed, 10))
 	add("dropped", strconv.FormatInt(r.Totals.Dropped, 10))
+	for _, n := range QuestionOrder(r.Questions) {
+		if q := r.Questions[n]; q.Failed > 0 {
+			add("question."+n+".failed", strconv.FormatInt(q.Failed, 10)+" of "+strconv.FormatInt(q.Ops, 10))
+		}
+	}
 	add("p99_ms", exact(r.Totals.Latency.P99))
 	if r.Charged() {
 		add("request_units_per_sec", exact(rateOf(r.Totals.RequestUnitsPerSec)))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tablestress/tablestress/internal/testenv"
+	"github.com/tablestress/tablestress/pkg/metrics"
 )
 
 var junitOpts = JUnitOptions{Hostname: "ci-runner", Now: time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)}
@@ -57,8 +58,12 @@ func TestJUnitThresholdCases(t *testing.T) {
 	if s.Name != "constant" || s.Package != "hot" || s.Hostname != "ci-runner" || s.Timestamp != "2026-01-02T03:04:05" || s.Time != "10.000" {
 		t.Errorf("suite attributes: %+v", s)
 	}
-	if s.Tests != 6 || s.Failures != 3 || s.Errors != 0 {
-		t.Errorf("tests %d failures %d errors %d, want 6, 3, 0", s.Tests, s.Failures, s.Errors)
+	// The run, five thresholds and its one operation, insert, answered.
+	if s.Tests != 7 || s.Failures != 3 || s.Errors != 0 {
+		t.Errorf("tests %d failures %d errors %d, want 7, 3, 0", s.Tests, s.Failures, s.Errors)
+	}
+	if c := findCase(t, s, "operation insert answered"); c.Failure != nil {
+		t.Errorf("insert was answered: %+v", c)
 	}
 	if c := findCase(t, s, JUnitRunCase); c.Failure != nil || c.Error != nil || c.Time != "10.000" {
 		t.Errorf("the completed run: %+v", c)
@@ -86,6 +91,47 @@ func TestJUnitThresholdCases(t *testing.T) {
 	}
 	if !strings.Contains(s.SystemOut.Text, "thresholds:") || !strings.Contains(s.SystemOut.Text, "FAIL throttle_rate < 1%") {
 		t.Errorf("the suite's output is not the text report:\n%s", s.SystemOut.Text)
+	}
+}
+
+// An operation or a question of which nothing was answered (every one
+// that ran failed after its retries, or none could start) is a failed
+// test case; one that failed only at times is counted in the properties.
+func TestJUnitNeverAnswered(t *testing.T) {
+	r := sampleReport()
+	ins := r.Operations["insert"]
+	ins.Failed = 1
+	r.Operations["insert"] = ins
+	r.Operations["point_read"] = Stats{Counts: metrics.Counts{Dropped: 7}}
+	r.Totals.Failed = 3
+	never := Question{QuestionPlan: QuestionPlan{Plan: "index", Index: "ByKindHour"}}
+	never.Ops, never.Failed, never.Requests, never.Throttled = 2, 2, 8, 8
+	never.Status = map[string]int64{"503 ServerBusy": 8}
+	r.Questions = map[string]Question{"kind-hour": never}
+	doc, _ := junitOf(t, r)
+	s := doc.Suites[0]
+	if c := findCase(t, s, "question kind-hour answered"); c.Failure == nil || c.Failure.Type != "failed" ||
+		c.Failure.Message != "none answered: all 2 that ran failed after their retries (503 ServerBusy ×8)" {
+		t.Errorf("the question never answered: %+v", c.Failure)
+	}
+	if c := findCase(t, s, "operation point_read answered"); c.Failure == nil || !strings.Contains(c.Failure.Message, "7 dropped") {
+		t.Errorf("the operation never started: %+v", c.Failure)
+	}
+	if c := findCase(t, s, "operation insert answered"); c.Failure != nil {
+		t.Errorf("insert failed once of 60,000, and was answered: %+v", c.Failure)
+	}
+	if s.Failures != 2 {
+		t.Errorf("%d failures, want the 2 never answered", s.Failures)
+	}
+	props := map[string]string{}
+	for _, p := range s.Properties.List {
+		props[p.Name] = p.Value
+	}
+	if props["failed"] != "3" || props["question.kind-hour.failed"] != "2 of 2" {
+		t.Errorf("the properties do not count the failures: %v", props)
+	}
+	if !strings.Contains(s.SystemOut.Text, "question kind-hour was never answered") {
+		t.Errorf("the text report does not say the question was never answered:\n%s", s.SystemOut.Text)
 	}
 }
 
@@ -188,8 +234,10 @@ func TestJUnitValidatesAgainstTheSchemas(t *testing.T) {
 	failed.Failure = "it broke"
 	verified := sampleReport()
 	verified.Verify = &Verify{Checked: 1}
+	never := sampleReport() // an operation never answered: a failed case
+	never.Operations["point_read"] = Stats{Counts: metrics.Counts{Ops: 2, Failed: 2, Requests: 2}, Status: map[string]int64{"503 ServerBusy": 2}}
 	docs := map[string][]*Report{
-		"run.xml":     {richReport("hash-buckets", false)},
+		"run.xml":     {richReport("hash-buckets", false), never},
 		"compare.xml": {richReport("constant", true), richReport("hash-buckets", false), failed, verified},
 		"error.xml":   {{Scenario: "hot", Failure: "--rate: want a number"}},
 	}

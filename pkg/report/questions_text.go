@@ -17,8 +17,8 @@ func questionCols(scheme bool) []textfit.Column {
 		{Header: "QUESTION", Shrink: true}, {Header: "SCHEME", Shrink: true, Hide: !scheme}, {Header: "PLAN"},
 		{Header: "QUESTIONS/S", Short: "Q/S", Right: true, Drop: 4}, {Header: "REQUESTS/Q", Short: "REQS/Q", Right: true},
 		{Header: "PARTITIONS/Q", Short: "PARTS/Q", Right: true, Drop: 2}, {Header: "ROWS VISITED/Q", Short: "VISITED/Q", Right: true},
-		{Header: "THROTTLED", Right: true, Drop: 1}, {Header: "P50 MS", Right: true, Drop: 3}, {Header: "P99 MS", Right: true},
-		{Header: "P99.9 MS", Right: true, Drop: 5}, {Header: "RU/Q", Right: true, Drop: 2},
+		{Header: "THROTTLED", Right: true, Drop: 1}, {Header: "FAILED", Right: true, Drop: 1}, {Header: "P50 MS", Right: true, Drop: 3},
+		{Header: "P99 MS", Right: true}, {Header: "P99.9 MS", Right: true, Drop: 5}, {Header: "RU/Q", Right: true, Drop: 2},
 	}
 }
 
@@ -43,8 +43,8 @@ func questionCells(name, scheme string, q Question) []textfit.Cell {
 		}
 	}
 	return []textfit.Cell{cell(name), cell(scheme), label, cell(rate(q.OpsPerSec)), cell(perQ(q, q.RequestsPerQuestion)),
-		cell(perQ(q, q.PartitionsPerQuestion)), cell(visited), warn(pct(q.Throttled, q.Requests), q.Throttled > 0),
-		cell(ms(q.Latency.P50)), cell(ms(q.Latency.P99)), cell(ms(q.Latency.P999)), cell(ru)}
+		cell(perQ(q, q.PartitionsPerQuestion)), cell(visited), warn(pct(q.Throttled, q.Requests), q.Throttled > 0), failedCell(q.Counts),
+		cell(latencyCell(q.Counts, q.Latency.P50)), cell(latencyCell(q.Counts, q.Latency.P99)), cell(latencyCell(q.Counts, q.Latency.P999)), cell(ru)}
 }
 
 func perQ(q Question, v float64) string {
@@ -75,7 +75,7 @@ func writeQuestions(p *textfit.Printer, reps []*Report) {
 	}
 	order := QuestionOrder(set)
 	t := &textfit.Table{Cols: questionCols(len(reps) > 1)}
-	returned := false
+	returned, failed := false, false
 	for _, n := range order {
 		for _, r := range reps {
 			q, ok := r.Questions[n]
@@ -83,15 +83,32 @@ func writeQuestions(p *textfit.Printer, reps []*Report) {
 				continue
 			}
 			returned = returned || (q.Ops > 0 && estimatedVisits(q))
+			failed = failed || q.Failed > 0
 			t.Cells(questionCells(n, runLabel(r, reps), q)...)
 		}
 	}
+	keepWhen(t, "FAILED", failed)
 	p.Blank()
-	p.Line("questions: each as the scheme's plan answers it; latency of the whole question, from its scheduled start")
+	p.Line("questions: each as the scheme's plan answers it; latency of the whole question, from its scheduled start, of those answered; failed: the share of those asked that failed after their retries")
 	render(p, t)
 	if returned {
 		p.Line("* rows returned: the service did not count the rows it visited (the embedded service counts them on every query page)")
 	}
+	for _, n := range order {
+		for _, r := range reps {
+			if q, ok := r.Questions[n]; ok && q.Ops > 0 && q.Answered() == 0 {
+				p.Painted(textfit.Red, "question %s%s was never answered: all %s asked failed after their retries (%s)", n, underScheme(r, reps), num(q.Ops), statusLine(q.Status))
+			}
+		}
+	}
+}
+
+// underScheme is " under SCHEME" in a comparison, "" for one run.
+func underScheme(r *Report, reps []*Report) string {
+	if len(reps) < 2 {
+		return ""
+	}
+	return " under " + runLabel(r, reps)
 }
 
 // QuestionsCSVHeader is the header of the questions CSV.
@@ -99,7 +116,8 @@ var QuestionsCSVHeader = []string{"scheme", "question", "plan", "scope", "index"
 	"requests_per_question", "partitions_per_question", "rows_visited_per_question", "rows_visited_from", "rows_returned_per_question",
 	"throttled", "failed", "dropped", "p50_ms", "p99_ms", "p999_ms", "request_units_per_question"}
 
-// WriteQuestionsCSV writes one row per question and scheme.
+// WriteQuestionsCSV writes one row per question and scheme. Latency is
+// of the questions answered (ops - failed), empty when none was.
 func WriteQuestionsCSV(w io.Writer, reports ...*Report) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(QuestionsCSVHeader); err != nil {
@@ -114,9 +132,15 @@ func WriteQuestionsCSV(w io.Writer, reports ...*Report) error {
 			if q.RequestUnitsPerQuestion != nil {
 				ru = f(*q.RequestUnitsPerQuestion)
 			}
+			lat := func(v float64) string { // none when no question was answered
+				if q.Answered() == 0 {
+					return ""
+				}
+				return f(v)
+			}
 			rec := []string{r.Scheme, n, q.Plan, q.Scope, q.Index, i(q.Ops), f(q.OpsPerSec), i(q.Requests), f(q.RequestsPerQuestion),
 				f(q.PartitionsPerQuestion), f(q.RowsVisitedPerQuestion), q.RowsVisitedFrom, f(q.RowsReturnedPerQuestion),
-				i(q.Throttled), i(q.Failed), i(q.Dropped), f(q.Latency.P50), f(q.Latency.P99), f(q.Latency.P999), ru}
+				i(q.Throttled), i(q.Failed), i(q.Dropped), lat(q.Latency.P50), lat(q.Latency.P99), lat(q.Latency.P999), ru}
 			if err := cw.Write(rec); err != nil {
 				return err
 			}
@@ -139,7 +163,7 @@ func hasQuestions(reps []*Report) bool {
 // writeQuestionsHTML writes the questions of reps as a table.
 func writeQuestionsHTML(ew *textfit.Printer, reps []*Report) {
 	e := html.EscapeString
-	ew.Printf("<table><tr><th>question</th><th>scheme</th><th>plan</th><th>questions/s</th><th>requests/q</th><th>partitions/q</th><th>rows visited/q</th><th>throttled</th><th>p50 ms</th><th>p99 ms</th><th>RU/q</th><th class=\"text\">why</th></tr>\n")
+	ew.Printf("<table><tr><th>question</th><th>scheme</th><th>plan</th><th>questions/s</th><th>requests/q</th><th>partitions/q</th><th>rows visited/q</th><th>throttled</th><th>failed</th><th>p50 ms</th><th>p99 ms</th><th>RU/q</th><th class=\"text\">why</th></tr>\n")
 	for _, r := range reps {
 		for _, n := range QuestionOrder(r.Questions) {
 			q := r.Questions[n]
@@ -151,9 +175,15 @@ func writeQuestionsHTML(ew *textfit.Printer, reps []*Report) {
 			if q.Plan == "scan" {
 				cls = "bad"
 			}
-			ew.Printf("<tr><td>%s</td><td>%s</td><td class=\"%s\">%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s %s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"text\">%s</td></tr>\n",
+			failed := failedCell(q.Counts)
+			fcls := ""
+			if q.Failed > 0 {
+				fcls = "bad"
+			}
+			ew.Printf("<tr><td>%s</td><td>%s</td><td class=\"%s\">%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s %s</td><td>%s</td><td class=\"%s\">%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"text\">%s</td></tr>\n",
 				e(n), e(r.Scheme), cls, e(q.Label()), rate(q.OpsPerSec), perQ(q, q.RequestsPerQuestion), perQ(q, q.PartitionsPerQuestion),
-				perQ(q, q.RowsVisitedPerQuestion), e(q.RowsVisitedFrom), pct(q.Throttled, q.Requests), ms(q.Latency.P50), ms(q.Latency.P99), ru, e(q.Why))
+				perQ(q, q.RowsVisitedPerQuestion), e(q.RowsVisitedFrom), pct(q.Throttled, q.Requests), fcls, failed.Text,
+				latencyCell(q.Counts, q.Latency.P50), latencyCell(q.Counts, q.Latency.P99), ru, e(q.Why))
 		}
 	}
 	ew.Printf("</table>\n")

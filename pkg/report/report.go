@@ -208,6 +208,10 @@ type Threshold struct {
 	Observed float64 `json:"observed"`
 	Unit     string  `json:"unit,omitempty"`
 	Missing  string  `json:"missing,omitempty"`
+	// Partition is the partition whose figure Observed is, for a threshold
+	// on one partition's (max_partition_peak: the partition of the highest
+	// peak), so that the report can show it beside the threshold.
+	Partition string `json:"partition,omitempty"`
 }
 
 // Compare is the tablestress.compare/v1 document: one report per scheme.

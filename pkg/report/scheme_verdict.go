@@ -57,6 +57,7 @@ func SchemeVerdict(r *Report) string {
 			v = append(v, fmt.Sprintf("range queries need %.1f pages", float64(q.Pages)/float64(q.Ops)))
 		}
 	}
+	v = append(v, failedVerdict(r)...)
 	if c := r.Totals.Status["409 EntityAlreadyExists"]; c > 0 {
 		v = append(v, fmt.Sprintf("%s key collisions (409)", num(c)))
 	}

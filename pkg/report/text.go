@@ -33,9 +33,13 @@ func WriteTextStyle(w io.Writer, r *Report, st textfit.Style) error {
 	writeRequestSummary(p, r)
 	writeQuestions(p, []*Report{r})
 	n := min(len(r.Partitions), TopPartitions)
+	rows, extra := partitionRows(r, n)
 	p.Blank()
 	p.Line("%s", partitionsHeading(r, n))
-	render(p, partitionsTable(r, n))
+	render(p, partitionsTable(r, rows))
+	if note := judgedNote(extra); note != "" {
+		p.Line("%s", note)
+	}
 	verdict := "verdict: " + Verdict(r)
 	if len(HotPartitions(r)) > 0 {
 		p.Painted(textfit.Red, "%s", verdict)
@@ -60,22 +64,30 @@ func operationsTable(r *Report) *textfit.Table {
 	}}
 	row := func(name string, s Stats) {
 		ops.Cells(cell(name), cell(num(s.Ops)), cell(rate(s.OpsPerSec)), cell(rate(s.EntitiesPerSec)), cell(num(s.Requests)),
-			warn(num(s.Throttled), s.Throttled > 0), warn(num(s.Errors), s.Errors > 0), warn(num(s.Failed), s.Failed > 0),
+			warn(num(s.Throttled), s.Throttled > 0), warn(num(s.Errors), s.Errors > 0), bad(num(s.Failed), s.Failed > 0),
 			warn(num(s.Dropped), s.Dropped > 0), cell(num(s.Retries)),
-			cell(ms(s.Latency.P50)), cell(ms(s.Latency.P99)), cell(ms(s.Latency.P999)), cell(ms(s.Latency.Max)),
+			cell(latencyCell(s.Counts, s.Latency.P50)), cell(latencyCell(s.Counts, s.Latency.P99)), cell(latencyCell(s.Counts, s.Latency.P999)),
+			cell(latencyCell(s.Counts, s.Latency.Max)),
 			cell(rate(unitsPerOp(s))), cell(rate(rateOf(s.RequestUnitsPerSec))))
 	}
 	for _, op := range OperationOrder(r.Operations) {
 		row(op, r.Operations[op])
 	}
 	row("total", r.Totals)
+	keepWhen(ops, "ERRORS", r.Totals.Errors > 0)
+	keepWhen(ops, "FAILED", r.Totals.Failed > 0)
+	keepWhen(ops, "DROPPED", r.Totals.Dropped > 0)
 	return ops
 }
 
-// writeRequestSummary writes the status counts, the share of requests
-// throttled (yellow when any), the advice on dropped operations and the
-// request units verdict, each when there is one.
+// writeRequestSummary writes the operations that failed (red, when any),
+// the status counts, the share of requests throttled (yellow when any),
+// the advice on dropped operations and the request units verdict, each
+// when there is one.
 func writeRequestSummary(p *textfit.Printer, r *Report) {
+	if line := failedLine(r.Totals.Counts); line != "" {
+		p.Painted(textfit.Red, "%s", line)
+	}
 	p.Line("status: %s", statusLine(r.Totals.Status))
 	throttled := "throttled: " + pct(r.Totals.Throttled, r.Totals.Requests) + " of requests"
 	if r.Totals.Throttled > 0 {
@@ -91,10 +103,11 @@ func writeRequestSummary(p *textfit.Printer, r *Report) {
 	}
 }
 
-// partitionsTable is the table of the n busiest partitions with each one's
-// verdict. A run not charged in request units keeps PEAK/S longest, as
-// entities per second are then the yardstick.
-func partitionsTable(r *Report, n int) *textfit.Table {
+// partitionsTable is the table of the partitions rows (the busiest, and
+// those thresholds judged) with each one's verdict. A run not charged in
+// request units keeps PEAK/S longest, as entities per second are then the
+// yardstick.
+func partitionsTable(r *Report, rows []Partition) *textfit.Table {
 	parts := &textfit.Table{Cols: []textfit.Column{
 		{Header: "PARTITION", Shrink: true}, {Header: "ENTITIES", Short: "ENTS", Right: true, Drop: 3}, {Header: "ENTITIES/S", Short: "ENT/S", Right: true},
 		{Header: "PEAK/S", Right: true, Drop: 1, Hide: false}, {Header: "RU/S", Right: true, Drop: 2, Hide: !r.Charged()},
@@ -104,11 +117,11 @@ func partitionsTable(r *Report, n int) *textfit.Table {
 	if !r.Charged() {
 		parts.Cols[3].Drop = 0 // entities/s are the yardstick
 	}
-	for _, pt := range r.Partitions[:n] {
+	for _, pt := range rows {
 		v := partitionVerdictOf(r, pt)
 		parts.Cells(cell(displayKey(pt.PartitionKey)), cell(num(pt.Entities)), cell(rate(pt.EntitiesPerSec)), cell(rate(pt.PeakEntitiesPerSec)),
 			cell(rate(rateOf(pt.RequestUnitsPerSec))), cell(rate(rateOf(pt.PeakRequestUnitsPerSec))),
-			cell(num(pt.Requests)), warn(num(pt.Throttled), pt.Throttled > 0), warn(num(pt.Errors), pt.Errors > 0), cell(ms(pt.Latency.P99)),
+			cell(num(pt.Requests)), warn(num(pt.Throttled), pt.Throttled > 0), warn(num(pt.Errors), pt.Errors > 0), cell(latencyCell(pt.Counts, pt.Latency.P99)),
 			textfit.Cell{Text: v, Color: verdictColor(v)})
 	}
 	return parts
@@ -182,7 +195,7 @@ func writeThresholds(p *textfit.Printer, ts []Threshold) {
 			p.Line("  %s %s  (nothing observed: %s)", mark, t.Expr, t.Missing)
 			continue
 		}
-		p.Line("  %s %s  (observed %s%s)", mark, t.Expr, textfit.Float(t.Observed), t.Unit)
+		p.Line("  %s %s  (observed %s%s%s)", mark, t.Expr, textfit.Float(t.Observed), t.Unit, observedIn(t))
 	}
 }
 
@@ -202,6 +215,14 @@ func cell(s string) textfit.Cell { return textfit.Cell{Text: s} }
 func warn(s string, bad bool) textfit.Cell {
 	if bad {
 		return textfit.Cell{Text: s, Color: textfit.Yellow}
+	}
+	return textfit.Cell{Text: s}
+}
+
+// bad is a cell in red when bad: a failure.
+func bad(s string, bad bool) textfit.Cell {
+	if bad {
+		return textfit.Cell{Text: s, Color: textfit.Red}
 	}
 	return textfit.Cell{Text: s}
 }

@@ -117,16 +117,25 @@ func (sc thresholdScope) count(metric string) (float64, bool) {
 
 // maxPartitionPeak is the busiest single partition's peak entities/s.
 func (r *Report) maxPartitionPeak() (float64, string) {
-	peak, any := 0.0, false
-	for _, p := range r.Partitions {
-		if p.PartitionKey != "*" && p.Requests > 0 {
-			peak, any = max(peak, p.PeakEntitiesPerSec), true
-		}
-	}
-	if !any {
+	p, ok := r.PeakPartition()
+	if !ok {
 		return 0, "no request addressed a single partition in the measured " + secondsText(r.DurationS)
 	}
-	return peak, ""
+	return p.PeakEntitiesPerSec, ""
+}
+
+// PeakPartition is the partition with the highest peak entities/s (the
+// first in report order of those sharing it), which max_partition_peak
+// judges; false when no request addressed a single partition.
+func (r *Report) PeakPartition() (Partition, bool) {
+	var best Partition
+	found := false
+	for _, p := range r.Partitions {
+		if p.PartitionKey != "*" && p.Requests > 0 && (!found || p.PeakEntitiesPerSec > best.PeakEntitiesPerSec) {
+			best, found = p, true
+		}
+	}
+	return best, found
 }
 
 func secondsText(s float64) string { return fmt.Sprintf("%.1f s", s) }
@@ -142,7 +151,11 @@ func (r *Report) EvaluateThresholds(exprs []string) (bool, error) {
 			return false, err
 		}
 		res := t.Eval(r)
-		r.Thresholds = append(r.Thresholds, Threshold{Expr: t.Expr, OK: res.OK, Observed: res.Observed, Unit: t.Unit(), Missing: res.Missing})
+		th := Threshold{Expr: t.Expr, OK: res.OK, Observed: res.Observed, Unit: t.Unit(), Missing: res.Missing}
+		if p, ok := r.PeakPartition(); ok && t.Metric == "max_partition_peak" {
+			th.Partition = p.PartitionKey
+		}
+		r.Thresholds = append(r.Thresholds, th)
 		all = all && res.OK
 	}
 	return all, nil

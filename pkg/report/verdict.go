@@ -90,6 +90,7 @@ func Verdict(r *Report) string {
 	if r.Totals.Errors > 0 {
 		parts = append(parts, fmt.Sprintf("%s errors", num(r.Totals.Errors)))
 	}
+	parts = append(parts, failedVerdict(r)...)
 	if r.Totals.Dropped > 0 {
 		parts = append(parts, fmt.Sprintf("%s dropped", num(r.Totals.Dropped)))
 	}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/report"
 	"github.com/tablestress/tablestress/pkg/scenario"
 	"github.com/tablestress/tablestress/pkg/textfit"
@@ -64,7 +65,7 @@ type StopRule struct {
 	Thresholds   bool
 	MaxThrottled float64       // share of requests (default 0.01)
 	MaxP99       time.Duration // 0: none
-	MaxDropped   float64       // share of operations (default 0.01)
+	MaxDropped   float64       // share of the operations offered (default 0.01)
 }
 
 // DefaultMaxP99 is the default p99 bound of a search step.
@@ -98,8 +99,8 @@ func (r StopRule) String() string {
 func (r StopRule) judge(rep *report.Report) string {
 	r = r.withDefaults()
 	t := rep.Totals
-	if t.Ops > 0 && float64(t.Dropped) > r.MaxDropped*float64(t.Ops) {
-		return fmt.Sprintf("%s of operations dropped: the client could not offer this rate (raise --workers)", pctText(t.Dropped, t.Ops))
+	if overDropped(t.Counts, r.MaxDropped) {
+		return fmt.Sprintf("%s of operations dropped: the client could not offer this rate (raise --workers)", pctText(t.Dropped, t.Offered()))
 	}
 	if rep.Failure != "" {
 		return "the run failed: " + rep.Failure
@@ -122,6 +123,12 @@ func (r StopRule) judge(rep *report.Report) string {
 		return fmt.Sprintf("p99 %s ms, over %v", textfit.Float(t.Latency.P99), r.MaxP99)
 	}
 	return ""
+}
+
+// overDropped reports whether more than share of the operations offered
+// were dropped.
+func overDropped(c metrics.Counts, share float64) bool {
+	return c.Dropped > 0 && float64(c.Dropped) > share*float64(c.Offered())
 }
 
 func pctText(part, whole int64) string {
@@ -225,8 +232,8 @@ func (s *Search) step(ctx context.Context, n int, rate float64) (*report.Report,
 	if t := rep.Totals; t.Requests > 0 {
 		st.ThrottledPct = 100 * float64(t.Throttled) / float64(t.Requests)
 	}
-	if t := rep.Totals; t.Ops > 0 {
-		st.DroppedPct = 100 * float64(t.Dropped) / float64(t.Ops)
+	if t := rep.Totals; t.Offered() > 0 {
+		st.DroppedPct = 100 * float64(t.Dropped) / float64(t.Offered())
 	}
 	st.BusiestPeak, _ = rep.ThresholdValue("max_partition_peak", "")
 	st.RequestUnitsPerSec, st.BusiestPeakUnits = rep.StepUnits()
@@ -276,8 +283,7 @@ func (s *Search) result(f *report.Find, best, lowest, last *report.Report, lo, h
 func (r StopRule) limitedBy(rep *report.Report, why string) string {
 	r = r.withDefaults()
 	t := rep.Totals
-	dropped := t.Ops > 0 && float64(t.Dropped) > r.MaxDropped*float64(t.Ops)
-	if dropped || t.Requests == 0 || float64(t.Throttled) <= r.MaxThrottled*float64(t.Requests) {
+	if overDropped(t.Counts, r.MaxDropped) || t.Requests == 0 || float64(t.Throttled) <= r.MaxThrottled*float64(t.Requests) {
 		return why
 	}
 	hot := report.HotPartitions(rep)

@@ -89,9 +89,17 @@
     var ents = perSec("entities");
     lastRates.push(id + ":" + ents[ents.length - 1]);
     document.body.setAttribute("data-last-entities", lastRates.join(" "));
-    function share(key, of) { return ivs.map(function (iv) { return iv[of] > 0 ? Math.round(1000 * iv[key] / iv[of]) / 10 : 0; }); }
+    // share is key's share of of, in percent: of is a field, or a function
+    // of the interval (the operations offered: run or dropped).
+    function share(key, of) {
+      return ivs.map(function (iv) {
+        var whole = typeof of === "function" ? of(iv) : iv[of];
+        return whole > 0 ? Math.round(1000 * iv[key] / whole) / 10 : 0;
+      });
+    }
+    function offered(iv) { return iv.ops + iv.dropped; }
     chart(id, {
-      title: title("Throughput per second, and refusals as a share of requests"),
+      title: title("Throughput per second; % of requests throttled or in error, of operations failed or dropped"),
       tooltip: { trigger: "axis" },
       legend: { top: 24 },
       grid: grid(16),
@@ -103,7 +111,8 @@
         { name: "entities/s", type: "line", showSymbol: false, data: ents, color: palette[2] },
         { name: "% throttled", type: "bar", yAxisIndex: 1, stack: "bad", color: warnColor, data: share("throttled", "requests") },
         { name: "% errors", type: "bar", yAxisIndex: 1, stack: "bad", color: errorColor, data: share("errors", "requests") },
-        { name: "% dropped", type: "bar", yAxisIndex: 1, stack: "bad", color: dropColor, data: share("dropped", "ops") }
+        { name: "% failed", type: "line", yAxisIndex: 1, showSymbol: false, color: errorColor, lineStyle: { type: "dotted" }, data: share("failed", "ops") },
+        { name: "% dropped", type: "line", yAxisIndex: 1, showSymbol: false, color: dropColor, lineStyle: { type: "dashed" }, data: share("dropped", offered) }
       ]
     });
   }
@@ -115,7 +124,7 @@
     }
     var lines = [s("p50", "p50_ms"), s("p90", "p90_ms"), s("p99", "p99_ms"), s("max", "max_ms")];
     chart(id, {
-      title: title("Latency percentiles per second (ms)"),
+      title: title("Latency percentiles per second of the answered operations (ms)"),
       tooltip: { trigger: "axis" },
       legend: { top: 24 },
       grid: grid(),
