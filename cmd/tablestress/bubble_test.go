@@ -19,6 +19,12 @@ import (
 // whatever this machine's load.
 func runBubbled(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
+	return runBubbledEnv(t, nil, args...)
+}
+
+// runBubbledEnv is runBubbled with the environment variables vars.
+func runBubbledEnv(t *testing.T, vars map[string]string, args ...string) (int, string, string) {
+	t.Helper()
 	var out, errb bytes.Buffer
 	// GOGC set: the process keeps the test's collector settings, and no
 	// tuner goroutine outlives the bubble.
@@ -26,7 +32,7 @@ func runBubbled(t *testing.T, args ...string) (int, string, string) {
 		if k == "GOGC" {
 			return "100"
 		}
-		return ""
+		return vars[k]
 	}
 	e := &env{stdout: &out, stderr: &errb, getenv: getenv, stdin: strings.NewReader(""), hard: context.Background()}
 	e.embed = func(cfg emulator.Config) (*embeddedService, error) { return bubbledService(t, cfg) }

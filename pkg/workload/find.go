@@ -100,7 +100,7 @@ func (r StopRule) judge(rep *report.Report) string {
 	r = r.withDefaults()
 	t := rep.Totals
 	if overDropped(t.Counts, r.MaxDropped) {
-		return fmt.Sprintf("%s of operations dropped: the client could not offer this rate (raise --workers)", pctText(t.Dropped, t.Offered()))
+		return fmt.Sprintf("%s of the operations offered were dropped: the client could not offer this rate (raise --workers)", pctText(t.Dropped, t.Offered()))
 	}
 	if rep.Failure != "" {
 		return "the run failed: " + rep.Failure
