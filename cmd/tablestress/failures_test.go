@@ -72,42 +72,12 @@ func TestCompareShowsAQuestionThatAlwaysFails(t *testing.T) {
 	if l := lineWith(text, "question", "all failed"); l == "" {
 		t.Errorf("the latency by operation gives user-idx's questions a latency:\n%s", text)
 	}
-	f, err := os.Open(qcsv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, rec := range recs[1:] {
+	for _, rec := range readCSV(t, qcsv)[1:] {
 		if rec[0] == "user-idx" && rec[1] == "kind-hour" && (rec[14] != fmt.Sprint(idx.Ops) || rec[17] != "") {
 			t.Errorf("the questions CSV row %q: want failed %d and no p50", rec, idx.Ops)
 		}
 	}
-	data, err := os.ReadFile(junit)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var suites struct {
-		Suites []struct {
-			Name  string `xml:"name,attr"`
-			Cases []struct {
-				Name    string    `xml:"name,attr"`
-				Failure *struct{} `xml:"failure"`
-			} `xml:"testcase"`
-		} `xml:"testsuite"`
-	}
-	if err := xml.Unmarshal(data, &suites); err != nil {
-		t.Fatal(err)
-	}
-	failed := map[string]bool{}
-	for _, s := range suites.Suites {
-		for _, c := range s.Cases {
-			failed[s.Name+"/"+c.Name] = c.Failure != nil
-		}
-	}
+	failed := junitFailures(t, junit)
 	if !failed["user-idx/question kind-hour answered"] || failed["user-only/question kind-hour answered"] || failed["user-idx/operation point_read answered"] {
 		t.Errorf("the JUnit cases: %v", failed)
 	}
@@ -150,4 +120,48 @@ func TestRunOutOfWorkersDropsAShareOfWhatWasOffered(t *testing.T) {
 			t.Errorf("a line is wider than 100 columns: %q", l)
 		}
 	}
+}
+
+// readCSV reads the CSV file at path.
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+// junitFailures reads the JUnit XML at path: whether each test case, by
+// "suite/case", failed.
+func junitFailures(t *testing.T, path string) map[string]bool {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var suites struct {
+		Suites []struct {
+			Name  string `xml:"name,attr"`
+			Cases []struct {
+				Name    string    `xml:"name,attr"`
+				Failure *struct{} `xml:"failure"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(data, &suites); err != nil {
+		t.Fatal(err)
+	}
+	failed := map[string]bool{}
+	for _, s := range suites.Suites {
+		for _, c := range s.Cases {
+			failed[s.Name+"/"+c.Name] = c.Failure != nil
+		}
+	}
+	return failed
 }

@@ -41,12 +41,12 @@ func DroppedAdvice(r *Report) string {
 	}
 	switch {
 	case t.Requests > 0 && float64(bad) > 0.01*float64(t.Requests):
-		return fmt.Sprintf("%s: the target cannot keep up: %s of requests were refused or failed and p99 is %s ms, so operations hold the %d workers longer than the schedule allows; more workers would only queue more requests: lower --rate, or spread the load over more partitions",
-			head, pct(bad, t.Requests), ms(t.Latency.P99), workers)
+		return fmt.Sprintf("%s: the target cannot keep up: %s of requests were refused or failed and p99 is %s ms, so operations hold the %s workers longer than the schedule allows; more workers would only queue more requests: lower --rate, or spread the load over more partitions",
+			head, pct(bad, t.Requests), ms(t.Latency.P99), num(int64(workers)))
 	case busy >= 0.7*float64(workers):
-		return fmt.Sprintf("%s for want of a free worker: at %s ops/s and a p90 latency of %s ms about %s of the %d workers are busy at once (rate × latency); raise --workers (to about %d); if latency then rises with the workers, the target cannot keep up at this rate",
-			head, rate(t.OpsPerSec), ms(t.Latency.P90), num(int64(math.Ceil(busy))), workers, int(math.Ceil(2*busy)))
+		return fmt.Sprintf("%s for want of a free worker: at %s ops/s and a p90 latency of %s ms about %s of the %s workers are busy at once (rate × latency); raise --workers (to about %d); if latency then rises with the workers, the target cannot keep up at this rate",
+			head, rate(t.OpsPerSec), ms(t.Latency.P90), num(int64(math.Ceil(busy))), num(int64(workers)), int(math.Ceil(2*busy)))
 	}
-	return fmt.Sprintf("%s although only about %s of the %d workers were busy on average (%s ops/s × p90 %s ms): the target stalled at times (p99 %s ms, max %s ms), or operations found no existing entity to act on; more workers (--workers %d) absorb stalls",
-		head, num(int64(math.Ceil(busy))), workers, rate(t.OpsPerSec), ms(t.Latency.P90), ms(t.Latency.P99), ms(t.Latency.Max), 2*workers)
+	return fmt.Sprintf("%s although only about %s of the %s workers were busy on average (%s ops/s × p90 %s ms): the target stalled at times (p99 %s ms, max %s ms), or operations found no existing entity to act on; more workers (--workers %d) absorb stalls",
+		head, num(int64(math.Ceil(busy))), num(int64(workers)), rate(t.OpsPerSec), ms(t.Latency.P90), ms(t.Latency.P99), ms(t.Latency.Max), 2*workers)
 }

@@ -212,7 +212,7 @@ func pagesPerQuery(r *Report) string {
 	if ops == 0 {
 		return "-"
 	}
-	return fmt.Sprintf("%.2f", float64(pages)/float64(ops))
+	return fixed(float64(pages)/float64(ops), 2)
 }
 
 // throttleCodes lists the throttling answers of a run by share of requests.

@@ -83,6 +83,21 @@ func TestQuestionThatAlwaysFailsIsShownAsFailed(t *testing.T) {
 	if row := rowOf(cmp.String(), "kind-hour  other"); !strings.Contains(row, "100.00%") || strings.Contains(row, "437") {
 		t.Errorf("the comparison's row %q does not show the question failed:\n%s", row, cmp.String())
 	}
+	checkFailedJSON(t, r)
+	checkFailedCSV(t, r)
+	var h bytes.Buffer
+	if err := WriteHTML(&h, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(h.String(), `<td class="bad">100.00%</td><td>-</td><td>-</td>`) {
+		t.Errorf("the HTML's questions table does not show kind-hour failed without latency")
+	}
+}
+
+// checkFailedJSON checks that r's JSON counts kind-hour's two questions
+// as failed, with no latency.
+func checkFailedJSON(t *testing.T, r *Report) {
+	t.Helper()
 	var js bytes.Buffer
 	if err := WriteJSON(&js, r); err != nil {
 		t.Fatal(err)
@@ -99,6 +114,12 @@ func TestQuestionThatAlwaysFailsIsShownAsFailed(t *testing.T) {
 	if jq := doc.Questions["kind-hour"]; jq.Ops != 2 || jq.Failed != 2 || jq.Latency != (Latency{}) {
 		t.Errorf("the JSON question: %+v", jq)
 	}
+}
+
+// checkFailedCSV checks that r's questions CSV counts kind-hour's two
+// questions as failed, with no p99.
+func checkFailedCSV(t *testing.T, r *Report) {
+	t.Helper()
 	var c bytes.Buffer
 	if err := WriteQuestionsCSV(&c, r); err != nil {
 		t.Fatal(err)
@@ -120,13 +141,6 @@ func TestQuestionThatAlwaysFailsIsShownAsFailed(t *testing.T) {
 		if rec[1] == "kind-hour" && (rec[col("failed")] != "2" || rec[col("p99_ms")] != "") {
 			t.Errorf("the CSV row %q: want failed 2 and no p99", rec)
 		}
-	}
-	var h bytes.Buffer
-	if err := WriteHTML(&h, r); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(h.String(), `<td class="bad">100.00%</td><td>-</td><td>-</td>`) {
-		t.Errorf("the HTML's questions table does not show kind-hour failed without latency")
 	}
 }
 

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,6 +32,28 @@ func ms(f float64) string {
 	default:
 		return strconv.FormatFloat(f, 'f', 3, 64)
 	}
+}
+
+// fixed formats f with digits decimals and thousands separators:
+// 11984.33 is "11,984.33" (fixed(f, 2)).
+func fixed(f float64, digits int) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return "-"
+	}
+	s := strconv.FormatFloat(math.Abs(f), 'f', digits, 64)
+	whole, frac, _ := strings.Cut(s, ".")
+	n, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil {
+		return strconv.FormatFloat(f, 'f', digits, 64)
+	}
+	out := num(n)
+	if frac != "" {
+		out += "." + frac
+	}
+	if f < 0 && strings.Trim(s, "0.") != "" {
+		out = "-" + out
+	}
+	return out
 }
 
 // pct formats a share as a percentage.

@@ -25,14 +25,17 @@ var (
 // summary and per-operation tables, thresholds, throughput and throttling
 // over time, latency percentiles over time, a partition heatmap with the
 // target marked, the partition load distribution, per-operation latency
-// distributions, and the scenario. It loads no resource from the network.
+// distributions, and the scenario. It loads no resource from the network,
+// and embeds what it draws (pageOf), not every partition of the runs.
 func WriteHTML(w io.Writer, reps ...*Report) error {
 	if len(reps) == 0 {
 		return fmt.Errorf("report: nothing to render")
 	}
-	data, err := json.Marshal(struct {
-		Runs []*Report `json:"runs"`
-	}{reps}) // json.Marshal escapes <, > and &, so the data cannot end the script element
+	page := pageData{Runs: make([]pageRun, len(reps))}
+	for i, r := range reps {
+		page.Runs[i] = pageOf(r)
+	}
+	data, err := json.Marshal(page) // json.Marshal escapes <, > and &, so the data cannot end the script element
 	if err != nil {
 		return err
 	}
@@ -54,25 +57,7 @@ func WriteHTML(w io.Writer, reps ...*Report) error {
 	ew.Printf("<header><h1>%s</h1><p>%s on %s (%s%s), started %s, seed %d</p></header>\n<main>\n",
 		e(title), e(r0.Run.Mode+" loop"), e(r0.Target.Kind), e(r0.Target.Endpoint), e(model), e(r0.StartedAt.Format("2006-01-02 15:04:05 MST")), r0.Run.Seed)
 	if len(reps) > 1 {
-		ew.Printf("<section><h2>Comparison</h2>\n")
-		writeCompareTable(ew, reps)
-		if r0.Find != nil {
-			ew.Printf("<h3>Limits found</h3><ul>\n")
-			for _, r := range reps {
-				if r.Find != nil {
-					ew.Printf("<li><b>%s</b> %s</li>\n", e(r.Scheme), e(r.Find.Sentence()))
-				}
-			}
-			ew.Printf("</ul>\n")
-		}
-		ew.Printf("<div class=\"grid\"><div id=\"compare\" class=\"chart\"></div><div id=\"compare-peak\" class=\"chart\"></div>\n")
-		ew.Printf("<div id=\"compare-spread\" class=\"chart\"></div><div id=\"compare-latency\" class=\"chart\"></div></div>\n")
-		if hasQuestions(reps) {
-			ew.Printf("<h3>Questions</h3>\n")
-			writeQuestionsHTML(ew, reps)
-			ew.Printf("<div id=\"compare-questions\" class=\"chart\"></div>\n")
-		}
-		ew.Printf("</section>\n")
+		writeCompareHTML(ew, reps)
 	}
 	for i, r := range reps {
 		writeRunHTML(ew, i, r)
@@ -84,6 +69,31 @@ func WriteHTML(w io.Writer, reps ...*Report) error {
 	ew.Printf("<script type=\"application/json\" id=\"tablestress-data\">%s</script>\n", data)
 	ew.Printf("<script>%s</script>\n</body></html>\n", reportJS)
 	return ew.Err
+}
+
+// writeCompareHTML writes the comparison's section: its table, the limits
+// found, its charts and its questions.
+func writeCompareHTML(ew *textfit.Printer, reps []*Report) {
+	e := html.EscapeString
+	ew.Printf("<section><h2>Comparison</h2>\n")
+	writeCompareTable(ew, reps)
+	if reps[0].Find != nil {
+		ew.Printf("<h3>Limits found</h3><ul>\n")
+		for _, r := range reps {
+			if r.Find != nil {
+				ew.Printf("<li><b>%s</b> %s</li>\n", e(r.Scheme), e(r.Find.Sentence()))
+			}
+		}
+		ew.Printf("</ul>\n")
+	}
+	ew.Printf("<div class=\"grid\"><div id=\"compare\" class=\"chart\"></div><div id=\"compare-peak\" class=\"chart\"></div>\n")
+	ew.Printf("<div id=\"compare-spread\" class=\"chart\"></div><div id=\"compare-latency\" class=\"chart\"></div></div>\n")
+	if hasQuestions(reps) {
+		ew.Printf("<h3>Questions</h3>\n")
+		writeQuestionsHTML(ew, reps)
+		ew.Printf("<div id=\"compare-questions\" class=\"chart\"></div>\n")
+	}
+	ew.Printf("</section>\n")
 }
 
 func writeCompareTable(ew *textfit.Printer, reps []*Report) {
@@ -134,74 +144,6 @@ func writeCharts(ew *textfit.Printer, i int, r *Report) {
 	if r.Heatmap != nil && len(r.Heatmap.Partitions) > 0 {
 		ew.Printf("<div id=\"heatmap-%d\" class=\"chart tall\"></div>\n", i)
 	}
-}
-
-// htmlPartitions is how many of the busiest partitions a run's table lists.
-const htmlPartitions = 20
-
-func writeRunHTML(ew *textfit.Printer, i int, r *Report) {
-	e := html.EscapeString
-	ew.Printf("<section><h2>Scheme %s</h2>\n", e(r.Scheme))
-	ew.Printf("<p>table %s; seeded %s entities in %s partitions; measured %.1fs; %d workers; retry %s</p>\n",
-		e(r.Table), num(r.Seed.Entities), num(int64(r.Seed.Partitions)), r.DurationS, r.Run.Workers, e(r.Run.Retry))
-	if r.Failure != "" {
-		ew.Printf("<p class=\"bad\">the run did not complete: %s</p>\n", e(r.Failure))
-	}
-	ew.Printf("<p class=\"verdict\">%s</p>\n", e(Verdict(r)))
-	writeUnitsHTML(ew, r)
-	ew.Printf("<table><tr><th>operation</th><th>ops</th><th>ops/s</th><th>entities/s</th><th>requests</th><th>throttled</th><th>errors</th><th>failed</th><th>dropped</th><th>retries</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max ms</th></tr>\n")
-	row := func(name string, s Stats) {
-		l := func(v float64) string { return latencyCell(s.Counts, v) }
-		ew.Printf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>%s%s%s<td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
-			e(name), num(s.Ops), rate(s.OpsPerSec), rate(s.EntitiesPerSec), num(s.Requests), num(s.Throttled), badTD(num(s.Errors), s.Errors > 0),
-			badTD(num(s.Failed), s.Failed > 0), badTD(num(s.Dropped), s.Dropped > 0), num(s.Retries), l(s.Latency.P50), l(s.Latency.P90), l(s.Latency.P99),
-			l(s.Latency.P999), l(s.Latency.Max))
-	}
-	for _, op := range OperationOrder(r.Operations) {
-		row(op, r.Operations[op])
-	}
-	row("total", r.Totals)
-	ew.Printf("</table>\n")
-	if line := failedLine(r.Totals.Counts); line != "" {
-		ew.Printf("<p class=\"bad\">%s</p>\n", e(line))
-	}
-	if advice := DroppedAdvice(r); advice != "" {
-		ew.Printf("<p class=\"bad\">%s</p>\n", e(advice))
-	}
-	ew.Printf("<p>status: %s</p>\n", e(statusLine(r.Totals.Status)))
-	if len(r.Questions) > 0 {
-		ew.Printf("<h3>Questions</h3>\n")
-		writeQuestionsHTML(ew, []*Report{r})
-	}
-	if len(r.Thresholds) > 0 {
-		ew.Printf("<h3>Thresholds</h3><table><tr><th>threshold</th><th>observed</th><th>result</th></tr>\n")
-		for _, t := range r.Thresholds {
-			res, cls := "ok", "ok"
-			if !t.OK {
-				res, cls = "FAIL", "bad"
-			}
-			ew.Printf("<tr><td>%s</td><td>%s%s%s</td><td class=\"%s\">%s</td></tr>\n", e(t.Expr), trimFloat(t.Observed), e(t.Unit), e(observedIn(t)), cls, res)
-		}
-		ew.Printf("</table>\n")
-	}
-	writeCharts(ew, i, r)
-	ew.Printf("<h3>Busiest partitions</h3><table><tr><th>partition</th><th>entities</th><th>entities/s</th><th>peak/s</th><th>requests</th><th>throttled</th><th>errors</th><th>p99 ms</th><th class=\"text\">verdict</th></tr>\n")
-	rows, extra := partitionRows(r, htmlPartitions)
-	for _, p := range rows {
-		v := partitionVerdictOf(r, p)
-		cls := "ok"
-		if v != "ok" {
-			cls = "bad"
-		}
-		ew.Printf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"text %s\">%s</td></tr>\n",
-			e(displayKey(p.PartitionKey)), num(p.Entities), rate(p.EntitiesPerSec), rate(p.PeakEntitiesPerSec), num(p.Requests),
-			num(p.Throttled), num(p.Errors), latencyCell(p.Counts, p.Latency.P99), cls, e(v))
-	}
-	ew.Printf("</table>\n")
-	if note := judgedNote(extra); note != "" {
-		ew.Printf("<p>%s</p>\n", e(note))
-	}
-	ew.Printf("</section>\n")
 }
 
 // badTD is a table cell, marked bad when bad: a failure.

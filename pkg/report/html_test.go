@@ -3,6 +3,8 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"image"
+	"image/color"
 	"image/png"
 	"os"
 	"os/exec"
@@ -118,87 +120,177 @@ func headless(t *testing.T, browser, dir string, args ...string) ([]byte, string
 	return out.Bytes(), errb.String()
 }
 
-// The page loads in headless Chromium with no script error and draws every
-// chart; the screenshot shows them.
-func TestHTMLDrawsInChromium(t *testing.T) {
+// pageWidth is the window the page is checked in: every table fits it.
+// pageHeight is the window's height, taller than any page checked, so the
+// whole page is laid out and shot at once, with no scroll bar.
+const (
+	pageWidth  = 1300
+	pageHeight = 12000
+)
+
+// drawnPage is a page as headless Chromium drew it: its <body> tag, with
+// what report.js recorded on it, and a screenshot of the whole page.
+type drawnPage struct {
+	body string
+	shot image.Image
+}
+
+// attr is the value of the body's attribute name, "" when it has none.
+func (d drawnPage) attr(name string) string {
+	if m := regexp.MustCompile(name + `="([^"]*)"`).FindStringSubmatch(d.body); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// drawInChromium writes reps as a page, loads it in headless Chromium at
+// pageWidth x pageHeight, fails the test on any script or console error,
+// and shoots it at the same size.
+func drawInChromium(t *testing.T, reps ...*Report) drawnPage {
+	t.Helper()
 	browser := testenv.Chromium(t)
 	dir := t.TempDir()
 	page := filepath.Join(dir, "report.html")
-	f, _ := os.Create(page)
-	r := richReport("constant", true)
-	withLongWhy(r)
-	if err := WriteHTML(f, r, richReport("hash-buckets", false)); err != nil {
+	f, err := os.Create(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteHTML(f, reps...); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
-	domBytes, console := headless(t, browser, dir, "--enable-logging=stderr", "--v=0", "--window-size=1300,4000", "--dump-dom", "file://"+page)
-	dom := string(domBytes)
+	size := fmt.Sprintf("--window-size=%d,%d", pageWidth, pageHeight)
+	domBytes, console := headless(t, browser, dir, "--enable-logging=stderr", "--v=0", size, "--dump-dom", "file://"+page)
 	for _, l := range strings.Split(console, "\n") {
 		if strings.Contains(l, ":CONSOLE") || strings.Contains(l, "Uncaught") {
 			t.Errorf("the page logged to the console: %s", l)
 		}
 	}
-	body := regexp.MustCompile(`<body [^>]*>`).FindString(dom)
-	if strings.Contains(body, "data-errors") {
-		t.Fatalf("script or console errors: %s", body)
+	d := drawnPage{body: regexp.MustCompile(`<body [^>]*>`).FindString(string(domBytes))}
+	if d.attr("data-errors") != "" {
+		t.Fatalf("script or console errors: %s", d.attr("data-errors"))
 	}
-	if strings.Contains(body, "data-missing") {
-		t.Errorf("chart elements left empty: %s", body)
+	if d.attr("data-charts") == "" {
+		t.Fatalf("the report script did not finish: %q", d.body)
 	}
-	// At 1,300 pixels every table fits: long verdicts and reasons wrap.
-	if m := regexp.MustCompile(`data-overflow="(\d+)"`).FindStringSubmatch(body); m != nil {
-		t.Errorf("the page is %s pixels wide in a window of 1,300", m[1])
-	}
-	m := regexp.MustCompile(`data-charts="(\d+)"`).FindStringSubmatch(body)
-	if m == nil {
-		t.Fatalf("the report script did not finish: %q", body)
-	}
-	// The comparison's four charts (entities/s by scheme, busiest peak and
-	// throttled share, load spread over partitions, latency by operation)
-	// and its questions' chart, then each run's throughput, latency,
-	// operations, partitions and heatmap, and the hot run's search.
-	if n, _ := strconv.Atoi(m[1]); n != 4+1+2*5+1 {
-		t.Errorf("%d charts drawn, want 16", n)
-	}
-	if c := strings.Count(dom, "<canvas"); c < 15 {
-		t.Errorf("%d canvases in the page, want at least 15", c)
-	}
-	// The last second, 0.4 s of the window with 40% of a second's
-	// entities, is drawn at the rate it ran at: no drop at the chart's end.
-	if !strings.Contains(body, `data-last-entities="throughput-0:11250 throughput-1:9150"`) {
-		t.Errorf("the last second's rate is not the run's rate (11,250 and 9,150 entities/s): %s", body)
+	if h, _ := strconv.Atoi(d.attr("data-height")); h == 0 || h > pageHeight {
+		t.Fatalf("the page is %q pixels high; the window of %d must hold it all", d.attr("data-height"), pageHeight)
 	}
 	shot := filepath.Join(dir, "shot.png")
-	_, _ = headless(t, browser, dir, "--window-size=1400,4000", "--screenshot="+shot, "file://"+page)
+	_, _ = headless(t, browser, dir, size, "--hide-scrollbars", "--screenshot="+shot, "file://"+page)
 	if dst := os.Getenv("TABLESTRESS_SCREENSHOT"); dst != "" { // to look at the page
 		data, _ := os.ReadFile(shot)
-		os.WriteFile(dst, data, 0o644)
+		os.WriteFile(strings.Replace(dst, ".png", "-"+t.Name()+".png", 1), data, 0o644)
 	}
 	pf, err := os.Open(shot)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer pf.Close()
-	img, err := png.Decode(pf)
-	if err != nil {
+	if d.shot, err = png.Decode(pf); err != nil {
 		t.Fatal(err)
 	}
-	// Charts are colourful: count distinct colours and coloured pixels.
-	colours := map[uint32]bool{}
-	coloured := 0
-	bnd := img.Bounds()
-	for y := bnd.Min.Y; y < bnd.Max.Y; y += 2 {
-		for x := bnd.Min.X; x < bnd.Max.X; x += 2 {
-			r, g, b, _ := img.At(x, y).RGBA()
-			r, g, b = r>>8, g>>8, b>>8
-			colours[r<<16|g<<8|b] = true
-			if max(r, g, b)-min(r, g, b) > 60 {
-				coloured++
-			}
+	return d
+}
+
+// coloured reports whether a pixel is in a series' colours, not white,
+// grey or black: report.js's rule.
+func coloured(c color.Color) bool {
+	r, g, b, _ := c.RGBA()
+	return max(r, g, b)>>8-min(r, g, b)>>8 > 40
+}
+
+// checkCharts checks that every chart element holds a drawn chart: ECharts
+// drew coloured pixels inside its grid, in the canvas (report.js counted
+// them) and in the screenshot of the whole page, at least minInk pixels,
+// and a heatmap over a fifth of its grid (its cells, not only its scale);
+// and that the page fits its window's width.
+func checkCharts(t *testing.T, d drawnPage, minInk int) {
+	t.Helper()
+	if d.attr("data-missing") != "" {
+		t.Errorf("chart elements left empty: %s", d.attr("data-missing"))
+	}
+	if w := d.attr("data-overflow"); w != "" {
+		t.Errorf("the page is %s pixels wide in a window of %d", w, pageWidth)
+	}
+	inks := strings.Fields(d.attr("data-ink"))
+	t.Logf("coloured pixels / grid area: %s; grids: %s", d.attr("data-ink"), d.attr("data-grids"))
+	if n, _ := strconv.Atoi(d.attr("data-charts")); n != len(inks) || n == 0 {
+		t.Errorf("%d charts drawn, %d measured", n, len(inks))
+	}
+	enough := func(id string, ink, area int) bool {
+		if strings.HasPrefix(id, "heatmap-") {
+			return 5*ink >= area
+		}
+		return ink >= minInk
+	}
+	for _, f := range inks {
+		id, v, _ := strings.Cut(f, ":")
+		a, b, _ := strings.Cut(v, "/")
+		ink, _ := strconv.Atoi(a)
+		area, _ := strconv.Atoi(b)
+		if !enough(id, ink, area) {
+			t.Errorf("chart %s drew %d coloured pixels in its grid of %d: it looks blank", id, ink, area)
 		}
 	}
-	if len(colours) < 200 || coloured < 5000 {
-		t.Errorf("the screenshot looks empty: %d colours, %d coloured pixels", len(colours), coloured)
+	for _, f := range strings.Fields(d.attr("data-grids")) {
+		id, v, _ := strings.Cut(f, ":")
+		var x, y, w, h int
+		if _, err := fmt.Sscanf(v, "%d,%d,%d,%d", &x, &y, &w, &h); err != nil {
+			t.Fatalf("grid %q: %v", f, err)
+		}
+		ink := 0
+		for py := y; py < y+h; py++ {
+			for px := x; px < x+w; px++ {
+				if coloured(d.shot.At(px, py)) {
+					ink++
+				}
+			}
+		}
+		if !enough(id, ink, w*h) {
+			t.Errorf("chart %s shows %d coloured pixels in its grid of %dx%d in the screenshot: it looks blank", id, ink, w, h)
+		}
+	}
+}
+
+// The page loads in headless Chromium with no script error and draws every
+// chart, each with coloured pixels in its plot, in the page and in the
+// screenshot of the whole page; every table fits 1,300 pixels.
+func TestHTMLDrawsInChromium(t *testing.T) {
+	r := richReport("constant", true)
+	withLongWhy(r)
+	// A key as long as Azure allows wraps wherever it is written: the hot
+	// partition's, in the tables, the verdicts and the thresholds.
+	long := strings.Repeat("device-with-a-long-name_", 42)
+	for i := range r.Partitions {
+		if r.Partitions[i].PartitionKey == r.Heatmap.Partitions[0] {
+			r.Partitions[i].PartitionKey, r.Heatmap.Partitions[0] = long, long
+		}
+	}
+	r.EvaluateThresholds([]string{"p99(insert) < 10ms", "max_partition_peak < 2000"})
+	d := drawInChromium(t, r, richReport("hash-buckets", false))
+	checkCharts(t, d, 800)
+	// The comparison's four charts (entities/s by scheme, busiest peak and
+	// throttled share, load spread over partitions, latency by operation)
+	// and its questions' chart, then each run's throughput, latency,
+	// operations, partitions and heatmap, and the hot run's search.
+	if n, _ := strconv.Atoi(d.attr("data-charts")); n != 4+1+2*5+1 {
+		t.Errorf("%d charts drawn, want 16", n)
+	}
+	// The last second, 0.4 s of the window with 40% of a second's
+	// entities, is drawn at the rate it ran at: no drop at the chart's end.
+	if got := d.attr("data-last-entities"); got != "throughput-0:11250 throughput-1:9150" {
+		t.Errorf("the last second's rate is not the run's rate (11,250 and 9,150 entities/s): %s", got)
+	}
+}
+
+// A compare of three schemes over 30,000 partitions each, embedded as its
+// charts draw it, draws every chart, the per-scheme heatmaps included.
+func TestHTMLOfABigCompareDrawsInChromium(t *testing.T) {
+	d := drawInChromium(t, bigCompare()...)
+	checkCharts(t, d, 800)
+	if n, _ := strconv.Atoi(d.attr("data-charts")); n != 4+3*5 {
+		t.Errorf("%d charts drawn, want 19: the comparison's 4, and each scheme's throughput, latency, operations, partitions and heatmap", n)
 	}
 }
 

@@ -2,7 +2,6 @@ package report
 
 import (
 	"encoding/csv"
-	"fmt"
 	"html"
 	"io"
 	"strconv"
@@ -26,7 +25,7 @@ func questionCols(scheme bool) []textfit.Column {
 func questionCells(name, scheme string, q Question) []textfit.Cell {
 	ru := "-"
 	if q.RequestUnitsPerQuestion != nil {
-		ru = fmt.Sprintf("%.2f", *q.RequestUnitsPerQuestion)
+		ru = fixed(*q.RequestUnitsPerQuestion, 2)
 	}
 	label := textfit.Cell{Text: q.Label()}
 	switch {
@@ -51,7 +50,7 @@ func perQ(q Question, v float64) string {
 	if q.Ops == 0 {
 		return "-"
 	}
-	return fmt.Sprintf("%.2f", v)
+	return fixed(v, 2)
 }
 
 func round1(f float64) float64 { return float64(int64(f*10+0.5)) / 10 }
@@ -169,7 +168,7 @@ func writeQuestionsHTML(ew *textfit.Printer, reps []*Report) {
 			q := r.Questions[n]
 			ru := "-"
 			if q.RequestUnitsPerQuestion != nil {
-				ru = fmt.Sprintf("%.2f", *q.RequestUnitsPerQuestion)
+				ru = fixed(*q.RequestUnitsPerQuestion, 2)
 			}
 			cls := "ok"
 			if q.Plan == "scan" {

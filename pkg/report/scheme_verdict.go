@@ -51,10 +51,10 @@ func SchemeVerdict(r *Report) string {
 	}
 	if q, ok := r.Operations[metrics.RangeQuery.String()]; ok && q.Ops > 0 {
 		if perQuery := float64(q.Entities) / float64(q.Ops); perQuery < 2 {
-			v = append(v, fmt.Sprintf("range queries find %.1f entities", perQuery))
+			v = append(v, "range queries find "+fixed(perQuery, 1)+" entities")
 		}
 		if cp := crossPartition(r); cp != nil && cp.Requests > 0 && float64(q.Pages)/float64(q.Ops) > 2 {
-			v = append(v, fmt.Sprintf("range queries need %.1f pages", float64(q.Pages)/float64(q.Ops)))
+			v = append(v, "range queries need "+fixed(float64(q.Pages)/float64(q.Ops), 1)+" pages")
 		}
 	}
 	v = append(v, failedVerdict(r)...)

@@ -136,15 +136,15 @@ func writeHeader(p *textfit.Printer, r *Report) {
 	if r.Seed.Reused {
 		p.Line("table %s: seeded before, %s rows counted, the scenario's entities found (seed phase skipped)", r.Table, num(r.Seed.Rows))
 	} else if r.Seed.Entities > 0 {
-		p.Line("table %s: seeded %s entities (%s rows) in %s partitions in %.1fs", r.Table, num(r.Seed.Entities), num(r.Seed.Rows), num(int64(r.Seed.Partitions)), r.Seed.DurationS)
+		p.Line("table %s: seeded %s entities (%s rows) in %s partitions in %ss", r.Table, num(r.Seed.Entities), num(r.Seed.Rows), num(int64(r.Seed.Partitions)), fixed(r.Seed.DurationS, 1))
 		if line := SeedRefusals(r.Seed); line != "" {
 			p.Line("%s", line)
 		}
 	} else {
 		p.Line("table %s", r.Table)
 	}
-	p.Line("measured %.1fs from %s (warm-up %gs excluded), %s, retry %s, seed %d",
-		r.DurationS, r.StartedAt.UTC().Format(time.RFC3339), r.Run.WarmupS, LoadShape(r.Run), r.Run.Retry, r.Run.Seed)
+	p.Line("measured %ss from %s (warm-up %gs excluded), %s, retry %s, seed %d",
+		fixed(r.DurationS, 1), r.StartedAt.UTC().Format(time.RFC3339), r.Run.WarmupS, LoadShape(r.Run), r.Run.Retry, r.Run.Seed)
 	for _, n := range r.Run.Notes {
 		p.Line("note: %s", n)
 	}

@@ -138,7 +138,7 @@ func (r *Report) PeakPartition() (Partition, bool) {
 	return best, found
 }
 
-func secondsText(s float64) string { return fmt.Sprintf("%.1f s", s) }
+func secondsText(s float64) string { return fixed(s, 1) + " s" }
 
 // EvaluateThresholds fills r.Thresholds from the expressions and reports
 // whether all passed. Expressions were validated with the scenario.

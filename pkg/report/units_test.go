@@ -210,3 +210,18 @@ func TestJUnitSpeaksOfRequestUnits(t *testing.T) {
 		}
 	}
 }
+
+// fixed gives figures thousands separators and a fixed number of decimals.
+func TestFixed(t *testing.T) {
+	for _, tc := range []struct {
+		f      float64
+		digits int
+		want   string
+	}{
+		{11984.33, 2, "11,984.33"}, {11984.333, 0, "11,984"}, {0.5, 2, "0.50"}, {-1234.5, 1, "-1,234.5"}, {-0.001, 2, "0.00"}, {1e6, 1, "1,000,000.0"},
+	} {
+		if got := fixed(tc.f, tc.digits); got != tc.want {
+			t.Errorf("fixed(%v, %d) = %q, want %q", tc.f, tc.digits, got, tc.want)
+		}
+	}
+}

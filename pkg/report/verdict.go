@@ -48,7 +48,7 @@ func contains(list []string, s string) bool {
 // target and how much was throttled.
 func Verdict(r *Report) string {
 	if r.Totals.Counts.IsZero() {
-		return fmt.Sprintf("nothing was measured in %.1f s: no operation completed, was dropped or sent a request", r.DurationS)
+		return "nothing was measured in " + secondsText(r.DurationS) + ": no operation completed, was dropped or sent a request"
 	}
 	var over []string
 	for _, p := range HotPartitions(r) {

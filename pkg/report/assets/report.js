@@ -3,9 +3,11 @@
 // options there) are recorded on <body data-errors>; the number of charts
 // drawn on <body data-charts>, the chart elements left without a canvas on
 // <body data-missing>, the last entities/s of each throughput chart on
-// <body data-last-entities>, and the page's width when it is wider than the
-// window (a table that does not wrap) on <body data-overflow>, so headless
-// tests can check the page.
+// <body data-last-entities>, the page's width when it is wider than the
+// window (a table that does not wrap) on <body data-overflow>, its height
+// on <body data-height>, and each chart's coloured pixels inside its grid
+// and where that grid lies on <body data-ink> and <body data-grids>, so
+// headless tests can check the page.
 (function () {
   "use strict";
   var errors = [];
@@ -22,6 +24,7 @@
     };
   });
   var drawn = 0;
+  var charts = []; // {el, c}: every chart drawn, for measure
   var target = 2000;
   var palette = ["#2f6fde", "#e8710a", "#1e8e3e", "#9334e6", "#12b5cb", "#f9ab00", "#5f6368", "#d93025"];
   var warnColor = "#e8710a", errorColor = "#b42318", dropColor = "#7f8c8d", targetColor = "#d93025";
@@ -35,6 +38,7 @@
     option.animation = false;
     option.textStyle = { fontFamily: "system-ui, sans-serif" };
     c.setOption(option);
+    charts.push({ el: el, c: c });
     drawn++;
     window.addEventListener("resize", function () { c.resize(); });
   }
@@ -76,10 +80,13 @@
   }
   function label(pk) { return pk === "*" ? "(cross-partition)" : pk; }
 
-  // secondsOf is how much of interval iv the measured window covers: 1, or
-  // less for a last second cut short (a run stopped early), so that per
-  // second figures are rates and no chart drops at its end.
-  function secondsOf(run, iv) { return Math.max(Math.min(1, run.duration_s - iv.second), 0.001); }
+  // secondsOf is how much of interval iv the measured window covers: its
+  // seconds (1, or more for a long run's bins), or less for a last one cut
+  // short (a run stopped early), so that per second figures are rates and
+  // no chart drops at its end.
+  function secondsOf(run, iv) { return Math.max(Math.min(run.interval_s, run.duration_s - iv.second), 0.001); }
+  // ends are the labels of a run's intervals: the second each ends at.
+  function ends(run) { return run.intervals.map(function (iv) { return fmt.format(Math.min(iv.second + run.interval_s, Math.ceil(run.duration_s))); }); }
 
   var lastRates = [];
 
@@ -99,13 +106,13 @@
     }
     function offered(iv) { return iv.ops + iv.dropped; }
     chart(id, {
-      title: title("Throughput per second; % of requests throttled or in error, of operations failed or dropped"),
+      title: title("Throughput per second, and the shares throttled, in error, failed and dropped"),
       tooltip: { trigger: "axis" },
       legend: { top: 24 },
       grid: grid(16),
-      xAxis: timeAxis(ivs.map(function (iv) { return iv.second + 1; })),
+      xAxis: timeAxis(ends(run)),
       yAxis: [{ type: "value", name: "per second", axisLabel: { formatter: function (v) { return fmt.format(v); } } },
-        { type: "value", name: "% refused", min: 0, max: 100, axisLabel: { formatter: "{value}%" }, splitLine: { show: false } }],
+        { type: "value", name: "share", min: 0, max: 100, axisLabel: { formatter: "{value}%" }, splitLine: { show: false } }],
       series: [
         { name: "ops/s", type: "line", showSymbol: false, data: perSec("ops") },
         { name: "entities/s", type: "line", showSymbol: false, data: ents, color: palette[2] },
@@ -124,92 +131,66 @@
     }
     var lines = [s("p50", "p50_ms"), s("p90", "p90_ms"), s("p99", "p99_ms"), s("max", "max_ms")];
     chart(id, {
-      title: title("Latency percentiles per second of the answered operations (ms)"),
-      tooltip: { trigger: "axis" },
+      title: title(run.interval_s > 1 ? "Latency of the answered operations (ms): the highest second's of every " + run.interval_s + " s" :
+        "Latency percentiles per second of the answered operations (ms)"),
+      tooltip: { trigger: "axis", valueFormatter: function (v) { return v === null ? "-" : fmt.format(v) + " ms"; } },
       legend: { top: 24 },
       grid: grid(),
-      xAxis: timeAxis(ivs.map(function (iv) { return iv.second + 1; })),
+      xAxis: timeAxis(ends(run)),
       yAxis: logAxis("ms", flat(lines)),
       series: lines
     });
   }
 
-  // heatmapRows is how many partitions the heatmap shows by name; the rest
-  // is folded into one "other partitions" row.
-  var heatmapRows = 20;
-
+  // heatmap draws the entities/s of the partitions the report names, and
+  // of the rest on average in one row; a bin in which a partition served
+  // nothing is left empty.
   function heatmap(run, id) {
     var h = run.heatmap;
     if (!h || !h.partitions || h.partitions.length === 0) { return; }
-    var shown = h.partitions.slice(0, heatmapRows);
     var bins = 0;
     h.entities.forEach(function (row) { bins = Math.max(bins, row.length); });
     function binSeconds(b) { return Math.max(Math.min(h.bin_s, run.duration_s - b * h.bin_s), 0.001); }
-    // Everything measured in a bin, from the per-second intervals.
-    var total = new Array(bins).fill(0);
-    run.intervals.forEach(function (iv) {
-      var b = Math.floor(iv.second / h.bin_s);
-      if (b < bins) { total[b] += iv.entities; }
-    });
-    var restCount = run.partitions.length - shown.length;
-    var rows = shown.map(function (pk) { return label(pk); });
+    var rows = h.partitions.map(function (pk) { return label(pk); });
     var data = [];
-    var peak = 0;
     function put(b, row, entities, text) {
       var r = entities / binSeconds(b);
-      peak = Math.max(peak, r);
-      data.push([b, row, Math.log10(Math.max(r, 1)), r, text]);
+      if (r > 0) { data.push([b, row, Math.log10(Math.max(r, 1)), r, text]); }
     }
-    shown.forEach(function (pk, p) {
+    h.partitions.forEach(function (pk, p) {
       h.entities[p].forEach(function (n, b) { put(b, p, n, rows[p]); });
     });
-    if (restCount > 0) {
+    if (h.other && h.other_count > 0) {
       var other = rows.length;
-      rows.push("other " + fmt.format(restCount) + " partitions (mean)");
-      for (var b = 0; b < bins; b++) {
-        var named = 0;
-        shown.forEach(function (_, p) { named += h.entities[p][b] || 0; });
-        put(b, other, Math.max(total[b] - named, 0) / restCount, "the other " + fmt.format(restCount) + " partitions, per partition");
-      }
+      rows.push("other " + fmt.format(h.other_count) + " partitions (mean)");
+      h.other.forEach(function (n, b) { put(b, other, n, "the other " + fmt.format(h.other_count) + " partitions, per partition"); });
     }
     var xs = [];
     for (var k = 0; k < bins; k++) { xs.push(fmt.format((k + 1) * h.bin_s)); }
     // Logarithmic colour scale from 1 entity/s to well over the target:
-    // blues up to a fifth of the target, turning through purple to red at
-    // the target (80% of the scale), dark red beyond.
+    // blues (a light one at 1/s, still visible against the page) up to a
+    // fifth of the target, turning through purple to red at the target
+    // (80% of the scale), dark red beyond.
     var top = Math.log10(target) / 0.8;
     chart(id, {
-      title: title("Partition heatmap: entities/s per partition (busiest " + shown.length + ") against the " + fmt.format(target) + "/s target"),
+      title: title("Partition heatmap: entities/s per partition (busiest " + h.partitions.length + ") against the " + fmt.format(target) + "/s target"),
       tooltip: { formatter: function (p) { return p.value[4] + "<br>" + xs[p.value[0]] + " s: " + fmt.format(p.value[3]) + " entities/s"; } },
       grid: { top: 40, left: 12, right: 90, bottom: 40, containLabel: true },
       xAxis: timeAxis(xs),
       yAxis: { type: "category", data: rows, inverse: true, axisLabel: { formatter: function (v) { return shorten(v, 34); } } },
       visualMap: { type: "continuous", min: 0, max: top, dimension: 2, orient: "vertical", right: 0, top: "middle", calculable: false,
         text: [fmt.format(Math.round(Math.pow(10, top))) + "/s", "1/s"], itemHeight: 200,
-        inRange: { color: ["#f7fbff", "#c6dbef", "#6baed6", "#3d5fc4", "#d7301f", "#67000d"] },
+        inRange: { color: ["#9ecae1", "#6baed6", "#3d5fc4", "#d7301f", "#67000d"] },
         formatter: function (v) { return fmt.format(Math.round(Math.pow(10, v))); } },
       series: [{ type: "heatmap", data: data, progressive: 0 }]
     });
-  }
-
-  // sortedLoad is a run's partitions by peak entities/s, busiest first,
-  // at most max points spread over them.
-  function sortedLoad(run, max) {
-    var peaks = run.partitions.filter(function (p) { return p.partition_key !== "*"; })
-      .map(function (p) { return p.peak_entities_per_sec; }).sort(function (a, b) { return b - a; });
-    var out = [];
-    var step = Math.max(1, Math.floor(peaks.length / max));
-    for (var i = 0; i < peaks.length; i += step) {
-      out.push([peaks.length === 1 ? 0 : 100 * i / (peaks.length - 1), Math.max(peaks[i], 0.1)]);
-    }
-    return out;
   }
 
   function distribution(run, id) {
     var parts = run.partitions.filter(function (p) { return p.partition_key !== "*"; }).slice(0, 40);
     if (parts.length === 0) { return; }
     chart(id, {
-      title: title("Busiest partitions: mean and peak entities/s (" + fmt.format(run.partitions.length) + " partitions)"),
+      title: title("Busiest partitions: mean and peak entities/s (" + fmt.format(run.partition_count) + " partitions)"),
       tooltip: { trigger: "axis" },
       legend: { top: 24 },
       grid: grid(),
@@ -290,10 +271,9 @@
   }
 
   function comparison(runs, id) {
-    var maxLen = 0;
-    runs.forEach(function (r) { maxLen = Math.max(maxLen, r.intervals.length); });
-    var xs = [];
-    for (var i = 1; i <= maxLen; i++) { xs.push(i); }
+    var xs = [], longest = runs[0];
+    runs.forEach(function (r) { if (r.intervals.length * r.interval_s > longest.intervals.length * longest.interval_s) { longest = r; } });
+    longest.intervals.forEach(function (iv) { xs.push(fmt.format(iv.second + longest.interval_s)); });
     var names = runs.map(function (r) { return r.scheme; });
     chart(id, {
       title: title("Entities/s per second, by scheme"),
@@ -303,7 +283,7 @@
       xAxis: timeAxis(xs),
       yAxis: { type: "value", name: "entities/s", axisLabel: { formatter: function (v) { return fmt.format(v); } } },
       series: runs.map(function (r) {
-        return { name: r.scheme, type: "line", showSymbol: false, data: r.intervals.map(function (iv) { return Math.round(iv.entities / secondsOf(r, iv)); }) };
+        return { name: r.scheme, type: "line", showSymbol: false, data: r.intervals.map(function (iv) { return [fmt.format(iv.second + r.interval_s), Math.round(iv.entities / secondsOf(r, iv))]; }) };
       })
     });
     chart(id + "-peak", {
@@ -315,8 +295,7 @@
       yAxis: [{ type: "value", name: "entities/s", max: aboveTarget, axisLabel: { formatter: function (v) { return fmt.format(v); } } },
         { type: "value", name: "% throttled", min: 0, max: 100, axisLabel: { formatter: "{value}%" }, splitLine: { show: false } }],
       series: [
-        { name: "busiest peak entities/s", type: "bar", data: runs.map(function (r) {
-            var m = 0; r.partitions.forEach(function (p) { if (p.partition_key !== "*") { m = Math.max(m, p.peak_entities_per_sec); } }); return m; }),
+        { name: "busiest peak entities/s", type: "bar", data: runs.map(function (r) { return r.busiest_peak; }),
           markLine: targetLine("yAxis") },
         { name: "% throttled", type: "bar", yAxisIndex: 1, color: warnColor, data: runs.map(function (r) {
             return r.totals.requests ? Math.round(1000 * r.totals.throttled / r.totals.requests) / 10 : 0; }) }
@@ -331,8 +310,8 @@
         axisLabel: { formatter: "{value}%" } },
       yAxis: { type: "log", name: "peak entities/s", min: 1 },
       series: runs.map(function (r, k) {
-        return { name: r.scheme + " (" + fmt.format(r.partitions.length) + ")", type: "line", step: "end", showSymbol: r.partitions.length < 3,
-          symbolSize: 8, data: sortedLoad(r, 400), markLine: k === 0 ? targetLine("yAxis") : undefined };
+        return { name: r.scheme + " (" + fmt.format(r.partition_count) + ")", type: "line", step: "end", showSymbol: r.spread.length < 3,
+          symbolSize: 8, data: r.spread, markLine: k === 0 ? targetLine("yAxis") : undefined };
       })
     });
     var ops = [];
@@ -347,7 +326,7 @@
           var s = runs[p.seriesIndex].operations[ops[p.dataIndex]];
           if (!s) { return p.seriesName + ": -"; }
           var l = s.latency_ms;
-          return p.seriesName + ": p50 " + l.p50 + ", p99 " + l.p99 + ", p99.9 " + l.p999 + " ms";
+          return p.seriesName + ": p50 " + fmt.format(l.p50) + ", p99 " + fmt.format(l.p99) + ", p99.9 " + fmt.format(l.p999) + " ms";
         }).join("<br>"); } },
       legend: { top: 24 },
       grid: grid(),
@@ -380,12 +359,12 @@
         return ps.map(function (p) {
           var r = runs[p.seriesIndex % runs.length], q = (r.questions || {})[names[p.dataIndex]];
           if (!q || !q.ops) { return p.seriesName + ": -"; }
-          return p.seriesName + ": " + p.value + " (" + q.plan + (q.scope ? " " + q.scope : "") + ", " + fmt.format(q.rows_visited_per_question) + " rows visited)";
+          return p.seriesName + ": " + fmt.format(p.value) + " (" + q.plan + (q.scope ? " " + q.scope : "") + ", " + fmt.format(q.rows_visited_per_question) + " rows visited)";
         }).join("<br>"); } },
       legend: { top: 24, type: "scroll" },
       grid: grid(24),
       xAxis: { type: "category", data: names, axisLabel: { interval: 0 } },
-      yAxis: [{ type: "log", name: "requests/question", min: 1 }, { type: "log", name: "p99 ms", min: 1, splitLine: { show: false } }],
+      yAxis: [{ type: "log", name: "requests", min: 1 }, { type: "log", name: "p99 ms", min: 1, splitLine: { show: false } }],
       series: series
     });
   }
@@ -408,10 +387,56 @@
   } catch (e) {
     fail(e && e.stack ? e.stack : e);
   }
-  var missing = [];
-  document.querySelectorAll(".chart").forEach(function (el) { if (!el.querySelector("canvas")) { missing.push(el.id); } });
-  if (missing.length > 0) { document.body.setAttribute("data-missing", missing.join(" ")); }
-  var root = document.documentElement;
-  if (root.scrollWidth > root.clientWidth) { document.body.setAttribute("data-overflow", String(root.scrollWidth)); }
-  document.body.setAttribute("data-charts", String(drawn));
+  // gridOf is where chart c plots, in its element's pixels: its grid's
+  // rectangle (ECharts' coordinate system of grid 0), or the whole element.
+  function gridOf(k) {
+    var g = k.c.getModel().getComponent("grid", 0);
+    if (g && g.coordinateSystem) { return g.coordinateSystem.getRect(); }
+    return { x: 0, y: 0, width: k.el.clientWidth, height: k.el.clientHeight };
+  }
+  // inkOf counts the coloured pixels (not white, grey or black: the
+  // series' colours, not the axes' and labels') chart k drew inside its
+  // grid, in CSS pixels.
+  function inkOf(k, g) {
+    var n = 0;
+    k.el.querySelectorAll("canvas").forEach(function (cv) {
+      var ratio = cv.width / Math.max(cv.clientWidth, 1);
+      var w = Math.round(g.width * ratio), h = Math.round(g.height * ratio);
+      if (w < 1 || h < 1) { return; }
+      var px = cv.getContext("2d").getImageData(Math.round(g.x * ratio), Math.round(g.y * ratio), w, h).data;
+      var coloured = 0;
+      for (var i = 0; i < px.length; i += 4) {
+        var hi = Math.max(px[i], px[i + 1], px[i + 2]), lo = Math.min(px[i], px[i + 1], px[i + 2]);
+        if (px[i + 3] > 128 && hi - lo > 40) { coloured++; }
+      }
+      n += coloured / (ratio * ratio);
+    });
+    return Math.round(n);
+  }
+  // measure records, for the tests, each chart's ink inside its grid and
+  // the grid's area (data-ink="id:ink/area ..."), where each grid lies on
+  // the page (data-grids="id:x,y,w,h ..."), the page's height, the chart
+  // elements left without a canvas, the page's width when wider than the
+  // window, and, last, how many charts were drawn.
+  function measure() {
+    var inks = [], grids = [];
+    charts.forEach(function (k) {
+      var g = gridOf(k), r = k.el.getBoundingClientRect();
+      inks.push(k.el.id + ":" + inkOf(k, g) + "/" + Math.round(g.width * g.height));
+      grids.push(k.el.id + ":" + [r.left + window.scrollX + g.x, r.top + window.scrollY + g.y, g.width, g.height].map(Math.round).join(","));
+    });
+    document.body.setAttribute("data-ink", inks.join(" "));
+    document.body.setAttribute("data-grids", grids.join(" "));
+    var missing = [];
+    document.querySelectorAll(".chart").forEach(function (el) { if (!el.querySelector("canvas")) { missing.push(el.id); } });
+    if (missing.length > 0) { document.body.setAttribute("data-missing", missing.join(" ")); }
+    var root = document.documentElement;
+    document.body.setAttribute("data-height", String(root.scrollHeight));
+    if (root.scrollWidth > root.clientWidth) { document.body.setAttribute("data-overflow", String(root.scrollWidth)); }
+    document.body.setAttribute("data-charts", String(drawn));
+  }
+  // After the charts' first frame.
+  window.setTimeout(function () {
+    try { measure(); } catch (e) { fail(e && e.stack ? e.stack : e); document.body.setAttribute("data-charts", String(drawn)); }
+  }, 100);
 })();
