@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/tablestress/tablestress/pkg/metrics"
@@ -143,7 +144,7 @@ func pagePartitionsOf(r *Report) []pagePartition {
 		keep[p.PartitionKey] = true
 	}
 	byUnits := slices.Clone(r.Partitions)
-	slices.SortStableFunc(byUnits, func(a, b Partition) int { return cmpDesc(peakUnits(a), peakUnits(b)) })
+	slices.SortStableFunc(byUnits, func(a, b Partition) int { return cmp.Compare(peakUnits(b), peakUnits(a)) })
 	for _, p := range byUnits[:min(len(byUnits), unitsPartitions)] {
 		keep[p.PartitionKey] = keep[p.PartitionKey] || p.PeakRequestUnitsPerSec != nil
 	}
@@ -162,17 +163,6 @@ func pagePartitionsOf(r *Report) []pagePartition {
 	return out
 }
 
-// cmpDesc orders larger values first.
-func cmpDesc(a, b float64) int {
-	switch {
-	case a > b:
-		return -1
-	case a < b:
-		return 1
-	}
-	return 0
-}
-
 // spreadOf is the peak entities/s of every partition but the
 // cross-partition row, busiest first, as at most n points [x, peak]: x is
 // the partition's place as a share (0 to 100%) of them, a peak below 0.1
@@ -185,7 +175,7 @@ func spreadOf(parts []Partition, n int) [][2]float64 {
 			peaks = append(peaks, p.PeakEntitiesPerSec)
 		}
 	}
-	slices.SortFunc(peaks, cmpDesc)
+	slices.SortFunc(peaks, func(a, b float64) int { return cmp.Compare(b, a) })
 	out := [][2]float64{}
 	if len(peaks) == 0 {
 		return out
