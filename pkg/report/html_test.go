@@ -268,7 +268,9 @@ func TestHTMLDrawsInChromium(t *testing.T) {
 		}
 	}
 	r.EvaluateThresholds([]string{"p99(insert) < 10ms", "max_partition_peak < 2000"})
-	d := drawInChromium(t, r, richReport("hash-buckets", false))
+	other := richReport("hash-buckets", false)
+	withLongWhy(other)
+	d := drawInChromium(t, r, other)
 	checkCharts(t, d, 800)
 	// The comparison's four charts (entities/s by scheme, busiest peak and
 	// throttled share, load spread over partitions, latency by operation)
@@ -301,5 +303,10 @@ func withLongWhy(r *Report) {
 		Why: "the RowKey does not order rows newest first: the whole partition is read, sorted on the client and cut to the newest 50"}}
 	q.Ops, q.Requests, q.Sums = 40, 80, metrics.QuestionFigures{Partitions: 40, Visited: 40_000, VisitedByService: 80, Pages: 80, Returned: 2_000}
 	q.derive()
-	r.Questions = map[string]Question{q.Name: q}
+	// An index plan whose every question failed, and whose reason is long.
+	ix := Question{QuestionPlan: QuestionPlan{Name: "notifications-of-kind-in-hour", Plan: "index", Index: "NotificationsByKindHour",
+		Why: "the main table needs a table scan (the PartitionKey needs user, which the question does not know); the index NotificationsByKindHour: one partition, RowKey range from kind, time, then a point read per entity"}}
+	ix.Ops, ix.Failed, ix.Requests, ix.Throttled, ix.Sums = 46, 46, 181, 181, metrics.QuestionFigures{Partitions: 46, Visited: 86_824, Pages: 46}
+	ix.derive()
+	r.Questions = map[string]Question{q.Name: q, ix.Name: ix}
 }

@@ -2,7 +2,6 @@ package report
 
 import (
 	"encoding/csv"
-	"html"
 	"io"
 	"strconv"
 
@@ -157,35 +156,6 @@ func hasQuestions(reps []*Report) bool {
 		}
 	}
 	return false
-}
-
-// writeQuestionsHTML writes the questions of reps as a table.
-func writeQuestionsHTML(ew *textfit.Printer, reps []*Report) {
-	e := html.EscapeString
-	ew.Printf("<table><tr><th>question</th><th>scheme</th><th>plan</th><th>questions/s</th><th>requests/q</th><th>partitions/q</th><th>rows visited/q</th><th>throttled</th><th>failed</th><th>p50 ms</th><th>p99 ms</th><th>RU/q</th><th class=\"text\">why</th></tr>\n")
-	for _, r := range reps {
-		for _, n := range QuestionOrder(r.Questions) {
-			q := r.Questions[n]
-			ru := "-"
-			if q.RequestUnitsPerQuestion != nil {
-				ru = fixed(*q.RequestUnitsPerQuestion, 2)
-			}
-			cls := "ok"
-			if q.Plan == "scan" {
-				cls = "bad"
-			}
-			failed := failedCell(q.Counts)
-			fcls := ""
-			if q.Failed > 0 {
-				fcls = "bad"
-			}
-			ew.Printf("<tr><td>%s</td><td>%s</td><td class=\"%s\">%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s %s</td><td>%s</td><td class=\"%s\">%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"text\">%s</td></tr>\n",
-				e(n), e(r.Scheme), cls, e(q.Label()), rate(q.OpsPerSec), perQ(q, q.RequestsPerQuestion), perQ(q, q.PartitionsPerQuestion),
-				perQ(q, q.RowsVisitedPerQuestion), e(q.RowsVisitedFrom), pct(q.Throttled, q.Requests), fcls, failed.Text,
-				latencyCell(q.Counts, q.Latency.P50), latencyCell(q.Counts, q.Latency.P99), ru, e(q.Why))
-		}
-	}
-	ew.Printf("</table>\n")
 }
 
 // estimatedVisits reports whether a question's rows visited are, for some
