@@ -97,9 +97,9 @@ func (af *adviseFlags) options(s *scenario.Scenario, changed func(string) bool) 
 		}
 		o.Rate = r
 	}
-	h, err := percent.Fraction(af.headroom)
-	if err != nil || !(h > 0 && h <= 1) {
-		return o, usageError("--headroom: want a percentage above 0 and at most 100, like 70%%")
+	h, err := percent.Range{Min: 0, MinOpen: true, Max: 100}.Fraction(af.headroom)
+	if err != nil {
+		return o, usageError("--headroom: %s", percent.Reason(err))
 	}
 	o.Headroom = h
 	if o.Horizon, err = parseHorizon(af.horizon); err != nil {

@@ -43,9 +43,9 @@ func (s *searchFlags) parse() error {
 		}
 		s.maxRate = r
 	}
-	p, err := percent.Fraction(s.throttledText)
-	if err != nil || !(p > 0) || p >= 1 {
-		return usageError("--max-throttled: want a percentage between 0 and 100, like 1%% or 0.5%%")
+	p, err := percent.Range{Min: 0, MinOpen: true, Max: 100, MaxOpen: true}.Fraction(s.throttledText)
+	if err != nil {
+		return usageError("--max-throttled: %s", percent.Reason(err))
 	}
 	s.maxThrottled = p
 	if s.maxSteps < 1 {

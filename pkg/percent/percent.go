@@ -9,7 +9,8 @@
 // "1e-3%", with spaces allowed around the number. Refused: no '%' ("1",
 // except where a share takes a fraction), no number ("%"), thousands or
 // decimal commas ("1,5%": never read as 15%), two signs ("1%%"), and NaN
-// or infinity. Ranges (above 0, at most 100%) are each caller's rule.
+// or infinity. Ranges (above 0, at most 100%) are each caller's rule, which
+// Range states and checks with messages that name the fix.
 package percent
 
 import (
@@ -27,13 +28,28 @@ var ErrSyntax = errors.New("percent: not a percentage")
 const Forms = "a number followed by %, like 1% or 0.5%"
 
 // Parse reads a percentage as the number written before its '%':
-// "0.5%" is 0.5. Errors wrap ErrSyntax and say what was wrong.
+// "0.5%" is 0.5. Errors wrap ErrSyntax and say what was wrong and what to
+// write instead: "70 needs a % sign: 70%".
 func Parse(v string) (float64, error) {
-	num, ok := strings.CutSuffix(strings.TrimSpace(v), "%")
+	t := strings.TrimSpace(v)
+	num, ok := strings.CutSuffix(t, "%")
 	if !ok {
+		if f, err := strconv.ParseFloat(t, 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+			if f > 0 && f < 1 { // perhaps a fraction of the whole
+				return 0, fmt.Errorf("%w: %s needs a %% sign: %s%%, or %s if it is a fraction of the whole", ErrSyntax, t, t, FormatShare(f))
+			}
+			return 0, fmt.Errorf("%w: %s needs a %% sign: %s%%", ErrSyntax, t, t)
+		}
 		return 0, fmt.Errorf("%w: %q has no %%; write %s", ErrSyntax, v, Forms)
 	}
 	return number(v, num)
+}
+
+// Reason is what a Parse, Fraction, ParseShare or Range error says, without
+// the package's prefix: for a message that names the flag or field first
+// ("--headroom: 70 needs a % sign: 70%").
+func Reason(err error) string {
+	return strings.TrimPrefix(err.Error(), ErrSyntax.Error()+": ")
 }
 
 // Fraction reads a percentage as a fraction of the whole: "70%" is 0.7
@@ -67,6 +83,8 @@ func number(v, num string) (float64, error) {
 	switch {
 	case num == "":
 		return 0, fmt.Errorf("%w: %q has no number; write %s", ErrSyntax, v, Forms)
+	case err != nil && strings.Contains(num, ","):
+		return 0, fmt.Errorf("%w: %q has a comma: a percentage takes a decimal point and no thousands separators, like 1.5%% or 1000%%", ErrSyntax, v)
 	case err != nil || math.IsNaN(f) || math.IsInf(f, 0):
 		return 0, fmt.Errorf("%w: %q is not a number followed by %%; write %s", ErrSyntax, v, Forms)
 	}

@@ -22,12 +22,14 @@ func TestParseGrammar(t *testing.T) {
 		{" 2.5 % ", 2.5, ""}, // spaces around the number
 		{"1e-3%", 0.001, ""},
 		{"-1%", -1, ""}, // a sign is a number's; ranges are the caller's
-		{"1", 0, `"1" has no %; write a number followed by %, like 1% or 0.5%`},
-		{"0.01", 0, "has no %"},
+		{"1", 0, `1 needs a % sign: 1%`},
+		{" 70 ", 0, `70 needs a % sign: 70%`},
+		{"0.01", 0, "0.01 needs a % sign: 0.01%, or 1% if it is a fraction of the whole"},
+		{"one", 0, `"one" has no %; write a number followed by %, like 1% or 0.5%`},
 		{"%", 0, `"%" has no number`},
 		{"", 0, `"" has no %`},
-		{"1,5%", 0, `"1,5%" is not a number followed by %`}, // never 15%
-		{"1,000%", 0, "is not a number"},
+		{"1,5%", 0, `"1,5%" has a comma: a percentage takes a decimal point and no thousands separators, like 1.5% or 1000%`}, // never 15%
+		{"1,000%", 0, "has a comma"},
 		{"1%%", 0, "is not a number"},
 		{"ten%", 0, "is not a number"},
 		{"NaN%", 0, "is not a number"},
@@ -104,4 +106,35 @@ func FuzzParse(f *testing.F) {
 			t.Errorf("Parse(%q) = %v accepted", s, p)
 		}
 	})
+}
+
+// A range refuses what is outside it, saying what it wants; a value
+// without its sign is told to add it, whatever the range.
+func TestRangeNamesTheFix(t *testing.T) {
+	headroom := Range{Min: 0, MinOpen: true, Max: 100}
+	throttled := Range{Min: 0, MinOpen: true, Max: 100, MaxOpen: true}
+	for _, tc := range []struct {
+		r    Range
+		in   string
+		want float64
+		err  string
+	}{
+		{headroom, "70%", 0.7, ""},
+		{headroom, "100%", 1, ""},
+		{headroom, "70", 0, "70 needs a % sign: 70%"},
+		{headroom, "0%", 0, "0% is out of range: want above 0% and at most 100%"},
+		{headroom, "150%", 0, "150% is out of range: want above 0% and at most 100%"},
+		{throttled, "100%", 0, "100% is out of range: want above 0% and below 100%"},
+		{throttled, "0.5%", 0.005, ""},
+		{Range{Max: 100}, "0%", 0, ""},
+		{Range{Max: 100}, "-1%", 0, "-1% is out of range: want at least 0% and at most 100%"},
+	} {
+		got, err := tc.r.Fraction(tc.in)
+		switch {
+		case tc.err == "" && (err != nil || got != tc.want):
+			t.Errorf("%v: Fraction(%q) = %v, %v; want %v", tc.r, tc.in, got, err, tc.want)
+		case tc.err != "" && (!errors.Is(err, ErrSyntax) || Reason(err) != tc.err):
+			t.Errorf("%v: Fraction(%q) = %v, %v; want the error %q", tc.r, tc.in, got, err, tc.err)
+		}
+	}
 }

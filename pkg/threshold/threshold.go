@@ -149,7 +149,7 @@ func parseValue(s string, k Kind) (float64, error) {
 	case Rate:
 		v, err := percent.Parse(s)
 		if err != nil {
-			return 0, fmt.Errorf("a rate is a percentage: %s", strings.TrimPrefix(err.Error(), percent.ErrSyntax.Error()+": "))
+			return 0, fmt.Errorf("a rate is a percentage: %s", percent.Reason(err))
 		}
 		return v, nil
 	}

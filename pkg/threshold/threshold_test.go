@@ -44,8 +44,8 @@ func TestParseErrors(t *testing.T) {
 		{"p99(scan) < 3ms", `unknown operation "scan"`},
 		{"p99(point_read < 3ms", "missing ')'"},
 		{"p99 < 20", "a latency needs a unit"},
-		{"throttle_rate < 0.01", `a rate is a percentage: "0.01" has no %; write a number followed by %, like 1% or 0.5%`},
-		{"throttle_rate < 1,5%", `a rate is a percentage: "1,5%" is not a number`}, // never 15%
+		{"throttle_rate < 0.01", `a rate is a percentage: 0.01 needs a % sign: 0.01%, or 1% if it is a fraction of the whole`},
+		{"throttle_rate < 1,5%", `a rate is a percentage: "1,5%" has a comma`}, // never 15%
 		{"max_partition_peak(insert) < 3", "applies to the whole run"},
 		{"dropped == none", `"none" is not a number`},
 	}
