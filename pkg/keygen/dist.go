@@ -143,7 +143,7 @@ func ParseDistribution(spec string) (Distribution, error) {
 	for i, a := range args {
 		v, err := strconv.ParseFloat(strings.TrimSpace(a), 64)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %q: argument %q is not a number", ErrDistribution, spec, a)
+			return nil, fmt.Errorf("%w: %q: argument %q is not a number; write numbers, like zipf(0.99) or hotspot(0.2,0.8)", ErrDistribution, spec, a)
 		}
 		nums[i] = v
 	}
@@ -224,7 +224,7 @@ func splitCall(s string) (string, []string, error) {
 		return s, nil, nil
 	}
 	if !strings.HasSuffix(s, ")") {
-		return "", nil, fmt.Errorf("%w: %q: missing closing parenthesis", ErrDistribution, s)
+		return "", nil, fmt.Errorf("%w: %q: missing closing parenthesis; close it: %s)", ErrDistribution, s, s)
 	}
 	name, inner := strings.TrimSpace(s[:open]), s[open+1:len(s)-1]
 	if strings.TrimSpace(inner) == "" {

@@ -219,7 +219,7 @@ func TestParseDistributionMessages(t *testing.T) {
 		"single(1,2)":    `keygen: bad distribution: "single(1,2)": single takes no arguments or one argument`,
 		"sequential(1)":  `keygen: bad distribution: "sequential(1)": sequential takes no arguments`,
 		"hotspot(0.2,2)": `keygen: bad distribution: "hotspot(0.2,2)": hotspot(HOT,OPS) needs 0 < HOT < 1 (share of entities) and 0 <= OPS <= 1 (share of operations), like hotspot(0.2,0.8)`,
-		"hotspot(x,1)":   `keygen: bad distribution: "hotspot(x,1)": argument "x" is not a number`,
+		"hotspot(x,1)":   `keygen: bad distribution: "hotspot(x,1)": argument "x" is not a number; write numbers, like zipf(0.99) or hotspot(0.2,0.8)`,
 		"pareto":         `keygen: bad distribution: "pareto" is not a distribution; use one of ` + DistributionForms,
 	} {
 		if _, err := ParseDistribution(spec); err == nil || err.Error() != want {

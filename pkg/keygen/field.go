@@ -67,7 +67,7 @@ func compileField(s FieldSpec) (*field, error) {
 	}
 	f := &field{spec: s, salt: nameHash(s.Name)}
 	if isBuiltin(s.Name) || reservedProperty(s.Name) {
-		return nil, f.bad("the name is reserved (built-in fields: %s; properties: PartitionKey, RowKey, Timestamp, EventTime, Seq, Version, Data*)", strings.Join(BuiltinFields, ", "))
+		return nil, f.bad("the name is reserved (built-in fields: %s; properties: PartitionKey, RowKey, Timestamp, EventTime, Seq, Version, Data*): rename it", strings.Join(BuiltinFields, ", "))
 	}
 	if err := f.compileKind(); err != nil {
 		return nil, err
@@ -111,7 +111,7 @@ func (f *field) compileKind() error {
 		return f.compileID()
 	case "int":
 		if s.Max < s.Min {
-			return f.bad("max (%d) is below min (%d)", s.Max, s.Min)
+			return f.bad("max (%d) is below min (%d): make max at least min", s.Max, s.Min)
 		}
 		f.numeric = true
 		f.width = s.Width

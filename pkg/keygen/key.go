@@ -39,17 +39,17 @@ func ValidateKey(k []byte) error {
 		}
 		switch {
 		case r == '/' || r == '\\' || r == '#' || r == '?':
-			return &KeyError{string(k), fmt.Sprintf("%q is not allowed in keys (Azure forbids / \\ # ?)", r)}
+			return &KeyError{string(k), fmt.Sprintf("%q is not allowed in keys (Azure forbids / \\ # ?): use another separator, like _ or -", r)}
 		case r == '\'':
-			return &KeyError{string(k), "the single quote is not allowed in generated keys (it must be escaped in every OData filter)"}
+			return &KeyError{string(k), "the single quote is not allowed in generated keys (it must be escaped in every OData filter): use another character"}
 		case r <= 0x1f || (r >= 0x7f && r <= 0x9f):
-			return &KeyError{string(k), fmt.Sprintf("control character U+%04X is not allowed in keys", r)}
+			return &KeyError{string(k), fmt.Sprintf("control character U+%04X is not allowed in keys: remove it", r)}
 		}
 		units += utf16.RuneLen(r)
 		i += size
 	}
 	if units > MaxKeyUnits {
-		return &KeyError{string(k), fmt.Sprintf("%d UTF-16 code units is over Azure's 1 KiB key limit (%d units)", units, MaxKeyUnits)}
+		return &KeyError{string(k), fmt.Sprintf("%d UTF-16 code units is over Azure's 1 KiB key limit (%d units): shorten the key", units, MaxKeyUnits)}
 	}
 	return nil
 }

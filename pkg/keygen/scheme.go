@@ -91,7 +91,7 @@ func CompileScheme(p *Population, s SchemeSpec) (*Scheme, error) {
 		if !tableSuffixOK(ix.Name) {
 			errs = append(errs, &SchemeError{s.Name, field + ".name", fmt.Errorf("%w: %q must be 1-40 letters or digits, starting with a letter (it is appended to the table name)", ErrScheme, ix.Name)})
 		} else if seen[ix.Name] {
-			errs = append(errs, &SchemeError{s.Name, field + ".name", fmt.Errorf("%w: index %q is declared twice", ErrScheme, ix.Name)})
+			errs = append(errs, &SchemeError{s.Name, field + ".name", fmt.Errorf("%w: index %q is declared twice: give each index its own name", ErrScheme, ix.Name)})
 		}
 		seen[ix.Name] = true
 		pk := compile(field+".partition_key", ix.PartitionKey)

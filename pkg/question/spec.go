@@ -119,7 +119,7 @@ func Compile(pop *keygen.Population, spec Spec) (*Question, error) {
 		at := fmt.Sprintf("known[%d]", k)
 		switch {
 		case slices.Contains(spec.Known[:k], f):
-			bad(at, "%q is listed twice", f)
+			bad(at, "%q is listed twice: list it once", f)
 		case f == TimeField:
 			q.time = true
 		case pop.HasField(f):
@@ -132,7 +132,7 @@ func Compile(pop *keygen.Population, spec Spec) (*Question, error) {
 		bad("want", "%q: use one (the entity the known fields identify), newest, oldest or all", spec.Want)
 	}
 	if spec.Limit != 0 && spec.Want != Newest && spec.Want != Oldest {
-		bad("limit", "limit applies to newest and oldest, not to %s", spec.Want)
+		bad("limit", "limit applies to newest and oldest, not to %s: remove limit, or want newest or oldest", spec.Want)
 	}
 	if spec.Limit < 0 || spec.Limit > MaxLimit {
 		bad("limit", "%d: use 1 to %d (or leave it out for every matching entity)", spec.Limit, MaxLimit)
@@ -143,9 +143,9 @@ func Compile(pop *keygen.Population, spec Spec) (*Question, error) {
 	if spec.Window != "" {
 		switch {
 		case spec.Want == One:
-			bad("window", "a window applies to newest, oldest and all, not to one")
+			bad("window", "a window applies to newest, oldest and all, not to one: remove window")
 		case q.time:
-			bad("window", "the event time is known, so there is no window to search")
+			bad("window", "the event time is known, so there is no window to search: remove window, or time from known")
 		case slices.Contains(WindowUnits, spec.Window):
 			q.unit = spec.Window
 		default:

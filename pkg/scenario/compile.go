@@ -33,7 +33,7 @@ func (s *Scenario) PopulationSpec() keygen.PopulationSpec {
 
 func (f Field) keygen() keygen.FieldSpec {
 	return keygen.FieldSpec{
-		Name: f.Name, Kind: f.Kind, Values: f.Values, Weights: f.Weights, Count: f.Count,
+		Name: f.Name, Kind: f.Kind, Values: f.Values, Weights: f.Weights, Count: int64(f.Count),
 		Distribution: string(f.Distribution), Prefix: f.Prefix, Width: f.Width,
 		Min: f.Min, Max: f.Max, Start: f.Start, Step: f.Step, Words: f.Words,
 	}
@@ -126,6 +126,9 @@ func (s *Scenario) schemeErrors(i int, err error) []error {
 	}
 	var out []error
 	for _, e := range flatten(se.Err) {
+		if errors.Is(e, keygen.ErrScheme) {
+			e = errors.New(strings.TrimPrefix(e.Error(), keygen.ErrScheme.Error()+": "))
+		}
 		var te *keygen.TemplateError
 		if errors.As(e, &te) {
 			p := s.pos.lookup(path)

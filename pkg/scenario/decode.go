@@ -59,7 +59,7 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 	}
 	if v.Addr().Type().Implements(scalarType) {
 		if n.Kind != yaml.ScalarNode {
-			d.errorf(n, path, "expected a single value, found %s", kindName(n))
+			d.errorf(n, path, "expected a single value (like 20, 30s or a word), found %s: write it on the key's line", kindName(n))
 			return
 		}
 		if err := v.Addr().Interface().(scalar).parseScalar(n.Value); err != nil {
@@ -96,7 +96,7 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 // decodeBasic decodes strings, numbers and booleans.
 func (d *decoder) decodeBasic(n *yaml.Node, v reflect.Value, path string) {
 	if n.Kind != yaml.ScalarNode {
-		d.errorf(n, path, "expected a single value, found %s", kindName(n))
+		d.errorf(n, path, "expected a single value (like 20, 30s or a word), found %s: write it on the key's line", kindName(n))
 		return
 	}
 	text := n.Value
@@ -113,27 +113,37 @@ func (d *decoder) decodeBasic(n *yaml.Node, v reflect.Value, path string) {
 	case reflect.Int, reflect.Int64:
 		i, err := strconv.ParseInt(strings.ReplaceAll(text, "_", ""), 10, 64)
 		if err != nil || v.OverflowInt(i) {
-			d.errorf(n, path, "%q is not a whole number", text)
+			d.numberError(n, path, "%q is not a whole number; write one like 20 or 20000", text)
 			return
 		}
 		v.SetInt(i)
 	case reflect.Uint64:
 		u, err := strconv.ParseUint(strings.ReplaceAll(text, "_", ""), 10, 64)
 		if err != nil {
-			d.errorf(n, path, "%q is not a whole number >= 0", text)
+			d.numberError(n, path, "%q is not a whole number >= 0; write one like 42", text)
 			return
 		}
 		v.SetUint(u)
 	case reflect.Float64:
 		f, err := strconv.ParseFloat(strings.ReplaceAll(text, "_", ""), 64)
 		if err != nil {
-			d.errorf(n, path, "%q is not a number", text)
+			d.numberError(n, path, "%q is not a number; write one like 2 or 0.5", text)
 			return
 		}
 		v.SetFloat(f)
 	default:
 		d.errorf(n, path, "cannot decode into %s", v.Type())
 	}
+}
+
+// numberError reports a value that is not a number: how to write it without
+// thousands separators when it has them, else format's message.
+func (d *decoder) numberError(n *yaml.Node, path, format, text string) {
+	if fix := separatorFix(text, false); fix != "" {
+		d.errorf(n, path, "%s", fix)
+		return
+	}
+	d.errorf(n, path, format, text)
 }
 
 // decodeStruct decodes a mapping into a struct by yaml tags, reporting unknown
@@ -146,6 +156,9 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 	}
 	seen := map[string]int{}
 	skip := d.cutValues(n, path)
+	if n.Style&yaml.FlowStyle != 0 {
+		d.cutNumbers(n, path, skip, countFields(v.Type()))
+	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if skip[i] {
 			continue
@@ -154,7 +167,7 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 		name := k.Value
 		sub := join(path, name)
 		if line, dup := seen[name]; dup {
-			d.errorf(k, sub, "%q is given twice (first on line %d)", name, line)
+			d.errorf(k, sub, "%q is given twice (first on line %d): keep one", name, line)
 			continue
 		}
 		seen[name] = k.Line
@@ -171,12 +184,13 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 // cut short: in flow style a comma ends a plain value, so
 // {distribution: hotspot(0.2,0.8)} reads as distribution "hotspot(0.2" and
 // a key "0.8)". It reports each once, with the value quoted as it should
-// be, and returns the indexes of the keys and values not to decode.
+// be, and returns the indexes of the keys and values not to decode (none,
+// an empty set, for a block mapping).
 func (d *decoder) cutValues(n *yaml.Node, path string) map[int]bool {
-	if n.Style&yaml.FlowStyle == 0 {
-		return nil
-	}
 	skip := map[int]bool{}
+	if n.Style&yaml.FlowStyle == 0 {
+		return skip
+	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := n.Content[i], n.Content[i+1]
 		open := strings.Count(val.Value, "(") - strings.Count(val.Value, ")")
@@ -204,7 +218,7 @@ func (d *decoder) cutValues(n *yaml.Node, path string) map[int]bool {
 // decodeFields decodes the population's fields mapping, keeping file order.
 func (d *decoder) decodeFields(n *yaml.Node, v reflect.Value, path string) {
 	if n.Kind != yaml.MappingNode {
-		d.errorf(n, path, "expected a mapping of field names to field definitions, found %s", kindName(n))
+		d.errorf(n, path, "expected a mapping of field names to field definitions, found %s: write it like fields: {device: {kind: id, count: 50}}", kindName(n))
 		return
 	}
 	var out Fields
@@ -213,7 +227,7 @@ func (d *decoder) decodeFields(n *yaml.Node, v reflect.Value, path string) {
 		k, val := n.Content[i], n.Content[i+1]
 		sub := join(path, k.Value)
 		if line, dup := seen[k.Value]; dup {
-			d.errorf(k, sub, "field %q is declared twice (first on line %d)", k.Value, line)
+			d.errorf(k, sub, "field %q is declared twice (first on line %d): rename or remove one", k.Value, line)
 			continue
 		}
 		seen[k.Value] = k.Line

@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -28,7 +26,7 @@ func Parse(file string, data []byte) (*Scenario, []error) {
 	s := &Scenario{File: file, pos: positions{}, quoted: map[string]bool{}}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, []error{syntaxError(file, err)}
+		return nil, []error{syntaxError(file, data, err)}
 	}
 	if root.Kind == 0 || len(root.Content) == 0 {
 		return nil, []error{&Error{File: file, Line: 1, Col: 1, Msg: "the file is empty; a scenario needs at least population, schemes and workload"}}
@@ -55,18 +53,25 @@ func Parse(file string, data []byte) (*Scenario, []error) {
 }
 
 // explained reports whether err concerns a path at or under one that already
-// has a decoding error.
+// has a decoding error, or is a population field's error (which judges all
+// its values at once) when one of its values has one.
 func explained(decodeErrs []error, err error) bool {
 	e, ok := err.(*Error)
 	if !ok {
 		return false
 	}
 	for _, de := range decodeErrs {
-		if d, ok := de.(*Error); ok && d.Path != "" && (e.Path == d.Path || strings.HasPrefix(e.Path, d.Path+".") || strings.HasPrefix(e.Path, d.Path+"[")) {
+		d, ok := de.(*Error)
+		if ok && d.Path != "" && (under(e.Path, d.Path) || strings.HasPrefix(e.Path, "population.fields.") && under(d.Path, e.Path)) {
 			return true
 		}
 	}
 	return false
+}
+
+// under reports whether path is at or under parent.
+func under(path, parent string) bool {
+	return path == parent || strings.HasPrefix(path, parent+".") || strings.HasPrefix(path, parent+"[")
 }
 
 func moreDocuments(data []byte) bool {
@@ -80,22 +85,6 @@ func moreDocuments(data []byte) bool {
 		n++
 	}
 	return n > 1
-}
-
-var yamlLineRE = regexp.MustCompile(`line (\d+)(?::? column (\d+))?`)
-
-// syntaxError turns a yaml.v3 parse error into an Error with its line.
-func syntaxError(file string, err error) error {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	line, col := 1, 1
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		line, _ = strconv.Atoi(m[1])
-		if m[2] != "" {
-			col, _ = strconv.Atoi(m[2])
-		}
-		msg = strings.TrimSpace(strings.TrimPrefix(yamlLineRE.ReplaceAllString(msg, ""), ":"))
-	}
-	return &Error{File: file, Line: line, Col: col, Msg: "YAML syntax: " + msg}
 }
 
 // DisplayName is the scenario's name, or its file name without extension.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/question"
+	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
 // QuestionSpec returns the question package's spec of question i.
@@ -57,7 +58,7 @@ func (s *Scenario) validateQuestions(add func(error)) {
 	for i, q := range s.Questions {
 		base := fmt.Sprintf("questions[%d]", i)
 		if j, dup := seen[q.Name]; dup && q.Name != "" {
-			add(s.errAt(base+".name", "question name %q is already used by questions[%d]", q.Name, j))
+			add(s.errAt(base+".name", "question name %q is already used by questions[%d]: give each question its own name", q.Name, j))
 		}
 		seen[q.Name] = i
 		if !s.given(base + ".want") {
@@ -84,9 +85,22 @@ func (s *Scenario) validateQuestions(add func(error)) {
 		case op.Op == "question" && op.Question == "":
 			add(s.errAt(path, "op question needs question: NAME, one of the scenario's questions (%s)", s.questionNames()))
 		case op.Op == "question" && s.QuestionIndex(op.Question) < 0:
-			add(s.errAt(path+".question", "%q is not one of the scenario's questions (%s)", op.Question, s.questionNames()))
+			add(s.errAt(path+".question", "%q is not one of the scenario's questions (%s)%s", op.Question, s.questionNames(), s.didYouMean(op.Question)))
 		}
 	}
+}
+
+// didYouMean is " (did you mean "X"?)" for the question closest to name,
+// "" when none is close.
+func (s *Scenario) didYouMean(name string) string {
+	names := make([]string, len(s.Questions))
+	for i, q := range s.Questions {
+		names[i] = q.Name
+	}
+	if best := textfit.Closest(name, names); best != "" {
+		return fmt.Sprintf("; did you mean %q?", best)
+	}
+	return ""
 }
 
 func (s *Scenario) questionNames() string {

@@ -101,7 +101,7 @@ func TestDecodeErrors(t *testing.T) {
 	tests := []struct {
 		name, src, want string
 	}{
-		{"list for scalar", minimal + "  workers: [1, 2]\n", `workload.workers: expected a single value, found a list`},
+		{"list for scalar", minimal + "  workers: [1, 2]\n", `workload.workers: expected a single value (like 20, 30s or a word), found a list`},
 		{"scalar for list", strings.Replace(minimal, "  mix:\n    - op: point_read", "  mix: point_read", 1), `workload.mix: expected a list`},
 		{"not a number", minimal + "  workers: many\n", `workload.workers: "many" is not a whole number`},
 		{"not a bool", strings.Replace(minimal, "- op: point_read", "- op: range_query\n      across_partitions: yes please", 1), `is not a boolean`},

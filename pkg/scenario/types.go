@@ -55,7 +55,7 @@ type Field struct {
 	Kind         string       `yaml:"kind" doc:"How values are drawn." enum:"choice,id,int,sequence,guid,slug"`
 	Values       []string     `yaml:"values" doc:"choice: the possible values."`
 	Weights      []float64    `yaml:"weights" doc:"choice: relative weight of each value (default equal)."`
-	Count        int64        `yaml:"count" doc:"id: how many distinct ids exist."`
+	Count        Count        `yaml:"count" doc:"id: how many distinct ids exist (e.g. 200, 50k, 1M)."`
 	Distribution Distribution `yaml:"distribution" doc:"id: how ids are drawn: uniform, zipf(S), hotspot(HOT,OPS), sequential..."`
 	Prefix       string       `yaml:"prefix" doc:"id: text before the number, like dev-."`
 	Width        int          `yaml:"width" doc:"id, int, sequence: zero-pad the number to this many digits."`

@@ -105,9 +105,9 @@ func (s *Scenario) validateSchemes(add func(error)) {
 		sc := s.Schemes[i]
 		base := fmt.Sprintf("schemes[%d]", i)
 		if sc.Name == "" {
-			add(s.errAt(base, "a scheme with its own templates needs a name"))
+			add(s.errAt(base, "a scheme with its own templates needs a name: add name: (what reports call it)"))
 		} else if j, dup := names[sc.Name]; dup {
-			add(s.errAt(base+".name", "scheme name %q is already used by schemes[%d]", sc.Name, j))
+			add(s.errAt(base+".name", "scheme name %q is already used by schemes[%d]: give each scheme its own name", sc.Name, j))
 		}
 		names[sc.Name] = i
 	}
@@ -184,6 +184,19 @@ func (s *Scenario) checkScheme(pop *keygen.Population, i int, add func(error)) {
 	s.validateBatchFit(i, sc, add)
 }
 
+// indexNames says which index tables sc has: "its indexes: A, B", or that
+// it has none.
+func indexNames(sc *keygen.Scheme) string {
+	if len(sc.Indexes) == 0 {
+		return "it has none: add one under the scheme's indexes, or remove index"
+	}
+	names := make([]string, len(sc.Indexes))
+	for i, ix := range sc.Indexes {
+		names[i] = ix.Name
+	}
+	return "its indexes: " + strings.Join(names, ", ")
+}
+
 // validateBatchFit checks that batch operations fit an entity group
 // transaction under each scheme (secondary rows multiply the operations).
 func (s *Scenario) validateBatchFit(i int, sc *keygen.Scheme, add func(error)) {
@@ -195,9 +208,11 @@ func (s *Scenario) validateBatchFit(i int, sc *keygen.Scheme, add func(error)) {
 		}
 		path := fmt.Sprintf("workload.mix[%d].size", j)
 		if n := op.Size * rows; n > MaxBatchOps {
-			add(s.errAt(path, "%d entities × %d rows per entity under %s is %d operations; an entity group transaction holds at most 100", op.Size, rows, s.schemeLabel(i), n))
+			add(s.errAt(path, "%d entities × %d rows per entity under %s is %d operations; an entity group transaction holds at most 100: use size: %d at most",
+				op.Size, rows, s.schemeLabel(i), n, MaxBatchOps/rows))
 		} else if b := n * entityBytes; b > MaxBatchBytes {
-			add(s.errAt(path, "%d rows of about %d bytes is %d bytes; an entity group transaction is at most 4 MiB", n, entityBytes, b))
+			add(s.errAt(path, "%d rows of about %d bytes is %d bytes; an entity group transaction is at most 4 MiB: use size: %d at most, or a smaller payload",
+				n, entityBytes, b, max(MaxBatchBytes/(rows*entityBytes), 1)))
 		}
 	}
 	for j, op := range s.Workload.Mix {
@@ -209,7 +224,7 @@ func (s *Scenario) validateBatchFit(i int, sc *keygen.Scheme, add func(error)) {
 			found = found || ix.Name == op.Index
 		}
 		if !found {
-			add(s.errAt(fmt.Sprintf("workload.mix[%d].index", j), "%s has no index table %q", s.schemeLabel(i), op.Index))
+			add(s.errAt(fmt.Sprintf("workload.mix[%d].index", j), "%s has no index table %q; %s", s.schemeLabel(i), op.Index, indexNames(sc)))
 		}
 	}
 }

@@ -76,7 +76,7 @@ func (s *Scenario) validatePacing(add func(error)) {
 	var staged time.Duration
 	for i, st := range w.Stages {
 		if st.Duration <= 0 {
-			add(s.errAt(fmt.Sprintf("workload.stages[%d].duration", i), "a stage needs a duration > 0"))
+			add(s.errAt(fmt.Sprintf("workload.stages[%d].duration", i), "a stage needs a duration > 0, like 30s"))
 		}
 		staged += st.Duration.D()
 	}
@@ -99,11 +99,11 @@ func (s *Scenario) validateMixOp(i int, op Operation, add func(error)) bool {
 	}
 	for field, ops := range opFields {
 		if s.given(base+"."+field) && !slices.Contains(ops, op.Op) {
-			add(s.errAt(base+"."+field, "%s does not apply to %s (only to %s)", field, op.Op, strings.Join(ops, ", ")))
+			add(s.errAt(base+"."+field, "%s does not apply to %s (only to %s): remove it", field, op.Op, strings.Join(ops, ", ")))
 		}
 	}
 	if !(op.Weight > 0) {
-		add(s.errAt(base+".weight", "the weight must be > 0"))
+		add(s.errAt(base+".weight", "the weight must be > 0, like weight: 1"))
 	}
 	if op.Op == "range_query" && (op.Rows < 1 || op.Rows > MaxRangeRows) {
 		add(s.errAt(base+".rows", "%d rows: use between 1 and %d (one page)", op.Rows, MaxRangeRows))
@@ -124,7 +124,7 @@ func (s *Scenario) validateMixOp(i int, op Operation, add func(error)) bool {
 	}
 	for j, p := range op.Select {
 		if !propertyNameRE.MatchString(p) {
-			add(s.errAt(fmt.Sprintf("%s.select[%d]", base, j), "%q is not a property name", p))
+			add(s.errAt(fmt.Sprintf("%s.select[%d]", base, j), "%q is not a property name: a property name starts with a letter or _ and holds letters, digits and _", p))
 		}
 	}
 	return true

@@ -26,7 +26,7 @@ func (d *Duration) parseScalar(s string) error {
 		return fmt.Errorf("%q is not a duration; write it like 30s, 1m30s or 250ms", s)
 	}
 	if v < 0 {
-		return fmt.Errorf("%q: a duration must not be negative", s)
+		return fmt.Errorf("%q: a duration must not be negative; write it like 30s", s)
 	}
 	*d = Duration(v)
 	return nil
@@ -109,6 +109,9 @@ func (c *Count) parseScalar(s string) error {
 	}
 	v, err := strconv.ParseFloat(t, 64)
 	n := v * mult
+	if fix := separatorFix(s, true); err != nil && fix != "" {
+		return errors.New(fix)
+	}
 	if err != nil || n < 0 || n != math.Trunc(n) || n > 1e15 {
 		return fmt.Errorf("%q is not a count; write a whole number like 20000, 20k or 1M", s)
 	}

@@ -87,7 +87,7 @@ func Parse(expr string, ops []string) (Threshold, error) {
 	name, arg := lhs, ""
 	if open := strings.IndexByte(lhs, '('); open >= 0 {
 		if !strings.HasSuffix(lhs, ")") {
-			return bad("missing ')' after the operation")
+			return bad("missing ')' after the operation; write it like p99(point_read) < 20ms")
 		}
 		name, arg = strings.TrimSpace(lhs[:open]), strings.TrimSpace(lhs[open+1:len(lhs)-1])
 	}
@@ -97,7 +97,7 @@ func Parse(expr string, ops []string) (Threshold, error) {
 	}
 	if arg != "" {
 		if !m.PerOp {
-			return bad("%s applies to the whole run, not to one operation", name)
+			return bad("%s applies to the whole run, not to one operation; write it without the operation, like %s %s %s", name, name, cmp, rhs)
 		}
 		if ops != nil && !contains(ops, arg) {
 			return bad("unknown operation %q; operations are %s", arg, strings.Join(ops, ", "))
@@ -130,7 +130,7 @@ func parseValue(s string, k Kind) (float64, error) {
 	num := func(text string) (float64, error) {
 		v, err := strconv.ParseFloat(strings.TrimSpace(strings.ReplaceAll(text, ",", "")), 64)
 		if err != nil {
-			return 0, fmt.Errorf("%q is not a number", text)
+			return 0, fmt.Errorf("%q is not a number; write one like 20ms, 1%% or 2000", text)
 		}
 		return v, nil
 	}
