@@ -308,7 +308,7 @@
       grid: grid(),
       xAxis: { type: "value", name: "partitions, busiest first (% of the scheme's partitions)", nameLocation: "middle", nameGap: 26, min: 0, max: 100,
         axisLabel: { formatter: "{value}%" } },
-      yAxis: { type: "log", name: "peak entities/s", min: 1 },
+      yAxis: { type: "log", name: "peak/s", min: 1 },
       series: runs.map(function (r, k) {
         return { name: r.scheme + " (" + fmt.format(r.partition_count) + ")", type: "line", step: "end", showSymbol: r.spread.length < 3,
           symbolSize: 8, data: r.spread, markLine: k === 0 ? targetLine("yAxis") : undefined };
