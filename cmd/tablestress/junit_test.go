@@ -108,14 +108,15 @@ func TestJUnitOfRun(t *testing.T) {
 		t.Fatalf("%d suites, want 1", len(doc.Suites))
 	}
 	s := doc.Suites[0]
-	if s.Name != "device" || s.Package != "junitsmall" || s.Tests != 4 || s.Failures != 2 || s.Errors != 0 {
-		t.Errorf("suite %q of %q: %d tests, %d failures, %d errors; want device of junitsmall, 4, 2, 0", s.Name, s.Package, s.Tests, s.Failures, s.Errors)
+	// The run, three thresholds, and its two operations, answered.
+	if s.Name != "device" || s.Package != "junitsmall" || s.Tests != 6 || s.Failures != 2 || s.Errors != 0 {
+		t.Errorf("suite %q of %q: %d tests, %d failures, %d errors; want device of junitsmall, 6, 2, 0", s.Name, s.Package, s.Tests, s.Failures, s.Errors)
 	}
 	byName := map[string]int{}
 	for i, c := range s.Cases {
 		byName[c.Name] = i
 	}
-	for _, name := range []string{report.JUnitRunCase, "p99(point_read) < 1us", "requests > 0", "p99(delete) < 1s"} {
+	for _, name := range []string{report.JUnitRunCase, "p99(point_read) < 1us", "requests > 0", "p99(delete) < 1s", "operation point_read answered", "operation insert answered"} {
 		if _, ok := byName[name]; !ok {
 			t.Fatalf("no test case %q in %+v", name, s.Cases)
 		}
@@ -161,8 +162,8 @@ func TestJUnitOfCompare(t *testing.T) {
 		t.Fatalf("suites: %+v", doc.Suites)
 	}
 	for _, s := range doc.Suites {
-		if s.Tests != 4 || s.Failures != 2 || !strings.Contains(s.Out, "scheme "+s.Name) {
-			t.Errorf("suite %s: %d tests, %d failures, want 4 and 2; output:\n%s", s.Name, s.Tests, s.Failures, s.Out)
+		if s.Tests != 6 || s.Failures != 2 || !strings.Contains(s.Out, "scheme "+s.Name) {
+			t.Errorf("suite %s: %d tests, %d failures, want 6 and 2; output:\n%s", s.Name, s.Tests, s.Failures, s.Out)
 		}
 	}
 }
