@@ -49,8 +49,8 @@ func SchemeVerdict(r *Report) string {
 			v = append(v, "batches impossible (one entity per partition)")
 		}
 	}
-	if q, ok := r.Operations[metrics.RangeQuery.String()]; ok && q.Ops > 0 {
-		if perQuery := float64(q.Entities) / float64(q.Ops); perQuery < 2 {
+	if q, ok := r.Operations[metrics.RangeQuery.String()]; ok && q.Answered() > 0 {
+		if perQuery := float64(q.Entities) / float64(q.Answered()); perQuery < 2 { // of the answered: a failed query found nothing
 			v = append(v, "range queries find "+fixed(perQuery, 1)+" entities")
 		}
 		if cp := crossPartition(r); cp != nil && cp.Requests > 0 && float64(q.Pages)/float64(q.Ops) > 2 {
