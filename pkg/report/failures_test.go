@@ -85,6 +85,16 @@ func TestQuestionThatAlwaysFailsIsShownAsFailed(t *testing.T) {
 	}
 	checkFailedJSON(t, r)
 	checkFailedCSV(t, r)
+	// A bound on its latency fails: it has none, not 0 ms.
+	if _, err := r.EvaluateThresholds([]string{"p99(question:kind-hour) < 50ms", "p99(question:newest) < 50ms"}); err != nil {
+		t.Fatal(err)
+	}
+	if th := r.Thresholds[0]; th.OK || th.Missing != "no question kind-hour operation was answered in the measured 2.0 s: all 2 that completed failed" {
+		t.Errorf("a latency bound on a question that always failed: %+v", th)
+	}
+	if th := r.Thresholds[1]; !th.OK || th.Observed < 5 || th.Observed > 5.01 {
+		t.Errorf("a latency bound on an answered question: %+v", th)
+	}
 	var h bytes.Buffer
 	if err := WriteHTML(&h, r); err != nil {
 		t.Fatal(err)

@@ -44,9 +44,9 @@ func (r *Report) ThresholdValue(metric, op string) (float64, string) {
 type thresholdScope struct {
 	s Stats
 	// noOps and noRequests say that no operation completed, no request
-	// was sent; nothing, that the operation or question never ran ("" when
-	// it did).
-	noOps, noRequests, nothing string
+	// was sent; noneAnswered that every one that completed failed;
+	// nothing, that the operation or question never ran ("" when it did).
+	noOps, noRequests, noneAnswered, nothing string
 }
 
 // thresholdScope is op's scope: the totals (op ""), an operation, or a
@@ -64,8 +64,9 @@ func (r *Report) thresholdScope(op string) thresholdScope {
 		of = op + " "
 	}
 	sc := thresholdScope{s: s,
-		noOps:      fmt.Sprintf("no %soperation completed in the measured %s", of, secondsText(r.DurationS)),
-		noRequests: fmt.Sprintf("no %srequest was sent in the measured %s", of, secondsText(r.DurationS))}
+		noOps:        fmt.Sprintf("no %soperation completed in the measured %s", of, secondsText(r.DurationS)),
+		noRequests:   fmt.Sprintf("no %srequest was sent in the measured %s", of, secondsText(r.DurationS)),
+		noneAnswered: fmt.Sprintf("no %soperation was answered in the measured %s: all %s that completed failed", of, secondsText(r.DurationS), num(s.Ops))}
 	if !ran {
 		sc.nothing = fmt.Sprintf("no %soperation ran in the measured %s", of, secondsText(r.DurationS))
 		sc.noOps, sc.noRequests = sc.nothing, sc.nothing
@@ -73,12 +74,16 @@ func (r *Report) thresholdScope(op string) thresholdScope {
 	return sc
 }
 
-// latency is a latency metric in ms, which needs a completed operation.
+// latency is a latency metric in ms, which needs an answered operation:
+// one that failed has no latency (it would otherwise pass a bound at 0).
 func (sc thresholdScope) latency(metric string) (float64, string, bool) {
 	l := sc.s.Latency
 	v, ok := map[string]float64{"p50": l.P50, "p90": l.P90, "p99": l.P99, "p999": l.P999, "max": l.Max}[metric]
-	if ok && sc.s.Ops == 0 {
+	switch {
+	case ok && sc.s.Ops == 0:
 		return v, sc.noOps, true
+	case ok && sc.s.Answered() == 0:
+		return v, sc.noneAnswered, true
 	}
 	return v, "", ok
 }
