@@ -310,3 +310,13 @@ func withLongWhy(r *Report) {
 	ix.derive()
 	r.Questions = map[string]Question{q.Name: q, ix.Name: ix}
 }
+
+// A run charged in request units draws its busiest partitions by RU/s
+// against a physical partition's share too.
+func TestHTMLOfAChargedRunDrawsInChromium(t *testing.T) {
+	d := drawInChromium(t, chargedReport(true))
+	checkCharts(t, d, 300)
+	if !strings.Contains(d.attr("data-ink"), "units-0:") {
+		t.Errorf("no request units chart: %s", d.attr("data-ink"))
+	}
+}

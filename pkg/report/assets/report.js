@@ -46,13 +46,20 @@
   function title(text) { return { text: text, left: 0, textStyle: { fontSize: 13 } }; }
   function grid(right) { return { top: 72, left: 12, right: right || 24, bottom: 30, containLabel: true }; }
   // logAxis is a logarithmic value axis from the power of ten below the
-  // smallest of values; bars start there too (startValue: ECharts starts
-  // them at 1 and draws smaller values downwards).
+  // smallest of values (strictly below: a value of exactly 1 ms would
+  // otherwise be a bar of no height, a line on the axis); bars start there
+  // too (startValue: ECharts starts them at 1 and draws smaller values
+  // downwards).
   function logAxis(name, values) {
-    var low = Infinity;
-    values.forEach(function (v) { if (v > 0) { low = Math.min(low, v); } });
+    var low = Infinity, high = 0;
+    values.forEach(function (v) { if (v > 0) { low = Math.min(low, v); high = Math.max(high, v); } });
     var floor = low === Infinity ? 1 : Math.pow(10, Math.floor(Math.log10(low)));
-    return { type: "log", name: name, logBase: 10, min: floor, startValue: floor };
+    if (floor >= low) { floor /= 10; }
+    // and up to the power of ten above the largest, strictly above too, so
+    // a line of values all alike is not drawn on the chart's edge
+    var ceil = high > 0 ? Math.pow(10, Math.ceil(Math.log10(high))) : 10;
+    if (ceil <= high) { ceil *= 10; }
+    return { type: "log", name: name, logBase: 10, min: floor, max: ceil, startValue: floor };
   }
   function flat(series) {
     var out = [];
