@@ -23,8 +23,8 @@ type Exporter struct {
 	snapshot func() *metrics.Summary
 	labels   prometheus.Labels
 
-	info, ops, requests, entities, throttled, errors, dropped, retries *prometheus.Desc
-	latency, partEntities, partPeak, partThrottled, partRequests       *prometheus.Desc
+	info, ops, requests, entities, throttled, errors, failed, dropped, retries *prometheus.Desc
+	latency, partEntities, partPeak, partThrottled, partRequests               *prometheus.Desc
 	// Request units, for a target that charges them (Cosmos DB): served
 	// only for what was charged.
 	units, partUnits, partPeakUnits *prometheus.Desc
@@ -43,9 +43,10 @@ func New() *Exporter {
 		entities:      d("entities_total", "Entities served by successful requests.", "op"),
 		throttled:     d("throttled_total", "Requests answered with throttling (503, 500 OperationTimedOut, 504, 429).", "op"),
 		errors:        d("errors_total", "Requests that failed other than by throttling.", "op"),
+		failed:        d("failed_total", "Operations that failed after their retries (in operations_total, not in the latency histogram).", "op"),
 		dropped:       d("dropped_total", "Operations due in open loop that found no free worker.", "op"),
 		retries:       d("retries_total", "Requests that were retry attempts.", "op"),
-		latency:       d("operation_latency_seconds", "Operation latency from the scheduled start.", "op"),
+		latency:       d("operation_latency_seconds", "Latency of the answered operations, from the scheduled start.", "op"),
 		partEntities:  d("partition_entities_total", "Entities served per partition (busiest partitions).", "partition"),
 		partRequests:  d("partition_requests_total", "Requests per partition (busiest partitions).", "partition"),
 		partPeak:      d("partition_peak_entities_per_second", "Busiest one-second interval per partition (sealed seconds).", "partition"),
@@ -66,7 +67,7 @@ func (e *Exporter) Set(scenario, scheme, targetKind string, snapshot func() *met
 
 // Describe implements prometheus.Collector.
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{e.info, e.ops, e.requests, e.entities, e.throttled, e.errors, e.dropped, e.retries,
+	for _, d := range []*prometheus.Desc{e.info, e.ops, e.requests, e.entities, e.throttled, e.errors, e.failed, e.dropped, e.retries,
 		e.latency, e.partEntities, e.partRequests, e.partPeak, e.partThrottled, e.units, e.partUnits, e.partPeakUnits} {
 		ch <- d
 	}
@@ -109,6 +110,7 @@ func (e *Exporter) collectOp(ch chan<- prometheus.Metric, scenario, scheme, name
 	c(e.entities, st.Entities)
 	c(e.throttled, st.Throttled)
 	c(e.errors, st.Errors)
+	c(e.failed, st.Failed)
 	c(e.dropped, st.Dropped)
 	c(e.retries, st.Retries)
 	if st.Charged > 0 {
