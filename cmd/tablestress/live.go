@@ -97,6 +97,7 @@ func liveParts(lv metrics.Live, st textfit.Style) []string {
 		throttled,
 		"p99 " + textfit.Float(lv.P99) + "ms",
 		"errors " + textfit.Int(lv.Errors),
+		"failed " + textfit.Int(lv.Failed),
 		"dropped " + textfit.Int(lv.Dropped),
 	}
 	if lv.Hottest != "" {

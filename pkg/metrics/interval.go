@@ -26,12 +26,12 @@ type Interval struct {
 // Live is what the status line shows: the figures of the last tick's
 // interval, as rates per second.
 type Live struct {
-	Second                     int
-	OpsPerSec, EntitiesPerSec  float64
-	P99                        float64 // ms
-	Throttled, Errors, Dropped int64
-	Hottest                    string
-	HottestEntities            int64
+	Second                             int
+	OpsPerSec, EntitiesPerSec          float64
+	P99                                float64 // ms
+	Throttled, Errors, Failed, Dropped int64
+	Hottest                            string
+	HottestEntities                    int64
 }
 
 // fold adds the figures of o, a later second, to iv.
@@ -58,5 +58,5 @@ func usToMs(us int64) float64 { return float64(us) / 1000 }
 
 func liveFrom(iv Interval) Live {
 	return Live{Second: iv.Second, OpsPerSec: float64(iv.Ops), EntitiesPerSec: float64(iv.Entities), P99: iv.P99,
-		Throttled: iv.Throttled, Errors: iv.Errors, Dropped: iv.Dropped, Hottest: iv.Hottest, HottestEntities: iv.HottestEntities}
+		Throttled: iv.Throttled, Errors: iv.Errors, Failed: iv.Failed, Dropped: iv.Dropped, Hottest: iv.Hottest, HottestEntities: iv.HottestEntities}
 }
