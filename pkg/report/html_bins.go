@@ -3,13 +3,14 @@ package report
 // pageIntervals are the run's seconds as the page draws them: each second
 // when there are at most n, else bins of k seconds (the fewest that make
 // at most n bins), each with its seconds' counts summed and the highest of
-// their latency percentiles; and the seconds a bin spans.
-func pageIntervals(ivs []Interval, n int) ([]pageInterval, float64) {
+// their latency percentiles (and no hottest partition); and the seconds a
+// bin spans.
+func pageIntervals(ivs []Interval, n int) ([]Interval, float64) {
 	k := max(1, (len(ivs)+n-1)/n)
-	out := make([]pageInterval, 0, (len(ivs)+k-1)/k)
+	out := make([]Interval, 0, (len(ivs)+k-1)/k)
 	for i, iv := range ivs {
 		if i%k == 0 {
-			out = append(out, pageInterval{Second: iv.Second})
+			out = append(out, Interval{Second: iv.Second})
 		}
 		b := &out[len(out)-1]
 		b.Counts.Add(iv.Counts)

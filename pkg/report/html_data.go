@@ -45,8 +45,8 @@ type pageRun struct {
 	Questions  map[string]pageQuestion `json:"questions,omitempty"`
 	// Intervals are the run's seconds, IntervalS seconds each (more than
 	// one when a long run's seconds are binned).
-	Intervals []pageInterval `json:"intervals"`
-	IntervalS float64        `json:"interval_s"`
+	Intervals []Interval `json:"intervals"`
+	IntervalS float64    `json:"interval_s"`
 	// Partitions are the busiest pagePartitions partitions, the busiest
 	// unitsPartitions by peak RU/s and those a threshold judged, busiest
 	// first; PartitionCount counts every partition of the run.
@@ -78,17 +78,6 @@ type pageQuestion struct {
 	RequestsPerQuestion    float64 `json:"requests_per_question"`
 	RowsVisitedPerQuestion float64 `json:"rows_visited_per_question"`
 	Latency                Latency `json:"latency_ms"`
-}
-
-// pageInterval is one second, or one bin of seconds, of the run: its
-// counts, and the highest of its seconds' latency percentiles.
-type pageInterval struct {
-	Second int `json:"second"`
-	metrics.Counts
-	P50 float64 `json:"p50_ms"`
-	P90 float64 `json:"p90_ms"`
-	P99 float64 `json:"p99_ms"`
-	Max float64 `json:"max_ms"`
 }
 
 type pagePartition struct {
