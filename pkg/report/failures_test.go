@@ -175,9 +175,11 @@ func peakReport(bound string) *Report {
 
 // A threshold on the highest partition peak names the partition, and the
 // busiest-partitions table beside it shows that partition even when it is
-// not among the busiest by entities, in the text, the HTML and JUnit.
+// not among the busiest by entities, in the text, the HTML and JUnit; so
+// does a partition over its target.
 func TestPeakThresholdShowsItsPartition(t *testing.T) {
 	r := peakReport("2000")
+	r.Partitions[10].OverTarget = true // steady-10, the eleventh by entities
 	if th := r.Thresholds[0]; !th.OK || th.Observed != 538 || th.Partition != "burst" {
 		t.Fatalf("the threshold: %+v", th)
 	}
@@ -189,8 +191,12 @@ func TestPeakThresholdShowsItsPartition(t *testing.T) {
 	if row := rowOf(text, "burst"); !strings.Contains(row, "538") {
 		t.Errorf("the partitions table lacks burst, the partition the threshold judges:\n%s", text)
 	}
-	for _, want := range []string{"max_partition_peak < 2000  (observed 538 in partition burst)", "below the busiest by entities: burst, whose figure max_partition_peak < 2000 judges"} {
-		if !strings.Contains(text, want) {
+	if row := rowOf(text, "steady-10"); !strings.Contains(row, "HOT") {
+		t.Errorf("the partitions table lacks steady-10, over its target:\n%s", text)
+	}
+	for _, want := range []string{"max_partition_peak < 2000 (observed 538 in partition burst)",
+		"below the busiest by entities: burst, whose figure max_partition_peak < 2000 judges; steady-10, over its target"} {
+		if !strings.Contains(strings.Join(strings.Fields(text), " "), want) { // wrapped at 100 columns
 			t.Errorf("the text lacks %q:\n%s", want, text)
 		}
 	}
