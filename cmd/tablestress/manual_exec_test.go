@@ -67,10 +67,8 @@ var shortened = map[string][]string{
 	`tablestress compare scenarios/hot-partition.yaml --junit compare.xml`: {"--duration", "2s"},
 	`tablestress find scenarios/hot-partition.yaml --junit find.xml`:       {"--duration", "1s", "--max-steps", "3"},
 	// In a bubble, the output shown holds.
-	`tablestress run scenarios/quickstart.yaml`:                                                         {"--duration", "5s"},
 	`tablestress compare scenarios/azure-vs-cosmos.yaml --models 'azure,cosmos(ru=4000)' --duration 5s`: {"--duration", "2s"},
 	`tablestress compare scenarios/multi-tenant.yaml --duration 6s`:                                     {"--duration", "3s"},
-	`tablestress compare scenarios/event-logs.yaml --duration 6s`:                                       {"--duration", "3s"},
 }
 
 // runBlock runs or checks one code block.
