@@ -24,19 +24,21 @@ import (
 // commands of shortened run shorter than written.
 func TestManualCommands(t *testing.T) {
 	used := map[string]bool{}
-	pages, ran := loadManual(t), 0
+	pages, whole := loadManual(t), 0
 	for _, p := range pages {
 		t.Run(strings.ReplaceAll(p.Path, "/", "_"), func(t *testing.T) {
-			ran++
 			s := newTerminal(t)
 			t.Chdir(s.dir)
 			for _, b := range p.Blocks() {
 				s.runBlock(b, used)
 			}
+			whole++ // not reached when the page stopped early (a skip, a fatal failure)
 		})
 	}
 	for line := range shortened {
-		if !used[line] && ran == len(pages) { // -run may leave pages out
+		// -run may leave pages out, and a page stopped early (no Azurite
+		// outside CI) leaves its later commands unrun: judge only a whole run.
+		if !used[line] && whole == len(pages) {
 			t.Errorf("shortened names %q, which no page of the manual runs", line)
 		}
 	}
