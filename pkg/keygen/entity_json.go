@@ -19,25 +19,22 @@ import (
 // Data, Data1, ... properties. version distinguishes rewrites of the same
 // entity. The result is a pure function of (population, e.Index, keys, version).
 func (p *Population) AppendJSON(dst []byte, e *Entity, pk, rk []byte, version int64) []byte {
+	return p.appendRow(dst, e, pk, rk, nil, nil, version)
+}
+
+// appendRow is AppendJSON with, when mainPK is not nil, the pointer to a
+// main row (MainPartitionKey, MainRowKey) after the keys: an index row
+// that is a copy of the entity.
+func (p *Population) appendRow(dst []byte, e *Entity, pk, rk, mainPK, mainRK []byte, version int64) []byte {
 	dst = append(dst, `{"PartitionKey":`...)
 	dst = jsontext.AppendBytes(dst, pk)
 	dst = append(dst, `,"RowKey":`...)
 	dst = jsontext.AppendBytes(dst, rk)
-	for k, f := range p.fields {
-		dst = append(dst, ',', '"')
-		dst = append(dst, f.spec.Name...)
-		dst = append(dst, '"', ':')
-		if f.spec.Kind == "int" || f.spec.Kind == "sequence" {
-			dst = append(dst, '"')
-			dst = strconv.AppendInt(dst, e.Values[k].Num, 10)
-			dst = append(dst, `","`...)
-			dst = append(dst, f.spec.Name...)
-			dst = append(dst, `@odata.type":"Edm.Int64"`...)
-			continue
-		}
-		start := len(dst)
-		dst = f.appendValue(dst, &e.Values[k])
-		dst = quoteInPlace(dst, start)
+	if mainPK != nil {
+		dst = appendPointer(dst, mainPK, mainRK)
+	}
+	for k := range p.fields {
+		dst = p.appendField(dst, k, e)
 	}
 	dst = append(dst, `,"EventTime":"`...)
 	dst = e.Time.UTC().AppendFormat(dst, EventTimeLayout)
@@ -47,6 +44,13 @@ func (p *Population) AppendJSON(dst []byte, e *Entity, pk, rk []byte, version in
 	dst = strconv.AppendInt(dst, version, 10)
 	dst = p.appendPayload(dst, e.Index, version)
 	return append(dst, '}')
+}
+
+func appendPointer(dst, mainPK, mainRK []byte) []byte {
+	dst = append(dst, `,"MainPartitionKey":`...)
+	dst = jsontext.AppendBytes(dst, mainPK)
+	dst = append(dst, `,"MainRowKey":`...)
+	return jsontext.AppendBytes(dst, mainRK)
 }
 
 // AppendPatchJSON appends a partial body for merge operations: the keys, a new
@@ -73,13 +77,49 @@ func AppendIndexJSON(dst []byte, e *Entity, pk, rk, mainPK, mainRK []byte) []byt
 	dst = jsontext.AppendBytes(dst, pk)
 	dst = append(dst, `,"RowKey":`...)
 	dst = jsontext.AppendBytes(dst, rk)
-	dst = append(dst, `,"MainPartitionKey":`...)
-	dst = jsontext.AppendBytes(dst, mainPK)
-	dst = append(dst, `,"MainRowKey":`...)
-	dst = jsontext.AppendBytes(dst, mainRK)
+	dst = appendPointer(dst, mainPK, mainRK)
 	dst = append(dst, `,"EventTime":"`...)
 	dst = e.Time.UTC().AppendFormat(dst, EventTimeLayout)
 	return append(dst, `","EventTime@odata.type":"Edm.DateTime"}`...)
+}
+
+// AppendIndexRowJSON appends the body of entity e's row in index table
+// x: the pointer of AppendIndexJSON; for a projection also the entity's
+// Seq and the fields it carries, and for CarriesAll a copy of the main
+// row (every field and the payload) with the pointer.
+func (p *Population) AppendIndexRowJSON(dst []byte, e *Entity, x *Index, pk, rk, mainPK, mainRK []byte) []byte {
+	switch {
+	case x.CarriesAll:
+		return p.appendRow(dst, e, pk, rk, mainPK, mainRK, 0)
+	case !x.Projects():
+		return AppendIndexJSON(dst, e, pk, rk, mainPK, mainRK)
+	}
+	dst = AppendIndexJSON(dst, e, pk, rk, mainPK, mainRK)
+	dst = dst[:len(dst)-1] // reopen the object
+	for _, k := range x.carried {
+		dst = p.appendField(dst, k, e)
+	}
+	dst = append(dst, `,"Seq":"`...)
+	dst = strconv.AppendInt(dst, e.Index, 10)
+	return append(dst, `","Seq@odata.type":"Edm.Int64"}`...)
+}
+
+// appendField appends field k of e as a property, as AppendJSON writes it.
+func (p *Population) appendField(dst []byte, k int, e *Entity) []byte {
+	f := p.fields[k]
+	dst = append(dst, ',', '"')
+	dst = append(dst, f.spec.Name...)
+	dst = append(dst, '"', ':')
+	if f.spec.Kind == "int" || f.spec.Kind == "sequence" {
+		dst = append(dst, '"')
+		dst = strconv.AppendInt(dst, e.Values[k].Num, 10)
+		dst = append(dst, `","`...)
+		dst = append(dst, f.spec.Name...)
+		return append(dst, `@odata.type":"Edm.Int64"`...)
+	}
+	start := len(dst)
+	dst = f.appendValue(dst, &e.Values[k])
+	return quoteInPlace(dst, start)
 }
 
 // appendPayload appends the Data properties.

@@ -124,3 +124,47 @@ func BenchmarkEntityKeysJSONPerStdlib(b *testing.B) {
 	ref /= time.Duration(nRef)
 	b.ReportMetric(float64(ours)/float64(ref), "×/encoding-json")
 }
+
+// An index row is a pointer; a projection also carries the entity's Seq
+// and the fields it names; carries: all makes it a copy of the main row
+// with the pointer.
+func TestAppendIndexRowJSON(t *testing.T) {
+	p, err := NewPopulation(PopulationSpec{Seed: 3, Fields: []FieldSpec{fDevice, fAge}, Payload: PayloadSpec{Size: 40}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := CompileScheme(p, SchemeSpec{Name: "s", PartitionKey: "{device}", RowKey: "{inverted_ticks}", Indexes: []IndexSpec{
+		{Name: "Plain", PartitionKey: "{age}", RowKey: "{ticks}"},
+		{Name: "Ages", PartitionKey: "{age}", RowKey: "{ticks}", Carries: []string{"age"}},
+		{Name: "Copy", PartitionKey: "{age}", RowKey: "{ticks}", CarriesAll: true},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e Entity
+	p.Entity(5, &e)
+	decode := func(x int) map[string]any {
+		body := p.AppendIndexRowJSON(nil, &e, &s.Indexes[x], []byte("ipk"), []byte("irk"), []byte("mpk"), []byte("mrk"))
+		var m map[string]any
+		if err := json.Unmarshal(body, &m); err != nil {
+			t.Fatalf("%s: invalid JSON: %v\n%s", s.Indexes[x].Name, err, body)
+		}
+		if m["PartitionKey"] != "ipk" || m["RowKey"] != "irk" || m["MainPartitionKey"] != "mpk" || m["MainRowKey"] != "mrk" || m["EventTime"] == nil {
+			t.Errorf("%s: pointer %v", s.Indexes[x].Name, m)
+		}
+		return m
+	}
+	if m := decode(0); len(m) != 6 {
+		t.Errorf("a plain index row carries %v", m)
+	}
+	if m := decode(1); m["age"] == nil || m["Seq"] != "5" || m["device"] != nil || m["Data"] != nil {
+		t.Errorf("carries [age]: %v", m)
+	}
+	if m := decode(2); m["age"] == nil || m["device"] == nil || m["Seq"] != "5" || len(m["Data"].(string)) != 40 {
+		t.Errorf("carries all: %v", m)
+	}
+	if _, err := CompileScheme(p, SchemeSpec{Name: "bad", PartitionKey: "{device}", RowKey: "{ticks}", Indexes: []IndexSpec{
+		{Name: "X", PartitionKey: "{age}", RowKey: "{ticks}", Carries: []string{"colour"}}}}); err == nil || !strings.Contains(err.Error(), `"colour" is not a field`) {
+		t.Errorf("carrying an unknown field: %v", err)
+	}
+}

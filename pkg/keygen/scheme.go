@@ -3,6 +3,7 @@ package keygen
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // SchemeSpec declares a key scheme: the PartitionKey and RowKey templates of
@@ -24,12 +25,24 @@ type SchemeSpec struct {
 }
 
 // IndexSpec declares one index table. Its rows carry the main row's
-// PartitionKey and RowKey as MainPartitionKey and MainRowKey.
+// PartitionKey and RowKey as MainPartitionKey and MainRowKey, and the
+// event time; a projection carries more of the entity, so a question that
+// wants only what it carries reads no main row after it.
 type IndexSpec struct {
 	Name         string // table name suffix, like PostsByCategory
 	PartitionKey string
 	RowKey       string
+	// Carries are the fields its rows carry besides the pointer (and the
+	// entity's Seq, which a carrying row holds to name it); CarriesAll
+	// makes each row a copy of the entity's (every field and the
+	// payload).
+	Carries    []string
+	CarriesAll bool
 }
+
+// Projects reports whether the index rows carry anything beyond the
+// pointer.
+func (x IndexSpec) Projects() bool { return x.CarriesAll || len(x.Carries) > 0 }
 
 // Scheme is a compiled SchemeSpec, immutable and safe for concurrent use.
 type Scheme struct {
@@ -44,6 +57,27 @@ type Scheme struct {
 type Index struct {
 	Name   string
 	PK, RK *Template
+	// Carries and CarriesAll are the spec's: the fields its rows carry.
+	Carries    []string
+	CarriesAll bool
+	carried    []int // the population's field indexes of Carries
+}
+
+// Projects reports whether the index rows carry anything beyond the
+// pointer.
+func (x *Index) Projects() bool { return x.CarriesAll || len(x.Carries) > 0 }
+
+// Carried reports whether the index rows carry field name.
+func (x *Index) Carried(name string) bool {
+	if x.CarriesAll {
+		return true
+	}
+	for _, f := range x.Carries {
+		if f == name {
+			return true
+		}
+	}
+	return false
 }
 
 // SchemeError says which template of which scheme is wrong. Field is the
@@ -96,12 +130,35 @@ func CompileScheme(p *Population, s SchemeSpec) (*Scheme, error) {
 		seen[ix.Name] = true
 		pk := compile(field+".partition_key", ix.PartitionKey)
 		rk := compile(field+".row_key", ix.RowKey)
-		sc.Indexes = append(sc.Indexes, Index{Name: ix.Name, PK: pk, RK: rk})
+		carried, err := p.carried(ix.Carries)
+		if err != nil {
+			errs = append(errs, &SchemeError{s.Name, field + ".carries", err})
+		}
+		sc.Indexes = append(sc.Indexes, Index{Name: ix.Name, PK: pk, RK: rk, Carries: ix.Carries, CarriesAll: ix.CarriesAll, carried: carried})
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
 	return sc, nil
+}
+
+// carried is the field indexes of the fields an index carries, each a
+// declared field named once.
+func (p *Population) carried(names []string) ([]int, error) {
+	var out []int
+	seen := map[string]bool{}
+	for _, n := range names {
+		k, ok := p.byName[n]
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("%w: %q is not a field; an index row can carry a declared field (%s), or write carries: all", ErrScheme, n, strings.Join(p.Fields(), ", "))
+		case seen[n]:
+			return nil, fmt.Errorf("%w: %q is carried twice", ErrScheme, n)
+		}
+		seen[n] = true
+		out = append(out, k)
+	}
+	return out, nil
 }
 
 func tableSuffixOK(s string) bool {

@@ -2,6 +2,7 @@ package question
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
@@ -66,6 +67,7 @@ type access struct {
 	bound   bool     // the keys bound the window (or there is none)
 	fetches bool     // index: point reads of the main rows follow
 	dedupe  bool     // secondary rows: an entity may be read twice
+	row     int      // the main table's RowKey read: 0 the main row's, k the k-th secondary row's
 }
 
 // TableScan reports whether the plan reads every partition of the table.
@@ -85,29 +87,39 @@ func (p *Plan) Label() string {
 
 // Derive works out the plan an application holding the question's known
 // values would use under scheme: the first of point, range, fan-out, index
-// and scan that it can. It needs no server and no data: only the
-// question, the population's fields and interval, and the templates.
+// and scan that it can, on the main row or on any of the scheme's
+// secondary rows (a second row of the entity in its own partition, read
+// like the main row: seed 002's BIB:/AGE: rows). It needs no server and
+// no data: only the question, the population's fields and interval, and
+// the templates.
 func Derive(q *Question, scheme *keygen.Scheme) *Plan {
 	p := &Plan{Question: q, Scheme: scheme.Name}
-	main := q.accessOf("", scheme.PK, scheme.RK)
-	main.dedupe = len(scheme.Rows) > 0
+	main := q.bestRow(scheme)
 	p.acc = main
 	p.Kind, p.Why = q.kindOf(main)
+	if main.row > 0 && p.Kind != Scan {
+		p.Why += fmt.Sprintf(" (on the secondary row %s)", scheme.Rows[main.row-1])
+	}
 	if p.Kind != Scan {
 		return p
 	}
-	for _, ix := range scheme.Indexes {
+	for i := range scheme.Indexes {
+		ix := &scheme.Indexes[i]
 		a := q.accessOf(ix.Name, ix.PK, ix.RK)
-		if a.anyPK || len(a.filter) > 0 || !a.bound {
-			continue // index rows carry no fields to filter on
+		if a.anyPK || !a.bound || !carriesAll(ix, a.filter) {
+			continue // an index row carries only the pointer, the event time and what it projects
 		}
 		k, why := q.kindOf(a)
 		if k == Scan && !q.Ordered() {
 			continue
 		}
-		a.fetches = true
+		a.fetches = !q.answeredBy(ix)
 		p.Kind, p.Index, p.acc, p.Scope = Index, ix.Name, a, ""
-		p.Why = fmt.Sprintf("the main table needs a %s scan (%s); index %s: %s, then a point read per entity", scopeWord(main), p.Why, ix.Name, why)
+		then := ", then a point read per entity"
+		if !a.fetches {
+			then = ": its rows carry what the question reads, so no point read follows"
+		}
+		p.Why = fmt.Sprintf("the main table needs a %s scan (%s); index %s: %s%s", scopeWord(main), p.Why, ix.Name, why, then)
 		return p
 	}
 	p.Scope = ScopePartition
@@ -115,6 +127,42 @@ func Derive(q *Question, scheme *keygen.Scheme) *Plan {
 		p.Scope = ScopeTable
 	}
 	return p
+}
+
+// bestRow is the cheapest access to the main table: through the main
+// RowKey or one of the secondary rows' (the main row when they tie).
+func (q *Question) bestRow(scheme *keygen.Scheme) access {
+	best := q.accessOf("", scheme.PK, scheme.RK)
+	best.dedupe = len(scheme.Rows) > 0
+	bestKind, _ := q.kindOf(best)
+	for r, t := range scheme.Rows {
+		a := q.accessOf("", scheme.PK, t)
+		a.row, a.dedupe = r+1, true
+		if k, _ := q.kindOf(a); slices.Index(Kinds, k) < slices.Index(Kinds, bestKind) {
+			best, bestKind = a, k
+		}
+	}
+	return best
+}
+
+// carriesAll reports whether index x's rows carry every field in fields
+// (so a filter on them can run on the index).
+func carriesAll(x *keygen.Index, fields []string) bool {
+	for _, f := range fields {
+		if !x.Carried(f) {
+			return false
+		}
+	}
+	return true
+}
+
+// answeredBy reports whether index x's rows carry everything the
+// question reads: a copy of the entity, or every field it selects.
+func (q *Question) answeredBy(x *keygen.Index) bool {
+	if x.CarriesAll {
+		return true
+	}
+	return len(q.Spec.Select) > 0 && carriesAll(x, q.Spec.Select)
 }
 
 func scopeWord(a access) string {

@@ -63,8 +63,13 @@ func NewModel(pop *keygen.Population, scheme *keygen.Scheme, n int64) *Model {
 		for _, r := range k.Rows {
 			m.main.add(pk, modelRow{rk: string(r), seq: i, ticks: t})
 		}
-		for x, ix := range scheme.Indexes {
-			m.indexes[ix.Name].add(string(k.Index[x].PK), modelRow{rk: string(k.Index[x].RK), seq: -1, ticks: t, mainPK: pk, mainRK: string(k.RK)})
+		for x := range scheme.Indexes {
+			ix := &scheme.Indexes[x]
+			seq := int64(-1)
+			if ix.Projects() {
+				seq = i // a projection carries the entity's Seq and fields
+			}
+			m.indexes[ix.Name].add(string(k.Index[x].PK), modelRow{rk: string(k.Index[x].RK), seq: seq, ticks: t, mainPK: pk, mainRK: string(k.RK)})
 		}
 	}
 	for _, t := range append([]*modelTable{m.main}, mapValues(m.indexes)...) {

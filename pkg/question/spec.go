@@ -71,6 +71,11 @@ type Spec struct {
 	// time is in the calendar unit (minute, hour, day, month, year) of the
 	// picked entity's, or within a duration (like 1h) up to it.
 	Window string
+	// Select are the fields the application reads from the answer (none:
+	// the whole entity); an index that carries them answers alone.
+	Select []string
+	// Pick are known fields drawn by a law of their own.
+	Pick []Pick
 }
 
 // Question is a compiled Spec over a population. It is immutable and safe
@@ -82,6 +87,7 @@ type Question struct {
 	time   bool     // the event time is known
 	unit   string   // calendar window unit, or ""
 	span   time.Duration
+	picks  []PickLaw
 }
 
 // Error is a problem with one member of a Spec: Field is known, known[N],
@@ -140,6 +146,7 @@ func Compile(pop *keygen.Population, spec Spec) (*Question, error) {
 	if spec.Want == One && !q.identifies() {
 		bad("known", "want: one needs a field that tells entities apart (time, or a sequence, guid or slug field); %v is shared by many entities: ask for newest with limit: 1", spec.Known)
 	}
+	q.compilePicks(spec, bad)
 	if spec.Window != "" {
 		switch {
 		case spec.Want == One:

@@ -53,7 +53,8 @@ func (s *Scenario) SchemeSpec(i int) keygen.SchemeSpec {
 	}
 	spec := keygen.SchemeSpec{Name: sc.Name, Description: sc.Description, PartitionKey: sc.PartitionKey, RowKey: sc.RowKey, Rows: sc.Rows}
 	for _, ix := range sc.Indexes {
-		spec.Indexes = append(spec.Indexes, keygen.IndexSpec{Name: ix.Name, PartitionKey: ix.PartitionKey, RowKey: ix.RowKey})
+		spec.Indexes = append(spec.Indexes, keygen.IndexSpec{Name: ix.Name, PartitionKey: ix.PartitionKey, RowKey: ix.RowKey,
+			Carries: ix.Carries.Fields, CarriesAll: ix.Carries.All})
 	}
 	return spec
 }

@@ -67,8 +67,15 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 		}
 		return
 	}
-	if v.Type() == fieldsType {
+	switch v.Type() {
+	case fieldsType:
 		d.decodeFields(n, v, path)
+		return
+	case carriesType:
+		d.decodeCarries(n, v, path)
+		return
+	case picksType:
+		d.decodePicks(n, v, path)
 		return
 	}
 	if v.Type() == thresholdType && n.Kind == yaml.ScalarNode {
@@ -217,26 +224,41 @@ func (d *decoder) cutValues(n *yaml.Node, path string) map[int]bool {
 
 // decodeFields decodes the population's fields mapping, keeping file order.
 func (d *decoder) decodeFields(n *yaml.Node, v reflect.Value, path string) {
+	var out Fields
+	d.eachKey(n, path, "expected a mapping of field names to field definitions, found %s: write it like fields: {device: {kind: id, count: 50}}",
+		"field %q is declared twice (first on line %d): rename or remove one", func(k, val *yaml.Node, sub string) {
+			f := Field{Name: k.Value}
+			d.decode(val, reflect.ValueOf(&f).Elem(), sub)
+			out = append(out, f)
+		})
+	v.Set(reflect.ValueOf(out))
+}
+
+// eachKey calls f for every key of mapping n in file order, once per key
+// (a repeated key is reported with dup, which formats the key and the
+// line it was first given on), noting each key's position; notMapping
+// formats the kind of node found when n is not a mapping.
+func (d *decoder) eachKey(n *yaml.Node, path, notMapping, dup string, f func(k, val *yaml.Node, sub string)) {
 	if n.Kind != yaml.MappingNode {
-		d.errorf(n, path, "expected a mapping of field names to field definitions, found %s: write it like fields: {device: {kind: id, count: 50}}", kindName(n))
+		d.errorf(n, path, notMapping, kindName(n))
 		return
 	}
-	var out Fields
 	seen := map[string]int{}
+	skip := d.cutValues(n, path)
 	for i := 0; i+1 < len(n.Content); i += 2 {
+		if skip[i] {
+			continue
+		}
 		k, val := n.Content[i], n.Content[i+1]
 		sub := join(path, k.Value)
-		if line, dup := seen[k.Value]; dup {
-			d.errorf(k, sub, "field %q is declared twice (first on line %d): rename or remove one", k.Value, line)
+		if line, ok := seen[k.Value]; ok {
+			d.errorf(k, sub, dup, k.Value, line)
 			continue
 		}
 		seen[k.Value] = k.Line
-		f := Field{Name: k.Value}
-		d.decode(val, reflect.ValueOf(&f).Elem(), sub)
 		d.pos[sub+".@key"] = pos{k.Line, k.Column}
-		out = append(out, f)
+		f(k, val, sub)
 	}
-	v.Set(reflect.ValueOf(out))
 }
 
 // yamlFields maps yaml key names to struct field indexes.

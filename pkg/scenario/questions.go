@@ -13,7 +13,11 @@ import (
 // QuestionSpec returns the question package's spec of question i.
 func (s *Scenario) QuestionSpec(i int) question.Spec {
 	q := s.Questions[i]
-	return question.Spec{Name: q.Name, Known: q.Known, Want: question.Want(q.Want), Limit: q.Limit, Window: q.Window}
+	spec := question.Spec{Name: q.Name, Known: q.Known, Want: question.Want(q.Want), Limit: q.Limit, Window: q.Window, Select: q.Select}
+	for _, p := range q.Pick {
+		spec.Pick = append(spec.Pick, question.Pick{Field: p.Field, Law: string(p.Law)})
+	}
+	return spec
 }
 
 // CompileQuestions compiles every question over the population. A scenario

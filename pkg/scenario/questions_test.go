@@ -60,18 +60,7 @@ func TestQuestionErrorsAtTheirPlace(t *testing.T) {
 		`q.yaml:13:32: workload.mix[1].question: "redaing" is not one of the scenario's questions (newest-by-device, reading, last-hour)`,
 		`q.yaml:16:5: thresholds[0]: "p99(question:newest) < 50ms": unknown operation "question:newest"`,
 	}
-	got := make([]string, len(errs))
-	for i, e := range errs {
-		got[i] = e.Error()
-	}
-	if len(errs) != len(want) {
-		t.Fatalf("%d errors, want %d:\n%s", len(errs), len(want), strings.Join(got, "\n"))
-	}
-	for i, w := range want {
-		if !strings.HasPrefix(got[i], w) {
-			t.Errorf("error %d:\n got %s\nwant %s...", i, got[i], w)
-		}
-	}
+	wantErrors(t, errs, want)
 }
 
 func TestQuestionNeedsWantAndMixNeedsName(t *testing.T) {
@@ -85,6 +74,81 @@ func TestQuestionNeedsWantAndMixNeedsName(t *testing.T) {
 	for _, w := range []string{"q.yaml:9:5: questions[2]: a question needs want", "q.yaml:13:7: workload.mix[1]: op question needs question: NAME"} {
 		if !strings.Contains(text, w) {
 			t.Errorf("missing %q in:\n%s", w, text)
+		}
+	}
+}
+
+const withPicks = `
+population:
+  entities: 100
+  fields:
+    user: {kind: id, count: 50}
+    id: {kind: guid}
+questions:
+  - {name: feed, known: [user], want: newest, limit: 5, pick: {user: uniform}, select: [user]}
+schemes:
+  - name: s
+    partition_key: "{user}"
+    row_key: "{inverted_ticks}"
+    rows: ["ID_{id}"]
+    indexes:
+      - {name: Copy, partition_key: "{hash(id) % 4}", row_key: "{id}", carries: all}
+      - {name: Users, partition_key: "{hash(id) % 4}", row_key: "{id}", carries: [user]}
+workload:
+  mix:
+    - {question: feed}
+`
+
+// A question's picks and selects, and what an index carries, decode and
+// reach the compiled question and scheme; each mistake in them is
+// reported at its line and column.
+func TestPicksSelectsAndCarries(t *testing.T) {
+	s, errs := Parse("p.yaml", []byte(withPicks))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	pop, schemes, err := s.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs, err := s.CompileQuestions(pop)
+	if err != nil || len(qs[0].Picks()) != 1 || qs[0].Picks()[0].Field != "user" || !qs[0].Selects("user") || qs[0].Selects("id") {
+		t.Fatalf("question: %v %+v", err, qs[0])
+	}
+	ix := schemes[0].Indexes
+	if !ix[0].CarriesAll || len(ix[1].Carries) != 1 || !ix[1].Carried("user") || ix[1].Carried("id") {
+		t.Errorf("indexes: %+v", ix)
+	}
+	bad := strings.NewReplacer(
+		"pick: {user: uniform}, select: [user]", "pick: {user: zipf(0), id: uniform}, select: [user, user]",
+		"carries: all", "carries: everything",
+		"carries: [user]", "carries: [colour]",
+	).Replace(withPicks)
+	_, errs = Parse("p.yaml", []byte(bad))
+	want := []string{
+		`p.yaml:8:70: questions[0].pick.user: "zipf(0)": the exponent must be in (0, 10]`,
+		`p.yaml:8:83: questions[0].pick.id: "id" is not a known field of the question`,
+		`p.yaml:8:108: questions[0].select[1]: "user" is selected twice`,
+		`p.yaml:15:81: schemes[0].indexes[0].carries: "everything": write all (a copy of the entity) or a list`,
+		`p.yaml:16:82: schemes[0].indexes[1].carries: keygen: bad key scheme: "colour" is not a field`,
+	}
+	wantErrors(t, errs, want)
+}
+
+// wantErrors checks that errs are, in order, errors whose text starts
+// with each of want.
+func wantErrors(t *testing.T, errs []error, want []string) {
+	t.Helper()
+	got := make([]string, len(errs))
+	for i, e := range errs {
+		got[i] = e.Error()
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d errors, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(got[i], w) {
+			t.Errorf("error %d:\n got %s\nwant %s...", i, got[i], w)
 		}
 	}
 }

@@ -44,6 +44,9 @@ func schemaOf(t reflect.Type) obj {
 	if s, ok := scalarSchemas[t]; ok {
 		return s
 	}
+	if s, ok := projectionSchema(t); ok {
+		return s
+	}
 	if t == thresholdType {
 		return obj{"anyOf": []obj{{"type": "string"}, schemaOfStruct(t)}}
 	}

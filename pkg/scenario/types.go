@@ -79,9 +79,10 @@ type Scheme struct {
 
 // Index is one index table of a scheme.
 type Index struct {
-	Name         string `yaml:"name" doc:"Index table name suffix, like PostsByCategory."`
-	PartitionKey string `yaml:"partition_key" doc:"PartitionKey template of the index rows."`
-	RowKey       string `yaml:"row_key" doc:"RowKey template of the index rows."`
+	Name         string  `yaml:"name" doc:"Index table name suffix, like PostsByCategory."`
+	PartitionKey string  `yaml:"partition_key" doc:"PartitionKey template of the index rows."`
+	RowKey       string  `yaml:"row_key" doc:"RowKey template of the index rows."`
+	Carries      Carries `yaml:"carries" doc:"What the index rows carry besides the pointer to the main row: all (a copy of the entity) or a list of fields. A question that selects only what they carry reads the index alone, with no point read back to the main table, and may filter on what they carry."`
 }
 
 // Question is one of the application's read questions. The values of the
@@ -93,6 +94,8 @@ type Question struct {
 	Want   string   `yaml:"want" doc:"What it wants back: one (the entity the known fields identify), newest or oldest (first, up to limit), or all (every entity with the known values)." enum:"one,newest,oldest,all"`
 	Limit  int      `yaml:"limit" doc:"newest, oldest: at most this many entities (default: all of them, in order)."`
 	Window string   `yaml:"window" doc:"newest, oldest, all: only entities whose event time is in the picked entity's minute, hour, day, month or year, or within a duration (like 1h) up to its event time."`
+	Select []string `yaml:"select" doc:"The fields the application reads from the answer (default: the whole entity); an index table that carries them answers without a point read back to the main table."`
+	Pick   Picks    `yaml:"pick" doc:"newest, oldest, all: known fields whose value is drawn by a law of its own instead of from the picked entity, like {user: uniform} (every user asks equally often, however many entities each has)."`
 }
 
 // Workload is the run phase.

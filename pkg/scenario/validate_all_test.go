@@ -68,18 +68,7 @@ workload:
 		`v.yaml:29:25: workload.mix[5].size: 200: an entity group transaction holds 1 to 100 operations`,
 	}
 	_, errs := Parse("v.yaml", []byte(src))
-	got := make([]string, len(errs))
-	for i, e := range errs {
-		got[i] = e.Error()
-	}
-	if len(got) != len(want) {
-		t.Fatalf("%d errors, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
-	}
-	for i, w := range want {
-		if !strings.HasPrefix(got[i], w) {
-			t.Errorf("error %d:\n got %s\nwant %s", i, got[i], w)
-		}
-	}
+	wantErrors(t, errs, want)
 }
 
 // A mix that only reads or changes existing entities needs a seed phase

@@ -193,3 +193,25 @@ workload:
 		t.Errorf("with inserts: questions visited %d rows; want more than %d (the seeded rows) and fewer than %d (the rows at the end, each time)", q.Entities, lo, hi)
 	}
 }
+
+// A question's pick draws the value it asks for by its own law, replacing
+// the picked entity's: every question of single(2) reads user u002's
+// partition, whichever entity the request distribution picks.
+func TestQuestionPicksItsValue(t *testing.T) {
+	src := `population:
+  entities: 2000
+  interval: 1s
+  fields:
+    user: {kind: id, count: 10, prefix: u, width: 3}
+questions:
+  - {name: feed, known: [user], want: newest, limit: 5, pick: {user: single(2)}}
+schemes:
+  - {name: u, partition_key: "{user}", row_key: "{inverted_ticks}"}
+workload:
+  mix: [{question: feed}]
+`
+	a := analyzeSource(t, src, 300, 10)
+	if a.Workload.Partitions != 1 || a.Workload.Busiest != "u002" || a.Workload.Entities != 300*5 {
+		t.Errorf("questions read %d partitions, busiest %q, %d entities; want only u002, 5 rows each", a.Workload.Partitions, a.Workload.Busiest, a.Workload.Entities)
+	}
+}

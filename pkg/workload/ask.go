@@ -25,6 +25,7 @@ func (x *executor) ask(ctx context.Context, s Step, scheduled time.Time) {
 	x.a.question = k + 1
 	defer func() { x.a.question = 0 }()
 	x.plan.Pop.Entity(s.Entity, &x.ent)
+	plan.Question.ApplyPicks(&x.ent, s.Picked)
 	rows, err := plan.Execute(ctx, src, &x.ent, question.BoundsOf(x.plan.Pop, x.plan.Space.Bound()))
 	src.fig.Partitions = int64(len(src.parts))
 	src.fig.Returned = int64(len(rows))

@@ -126,9 +126,10 @@ func (x *executor) insert(ctx context.Context, s Step) (string, bool) {
 // writeIndexRows inserts the entity's row in every index table.
 func (x *executor) writeIndexRows(ctx context.Context, s Step) bool {
 	ok := true
-	for k, ix := range x.plan.Scheme.Indexes {
+	for k := range x.plan.Scheme.Indexes {
+		ix := &x.plan.Scheme.Indexes[k]
 		ik := x.keys.Index[k]
-		body := keygen.AppendIndexJSON(nil, &x.ent, ik.PK, ik.RK, x.keys.PK, x.keys.RK)
+		body := x.plan.Pop.AppendIndexRowJSON(nil, &x.ent, ix, ik.PK, ik.RK, x.keys.PK, x.keys.RK)
 		res := x.a.do(ctx, s.Op.Kind, indexLabel(ix.Name, ik.PK), false, func(ctx context.Context) table.Result {
 			return x.indexes[k].Insert(ctx, body)
 		})

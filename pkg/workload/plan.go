@@ -94,6 +94,9 @@ type Step struct {
 	// Missing is set when the operation needs an existing entity and none
 	// could be picked; the worker records it as failed without a request.
 	Missing bool
+	// Picked are a question's values drawn by its picks' own laws (indexes
+	// into each picked field's values), which replace the entity's.
+	Picked []int64
 }
 
 // Planner draws the steps of one worker. It is not safe for concurrent use;
@@ -138,6 +141,9 @@ func (pl *Planner) Next() Step {
 		s.Entity, s.Missing = i, !ok
 		if op.Kind == metrics.PointRead && ok {
 			s.Row = int(pl.st.Int64n(int64(pl.plan.Scheme.RowsPerEntity())))
+		}
+		if op.Kind == metrics.Question && ok {
+			s.Picked = pl.plan.Questions[op.Question].Question.DrawPicks(&pl.st, nil)
 		}
 	}
 	return s

@@ -62,7 +62,44 @@ func TestQuestionsAnswerExactlyOnTheService(t *testing.T) {
 		t.Run(f, func(t *testing.T) { checkAnswers(t, svc, lean(readScenario(t, f)), n) })
 	}
 	t.Run("walks", func(t *testing.T) { checkAnswers(t, svc, walks, 1500) })
+	t.Run("feeds", func(t *testing.T) { checkAnswers(t, svc, feeds, 1500) })
 }
+
+// feeds is a notification feed whose one-by-id question reads a secondary
+// row of the entity's partition, and whose index tables carry the entity
+// (or the fields a question selects and filters on), so no point read
+// follows them.
+const feeds = `
+seed: 12
+population:
+  entities: 1500
+  interval: 1s
+  payload: 16B
+  fields:
+    user: {kind: id, count: 30, distribution: zipf(1.0)}
+    kind: {kind: choice, values: [like, follow, mention]}
+    id: {kind: guid}
+questions:
+  - {name: feed, known: [user], want: newest, limit: 20}
+  - {name: one, known: [user, id], want: one}
+  - {name: kind, known: [kind], want: newest, limit: 30}
+  - {name: kind-of-user, known: [kind, user], want: newest, limit: 5, select: [user]}
+schemes:
+  - name: copies
+    partition_key: "{user}"
+    row_key: "T_{inverted_ticks}"
+    rows: ["ID_{id}"]
+    indexes:
+      - {name: ByKind, partition_key: "{kind}_{hash(id) % 3}", row_key: "{inverted_ticks}", carries: all}
+  - name: users
+    partition_key: "{hash(id) % 4}"
+    row_key: "{id}"
+    indexes:
+      - {name: ByKindUser, partition_key: "{kind}", row_key: "{inverted_ticks}", carries: [user]}
+workload:
+  mix:
+    - {question: feed}
+`
 
 var payloadRE = regexp.MustCompile(`(?m)^  payload: .*$`)
 

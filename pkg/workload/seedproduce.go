@@ -140,7 +140,7 @@ func (c *SeedConfig) produce(ctx context.Context, lo, hi int64, jobs chan<- seed
 		}
 		for k, gs := range indexes {
 			ik := keys.Index[k]
-			body = keygen.AppendIndexJSON(body[:0], &ent, ik.PK, ik.RK, keys.PK, keys.RK)
+			body = p.Pop.AppendIndexRowJSON(body[:0], &ent, &p.Scheme.Indexes[k], ik.PK, ik.RK, keys.PK, keys.RK)
 			alive, added := gs.add(ctx, jobs, ik.PK, ik.RK, body)
 			if !alive {
 				return false

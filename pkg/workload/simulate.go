@@ -123,7 +123,7 @@ func (s *simulation) step(st Step) {
 // ask notes one of the application's questions, asked once the
 // simulation has written every entity (answer).
 func (s *simulation) ask(op *OpAnalysis, st Step) {
-	s.asked = append(s.asked, askedStep{op: op, entity: st.Entity, question: st.Op.Question, bound: s.plan.Space.Bound()})
+	s.asked = append(s.asked, askedStep{op: op, entity: st.Entity, question: st.Op.Question, bound: s.plan.Space.Bound(), picked: st.Picked})
 }
 
 // askedStep is a question the simulation asked: of which entity, and how
@@ -133,6 +133,7 @@ type askedStep struct {
 	entity   int64
 	question int
 	bound    int64
+	picked   []int64
 }
 
 // answer accounts the questions asked: the rows each one's plan visits in
@@ -149,6 +150,7 @@ func (s *simulation) answer() error {
 	for _, a := range s.asked {
 		plan := s.plan.Questions[a.question]
 		s.plan.Pop.Entity(a.entity, &s.ent)
+		plan.Question.ApplyPicks(&s.ent, a.picked)
 		load, cost, err := m.AskLoad(context.Background(), plan, &s.ent, question.BoundsOf(s.plan.Pop, a.bound))
 		if err != nil {
 			return fmt.Errorf("question %q: %w", plan.Question.Name, err)

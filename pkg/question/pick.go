@@ -1,0 +1,91 @@
+package question
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tablestress/tablestress/pkg/keygen"
+)
+
+// Pick declares a known field whose value a question draws by a law of
+// its own (Law, a distribution over the field's values in the order of
+// its support) instead of taking the picked entity's: every user asking
+// for their feed equally often, however many notifications each has.
+type Pick struct {
+	Field string
+	Law   string
+}
+
+// PickLaw is a compiled Pick: the field, the law, and the values it draws
+// from with each one's probability under the law.
+type PickLaw struct {
+	Field   string
+	Dist    keygen.Distribution
+	Support keygen.Support
+	// Probs is the probability the law gives each value of Support.
+	Probs []float64
+}
+
+// compilePicks checks the picks and selects of spec against q: a pick
+// names a known field with a finite set of values, once, with a law that
+// parses, on a question that does not want one entity; a select names
+// declared fields, once.
+func (q *Question) compilePicks(spec Spec, bad func(field, format string, a ...any)) {
+	for k, p := range spec.Pick {
+		at := fmt.Sprintf("pick.%s", p.Field)
+		d, err := keygen.ParseDistribution(p.Law)
+		s, finite := q.pop.Support(p.Field)
+		switch {
+		case spec.Want == One:
+			bad(at, "a one question asks for an entity that exists, picked by the request distribution: pick applies to newest, oldest and all")
+		case slices.ContainsFunc(spec.Pick[:k], func(o Pick) bool { return o.Field == p.Field }):
+			bad(at, "%q is picked twice", p.Field)
+		case !slices.Contains(q.fields, p.Field):
+			bad(at, "%q is not a known field of the question (known: %s): a pick draws the value of a field the application knows", p.Field, strings.Join(spec.Known, ", "))
+		case !finite:
+			bad(at, "%q has no finite set of values to draw from (a sequence, guid or slug is new for every entity)", p.Field)
+		case err != nil:
+			bad(at, "%v", err)
+		default:
+			q.picks = append(q.picks, PickLaw{Field: p.Field, Dist: d, Support: s, Probs: keygen.Probabilities(d, int64(len(s.Values)))})
+		}
+	}
+	for k, f := range spec.Select {
+		at := fmt.Sprintf("select[%d]", k)
+		switch {
+		case slices.Contains(spec.Select[:k], f):
+			bad(at, "%q is selected twice", f)
+		case !q.pop.HasField(f):
+			bad(at, "%q is not a field; the application can read a declared field (%s)", f, strings.Join(q.pop.Fields(), ", "))
+		}
+	}
+}
+
+// Picks are the question's fields drawn by their own laws.
+func (q *Question) Picks() []PickLaw { return q.picks }
+
+// DrawPicks draws, for each of the question's picks, the index of a
+// value in its support (appended to dst).
+func (q *Question) DrawPicks(st *keygen.Stream, dst []int64) []int64 {
+	for _, p := range q.picks {
+		dst = append(dst, p.Dist.Pick(st, int64(len(p.Support.Values))))
+	}
+	return dst
+}
+
+// ApplyPicks sets e's picked fields to the drawn values (indexes from
+// DrawPicks), so the question is asked with them.
+func (q *Question) ApplyPicks(e *keygen.Entity, drawn []int64) {
+	for k, p := range q.picks {
+		if k < len(drawn) {
+			q.pop.SetValue(e, p.Field, p.Support.Values[drawn[k]])
+		}
+	}
+}
+
+// Selects reports whether the application reads field f from the answer:
+// every field when the question selects none.
+func (q *Question) Selects(f string) bool {
+	return len(q.Spec.Select) == 0 || slices.Contains(q.Spec.Select, f)
+}
