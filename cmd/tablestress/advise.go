@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -20,6 +22,8 @@ func init() { extraCommands = append(extraCommands, newAdviseCmd) }
 // adviseFlags are advise's flags.
 type adviseFlags struct {
 	rate, headroom, horizon, model  string
+	retention                       string
+	proofEntities                   int64
 	maxRows                         int64
 	maxRequests, maxVisited         float64
 	asJSON, prove, noProve          bool
@@ -69,7 +73,8 @@ provision).`,
 	f := cmd.Flags()
 	f.StringVar(&af.rate, "rate", "", "the peak in operations/s to judge and prove at (default: the scenario's rate, or its stages' highest)")
 	f.StringVar(&af.headroom, "headroom", "70%", "the share of a partition's (and the account's) target the busiest may use at the peak")
-	f.StringVar(&af.horizon, "horizon", "1y", "how long the data grows (event time): partition size is judged after it, like 1y, 90d or 720h")
+	f.StringVar(&af.horizon, "horizon", "1y", "how long the data grows (event time, at the workload's write rate): every scheme is judged on the table as it will be after it, like 1y, 90d or 720h")
+	f.StringVar(&af.retention, "retention", "", "delete data older than this (event time), like 30d: the table holds at most this much, and each scheme is charged its cost of deleting the old data (default: kept for ever)")
 	f.Int64Var(&af.maxRows, "max-partition-rows", 1_000_000, "the most rows a partition should hold after the horizon: time buckets are sized to keep under it")
 	f.Float64Var(&af.maxRequests, "max-question-requests", 0, "a question may take at most this many requests (0: no bound)")
 	f.Float64Var(&af.maxVisited, "max-question-rows", 0, "a question may visit at most this many rows (0: no bound)")
@@ -82,6 +87,7 @@ provision).`,
 	f.BoolVar(&af.quiet, "quiet", false, "no live status line during the proof")
 	f.DurationVar(&af.proofDuration, "proof-duration", 0, "measure the proof for this long (default: the shortest that measures the busiest partition to within 15%)")
 	f.DurationVar(&af.proofWarmup, "proof-warmup", advise.ProofWarmup, "warm up this long before each of the proof's measured runs (on a fast machine or a fake clock, less will do)")
+	f.Int64Var(&af.proofEntities, "proof-entities", advise.DefaultProofDepth, "how many entities the proof seeds (at least the scenario's): the questions are measured, and predicted, at that depth")
 	f.StringVar(&af.proofSchemes, "proof-schemes", "all", "what the proof runs: all (the recommendation, the runner-up and the scenario's own schemes) or recommended (the recommendation alone, faster)")
 	f.StringVar(&af.saveProof, "save-proof", "", "write the proof's scenario (the schemes to prove, at the peak) to this file, to rerun with compare; with --no-prove too")
 	return cmd
@@ -104,6 +110,14 @@ func (af *adviseFlags) options(s *scenario.Scenario, changed func(string) bool) 
 	o.Headroom = h
 	if o.Horizon, err = parseHorizon(af.horizon); err != nil {
 		return o, usageError("--horizon: %v", err)
+	}
+	if af.retention != "" {
+		if o.Retention, err = parseHorizon(af.retention); err != nil {
+			return o, usageError("--retention: %v", err)
+		}
+	}
+	if af.proofEntities < 1 {
+		return o, usageError("--proof-entities must be at least 1, like 1000000 (the default)")
 	}
 	if af.maxRows < 1 || af.maxRequests < 0 || af.maxVisited < 0 {
 		return o, usageError("--max-partition-rows must be at least 1, --max-question-requests and --max-question-rows at least 0")
@@ -165,9 +179,9 @@ func runAdvise(cmd *cobra.Command, e *env, path string, af *adviseFlags) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
-	a, err := in.Advise()
+	a, err := in.Advise(cmd.Context())
 	if err != nil {
-		return withCode(exitFailure, err)
+		return withCode(exitFailure, interrupted(cmd.Context(), err))
 	}
 	proveIt, err := af.proves(e)
 	if err != nil {
@@ -175,8 +189,11 @@ func runAdvise(cmd *cobra.Command, e *env, path string, af *adviseFlags) error {
 	}
 	var proof *advise.Proof
 	var proveErr error
-	po := advise.ProofOptions{Duration: af.proofDuration, Warmup: af.proofWarmup, RecommendedOnly: af.proofSchemes == "recommended"}
-	p := a.Plan(po)
+	po := advise.ProofOptions{Duration: af.proofDuration, Warmup: af.proofWarmup, RecommendedOnly: af.proofSchemes == "recommended", Depth: af.proofEntities}
+	p, err := a.Plan(cmd.Context(), po)
+	if err != nil {
+		return withCode(exitFailure, interrupted(cmd.Context(), err))
+	}
 	if p != nil && !proveIt && af.saveProof != "" {
 		if _, err := proofScenario(af, a, p, source); err != nil {
 			return err
@@ -217,4 +234,13 @@ func (af *adviseFlags) proves(e *env) (bool, error) {
 		return false, usageError("advise proves its answer on the embedded service; to prove it on %s give --prove (it then asks before loading a target not on this machine, unless --yes), or judge only with --no-prove", tg)
 	}
 	return true, nil
+}
+
+// interrupted says that judging was stopped by a signal (ctx done), or
+// passes err on.
+func interrupted(ctx context.Context, err error) error {
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return errors.New("interrupted: stopped judging at the signal")
+	}
+	return err
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tablestress/tablestress/pkg/judge"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/scenario"
 	"github.com/tablestress/tablestress/pkg/textfit"
@@ -16,10 +18,11 @@ import (
 
 // keysFlags are the keys command's flags.
 type keysFlags struct {
-	scheme string
-	ops    int
-	rate   string
-	json   bool
+	scheme             string
+	ops                int
+	rate               string
+	json               bool
+	horizon, retention string
 }
 
 func newKeysCmd(e *env) *cobra.Command {
@@ -27,14 +30,19 @@ func newKeysCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "keys SCENARIO",
 		Short: "Preview keys and analyse the partition distribution of a workload, no server",
-		Long: `keys renders example keys of each scheme and analyses, without any
-server, how the seeded population and a simulated workload spread over
-partitions: partitions touched, entities per partition (max, mean, p99),
-the busiest partition's share and its entities/s at the workload's peak rate
-against the 2,000 entities/s partition target, the Gini coefficient of the
-load, whether PartitionKeys are append-only or prepend-only (one range
-partition server takes every insert), how many partitions range queries touch
-and how full batches are. It is the quickest way to compare key schemes.
+		Long: `keys renders example keys of each scheme and judges it, in seconds and
+without any server, on two tables: the seeded one, and the table as it will be
+after --horizon of event time at the workload's write rate (less what
+--retention deletes), computed from the population's laws. For each it gives
+the busiest partition and its entities/s at the workload's peak rate against
+the 2,000 entities/s partition target (the same judge advise uses), the
+largest partition, and each question's plan with its partitions, requests,
+rows visited and rows returned per question on both tables; from a simulated
+workload, how the seeded rows and the operations spread over partitions (max,
+mean, p99, the Gini coefficient of the load), whether PartitionKeys are
+append-only or prepend-only (one range partition server takes every insert),
+how many partitions range queries touch and how full batches are. It is the
+quickest way to compare key schemes.
 
 The request distribution (workload.distribution) picks entities, not
 partitions: reads, updates and deletes choose an existing entity by its index
@@ -49,18 +57,20 @@ oldest), and each scheme's keys decide which partition that entity is in.`,
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error { return kf.run(e, args[0]) },
+		RunE: func(cmd *cobra.Command, args []string) error { return kf.run(cmd.Context(), e, args[0]) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&kf.scheme, "scheme", "", "analyse only this scheme (default: all)")
 	f.IntVar(&kf.ops, "ops", 10_000, "operations of the workload to simulate")
 	f.StringVar(&kf.rate, "rate", "", "operations per second to evaluate against the partition target (default: the workload's rate, or its stages' highest; none for a closed loop)")
 	f.BoolVar(&kf.json, "json", false, "print the analysis as JSON")
+	f.StringVar(&kf.horizon, "horizon", "1y", "judge the table as it will be after this much event time at the workload's write rate, like 1y, 90d or 720h")
+	f.StringVar(&kf.retention, "retention", "", "delete data older than this (event time), like 30d (default: kept for ever)")
 	return cmd
 }
 
 // run analyses the scenario at path and prints the analysis.
-func (kf *keysFlags) run(e *env, path string) error {
+func (kf *keysFlags) run(ctx context.Context, e *env, path string) error {
 	s, _, err := loadScenario(e, path)
 	if err != nil {
 		return err
@@ -72,7 +82,11 @@ func (kf *keysFlags) run(e *env, path string) error {
 	if err != nil {
 		return err
 	}
-	out, err := analyseSchemes(s, kf.scheme, kf.ops, r)
+	opts, err := kf.judgeOptions(s, r)
+	if err != nil {
+		return err
+	}
+	out, err := analyseSchemes(ctx, s, kf.scheme, kf.ops, r, opts)
 	if err != nil {
 		return err
 	}
@@ -97,8 +111,10 @@ func (kf *keysFlags) analysisRate(s *scenario.Scenario) (float64, error) {
 	return r, nil
 }
 
-// analyseSchemes analyses the schemes --scheme chooses.
-func analyseSchemes(s *scenario.Scenario, name string, ops int, rate float64) ([]*workload.Analysis, error) {
+// analyseSchemes analyses the schemes --scheme chooses: each one's
+// simulation, and the judge's figures (none for a closed loop, which
+// offers no rate to judge at).
+func analyseSchemes(ctx context.Context, s *scenario.Scenario, name string, ops int, rate float64, opts judge.Options) ([]*keysAnalysis, error) {
 	pop, schemes, err := s.Compile()
 	if err != nil {
 		return nil, withCode(exitUsage, err)
@@ -107,20 +123,33 @@ func analyseSchemes(s *scenario.Scenario, name string, ops int, rate float64) ([
 	if err != nil {
 		return nil, err
 	}
-	var out []*workload.Analysis
+	var in *judge.Input
+	if rate > 0 {
+		if in, err = judge.Prepare(s, opts); err != nil {
+			return nil, withCode(exitUsage, err)
+		}
+	}
+	var out []*keysAnalysis
 	for _, i := range idx {
 		a, err := workload.Analyze(s, pop, schemes[i], ops, rate)
 		if err != nil {
 			return nil, withCode(exitUsage, fmt.Errorf("scheme %q: %w", schemes[i].Name, err))
 		}
-		out = append(out, a)
+		ka := &keysAnalysis{Analysis: a}
+		if in != nil {
+			if ka.Judged, err = in.Judge(ctx, schemes[i]); err != nil {
+				return nil, withCode(exitFailure, interrupted(ctx, fmt.Errorf("scheme %q: %w", schemes[i].Name, err)))
+			}
+			ka.judged(in)
+		}
+		out = append(out, ka)
 	}
 	return out, nil
 }
 
 // printAnalyses prints each scheme's analysis, then the table comparing
 // them and their questions.
-func printAnalyses(p *textfit.Printer, s *scenario.Scenario, out []*workload.Analysis) error {
+func printAnalyses(p *textfit.Printer, s *scenario.Scenario, out []*keysAnalysis) error {
 	printDistribution(p, s)
 	for _, a := range out {
 		p.Blank()
@@ -130,7 +159,7 @@ func printAnalyses(p *textfit.Printer, s *scenario.Scenario, out []*workload.Ana
 		p.Blank()
 		printAnalysisTable(p, out)
 	}
-	if len(out) > 0 && len(out[0].Questions) > 0 {
+	if len(out) > 0 && out[0].Judged != nil && len(out[0].Judged.Questions) > 0 {
 		p.Blank()
 		printQuestions(p, out)
 	}
@@ -159,7 +188,7 @@ func picks(s *scenario.Scenario) bool {
 	return false
 }
 
-func printAnalysis(p *textfit.Printer, a *workload.Analysis) {
+func printAnalysis(p *textfit.Printer, a *keysAnalysis) {
 	p.Line("scheme %s", a.Scheme)
 	p.Line("  example keys (PartitionKey | RowKey):")
 	for _, ex := range a.Examples {
@@ -173,9 +202,14 @@ func printAnalysis(p *textfit.Printer, a *workload.Analysis) {
 	p.Line("  population: %s rows in %s; rows per partition max %s, mean %s, p99 %s; busiest %q holds %s; rows Gini %s",
 		textfit.Int(pop.Entities), partitions(pop.Partitions), textfit.Int(pop.Max), textfit.Float(round1(pop.Mean)), textfit.Int(pop.P99),
 		pop.Busiest, share(pop.BusiestShare), gini(pop))
+	if j := a.Judged; j != nil {
+		p.Wrapped(fmt.Sprintf("  at the horizon (%s entities over %s of event time): the largest partition, %q, holds %s rows", textfit.Rate(j.Entities), j.EventTime,
+			j.LargestPartition, textfit.Rate(j.LargestPartitionRows)), "    ")
+	}
 	l := a.Workload
-	p.Line("  workload: %s operations touch %s entities in %s; busiest %q takes %s %s; load Gini %s",
-		textfit.Int(int64(a.Ops)), textfit.Int(l.Entities), partitions(l.Partitions), l.Busiest, share(l.BusiestShare), busiestRate(a), gini(l))
+	p.Line("  workload: %s operations touch %s entities in %s; busiest %q takes %s of them; load Gini %s",
+		textfit.Int(int64(a.Ops)), textfit.Int(l.Entities), partitions(l.Partitions), l.Busiest, share(l.BusiestShare), gini(l))
+	p.Wrapped("  busiest partition "+busiestRate(a), "    ")
 	t := &textfit.Table{Indent: "    ", Cols: []textfit.Column{{Header: "OPERATION"}, {Header: "OPS", Right: true},
 		{Header: "ENTITIES", Right: true}, {Header: "PARTITIONS/OP", Right: true}}}
 	for _, o := range a.PerOp {
@@ -190,14 +224,17 @@ func printAnalysis(p *textfit.Printer, a *workload.Analysis) {
 	}
 }
 
-func printAnalysisTable(p *textfit.Printer, as []*workload.Analysis) {
+func printAnalysisTable(p *textfit.Printer, as []*keysAnalysis) {
 	t := &textfit.Table{Cols: []textfit.Column{
 		{Header: "SCHEME", Shrink: true}, {Header: "PARTITIONS", Short: "PARTS", Right: true}, {Header: "BUSIEST SHARE", Short: "SHARE", Right: true},
 		{Header: "BUSIEST ENTITIES/S", Short: "BUSIEST/S", Right: true}, {Header: "LOAD GINI", Short: "GINI", Right: true, Drop: 1},
 		{Header: "KEYS", Drop: 2}, {Header: "VERDICT", Wrap: true},
 	}}
 	for _, a := range as {
-		v := textfit.Cell{Text: a.Verdicts[0]}
+		v := textfit.Cell{Text: "no partition problem found at this rate"}
+		if len(a.Verdicts) > 0 {
+			v.Text = a.Verdicts[0]
+		}
 		if a.OverTarget || a.Monotonic != "" {
 			v.Color = textfit.Red
 		}
@@ -210,28 +247,35 @@ func printAnalysisTable(p *textfit.Printer, as []*workload.Analysis) {
 	}
 }
 
-// busiestRate says what the busiest partition's share comes to at the
-// analysis' rate, against the partition target; with no rate (a closed
-// loop), that there is none to judge at.
-func busiestRate(a *workload.Analysis) string {
-	if !(a.Rate > 0) {
+// busiestRate says what the judge finds of the busiest partition at the
+// analysis' rate, on the seeded table and at the horizon, against the
+// partition target; with no rate (a closed loop), that there is none to
+// judge at.
+func busiestRate(a *keysAnalysis) string {
+	j := a.Judged
+	if j == nil {
 		return "(a closed loop offers no rate: give --rate to judge it against the " + textfit.Int(workload.PartitionTarget) + " entities/s target)"
 	}
-	return fmt.Sprintf("-> %s entities/s at %s ops/s (target %s)", textfit.Rate(a.BusiestRate), textfit.Rate(a.Rate), textfit.Int(workload.PartitionTarget))
+	out := fmt.Sprintf("at %s ops/s: at the horizon %q takes %s entities/s", textfit.Rate(a.Rate), j.BusiestPartition, textfit.Rate(j.BusiestEntitiesPerSec))
+	if s := j.Seeded; s != nil {
+		out += fmt.Sprintf(", on the seeded table %q %s", s.BusiestPartition, textfit.Rate(s.BusiestEntitiesPerSec))
+	}
+	return out + fmt.Sprintf(" (target %s)", textfit.Rate(a.target))
 }
 
-// busiestRateCell is the busiest partition's entities/s, "-" with no rate.
-func busiestRateCell(a *workload.Analysis) string {
-	if !(a.Rate > 0) {
+// busiestRateCell is the busiest partition's entities/s at the horizon,
+// "-" with no rate.
+func busiestRateCell(a *keysAnalysis) string {
+	if a.Judged == nil {
 		return "-"
 	}
-	return textfit.Rate(a.BusiestRate)
+	return textfit.Rate(a.Judged.BusiestEntitiesPerSec)
 }
 
 // keyShape says how a scheme's PartitionKeys fall: on one partition, in
 // increasing or decreasing order (append-only, prepend-only), or
 // scattered.
-func keyShape(a *workload.Analysis) string {
+func keyShape(a *keysAnalysis) string {
 	switch {
 	case a.Workload.Partitions <= 1:
 		return "one partition"

@@ -3,29 +3,32 @@ package main
 import (
 	"fmt"
 
-	"github.com/tablestress/tablestress/pkg/question"
+	"github.com/tablestress/tablestress/pkg/judge"
 	"github.com/tablestress/tablestress/pkg/textfit"
-	"github.com/tablestress/tablestress/pkg/workload"
 )
 
 // printQuestions shows each question's plan under each scheme, side by
-// side, with its predicted cost on a model of the seeded table.
-func printQuestions(p *textfit.Printer, as []*workload.Analysis) {
-	p.Line("questions: each scheme's plan, and its cost per question on the seeded table (mean of %d questions, entities picked by the question's request distribution)", workload.QuestionSamples)
+// side, with its cost per question on the seeded table and at the
+// horizon, as the judge predicts them.
+func printQuestions(p *textfit.Printer, as []*keysAnalysis) {
+	p.Wrapped(fmt.Sprintf("questions: each scheme's plan, and its cost per question on the seeded table (%s entities) beside the table at the horizon (%s entities), weighed by how often each key is asked",
+		textfit.Rate(as[0].Judged.Seeded.Entities), textfit.Rate(as[0].Judged.Entities)), "  ")
 	t := &textfit.Table{Cols: []textfit.Column{
 		{Header: "QUESTION", Shrink: true}, {Header: "SCHEME", Shrink: true}, {Header: "PLAN"},
-		{Header: "PARTITIONS/Q", Short: "PARTS/Q", Right: true}, {Header: "REQUESTS/Q", Short: "REQS/Q", Right: true},
-		{Header: "ROWS VISITED/Q", Short: "VISITED/Q", Right: true}, {Header: "ROWS/Q", Right: true, Drop: 2},
+		{Header: "SEEDED REQS/Q", Short: "S REQS", Right: true}, {Header: "SEEDED VISITED/Q", Short: "S VISITED", Right: true},
+		{Header: "SEEDED ROWS/Q", Short: "S ROWS", Right: true, Drop: 2},
+		{Header: "HORIZON REQS/Q", Short: "H REQS", Right: true}, {Header: "HORIZON VISITED/Q", Short: "H VISITED", Right: true},
+		{Header: "HORIZON ROWS/Q", Short: "H ROWS", Right: true, Drop: 2},
 		{Header: "WHY", Wrap: true, Drop: 1},
 	}}
-	for k := range as[0].Questions {
+	for k := range as[0].Judged.Questions {
 		for _, a := range as {
-			e := a.Questions[k]
-			label := planLabel(e)
-			t.Cells(textfit.Cell{Text: e.Name}, textfit.Cell{Text: a.Scheme}, textfit.Cell{Text: label, Color: planColor(e)},
-				textfit.Cell{Text: fmt.Sprintf("%.2f", e.PartitionsPerQuestion)}, textfit.Cell{Text: fmt.Sprintf("%.2f", e.RequestsPerQuestion)},
-				textfit.Cell{Text: textfit.Float(round1(e.RowsVisitedPerQuestion))}, textfit.Cell{Text: textfit.Float(round1(e.RowsReturnedPerQuestion))},
-				textfit.Cell{Text: e.Why})
+			h, s := a.Judged.Questions[k], a.Judged.Seeded.Questions[k]
+			t.Cells(textfit.Cell{Text: h.Name}, textfit.Cell{Text: a.Scheme}, textfit.Cell{Text: h.Label, Color: planColor(h)},
+				textfit.Cell{Text: figure(s.RequestsPerQuestion)}, textfit.Cell{Text: figure(s.RowsVisitedPerQuestion)}, textfit.Cell{Text: figure(s.RowsPerQuestion)},
+				textfit.Cell{Text: figure(h.RequestsPerQuestion), Color: grewColor(h.RequestsPerQuestion, s.RequestsPerQuestion)},
+				textfit.Cell{Text: figure(h.RowsVisitedPerQuestion), Color: grewColor(h.RowsVisitedPerQuestion, s.RowsVisitedPerQuestion)},
+				textfit.Cell{Text: figure(h.RowsPerQuestion)}, textfit.Cell{Text: h.Why})
 		}
 	}
 	dropped, _ := t.Render(p, p.Style)
@@ -34,23 +37,32 @@ func printQuestions(p *textfit.Printer, as []*workload.Analysis) {
 	}
 }
 
-// planLabel is a plan as the text shows it: "scan (table)" for a table
-// scan, "index NAME" for an index plan.
-func planLabel(e question.Estimate) string {
+// figure writes a figure per question: two decimals under 10, one under
+// 1,000, whole numbers above (with separators).
+func figure(f float64) string {
 	switch {
-	case e.Plan == question.Scan && e.Scope == question.ScopeTable:
-		return "scan (table)"
-	case e.Plan == question.Index:
-		return "index " + e.Index
+	case f < 10:
+		return fmt.Sprintf("%.2f", f)
+	case f < 1000:
+		return textfit.Float(round1(f))
 	}
-	return string(e.Plan)
+	return textfit.Rate(f)
 }
 
-func planColor(e question.Estimate) textfit.Color {
+// grewColor marks a figure at the horizon more than twice the seeded
+// table's.
+func grewColor(horizon, seeded float64) textfit.Color {
+	if horizon > 2*seeded && horizon-seeded > 1 {
+		return textfit.Yellow
+	}
+	return textfit.NoColor
+}
+
+func planColor(q judge.QuestionCost) textfit.Color {
 	switch {
-	case e.Plan == question.Scan && e.Scope == question.ScopeTable:
+	case q.Label == "scan (table)":
 		return textfit.Red
-	case e.Plan == question.Scan:
+	case q.Plan == "scan":
 		return textfit.Yellow
 	}
 	return textfit.NoColor

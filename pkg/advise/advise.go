@@ -1,6 +1,7 @@
 package advise
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -14,8 +15,8 @@ import (
 // recommendation and the runner-up; when none can be recommended it says
 // why and what would serve the load (and, for several accounts or more
 // request units, the advice for that).
-func (in *Input) Advise() (*Advice, error) {
-	cs, err := in.Candidates()
+func (in *Input) Advise(ctx context.Context) (*Advice, error) {
+	cs, err := in.Candidates(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +40,7 @@ func (in *Input) Advise() (*Advice, error) {
 			a.RunnerUp = in.pick(ok[1], cs)
 		}
 	default:
-		if a.Infeasible, a.Split, err = in.infeasible(cs); err != nil {
+		if a.Infeasible, a.Split, err = in.infeasible(ctx, cs); err != nil {
 			return nil, err
 		}
 		if a.Split != nil {
@@ -63,7 +64,7 @@ func (in *Input) pick(c *Candidate, all []*Candidate) *Pick {
 // (then the advice for one account's share), more request units under
 // Cosmos DB (then the advice at that throughput), or nothing when a
 // question cannot be answered within the bound.
-func (in *Input) infeasible(cs []*Candidate) (*Infeasible, *Advice, error) {
+func (in *Input) infeasible(ctx context.Context, cs []*Candidate) (*Infeasible, *Advice, error) {
 	h := in.Opts.Headroom
 	if qs := in.unanswerable(cs); len(qs) > 0 {
 		return &Infeasible{Reason: strings.Join(qs, "; "), Questions: qs}, nil, nil
@@ -71,11 +72,11 @@ func (in *Input) infeasible(cs []*Candidate) (*Infeasible, *Advice, error) {
 	if in.Cosmos() && all(cs, func(c *Candidate) bool { return c.Prediction.Cosmos.TotalPerSec > h*in.Opts.Model.Cosmos.RU }) {
 		need := math.Inf(1)
 		for _, c := range cs {
-			need = math.Min(need, c.Prediction.Cosmos.Needed)
+			need = math.Min(need, in.needed(c.Prediction))
 		}
 		opts := in.Opts
 		opts.Model.Cosmos.RU, opts.Model.Cosmos.Partitions = need, 0
-		split, err := again(in.Scenario, opts)
+		split, err := again(ctx, in.Scenario, opts)
 		why := fmt.Sprintf("the workload is charged over %s of the %s RU/s provisioned under every scheme; the table needs %s RU/s",
 			pctText(h), textfit.Rate(in.Opts.Model.Cosmos.RU), textfit.Rate(need))
 		return &Infeasible{Reason: why, RequestUnits: need}, split, err
@@ -89,7 +90,7 @@ func (in *Input) infeasible(cs []*Candidate) (*Infeasible, *Advice, error) {
 		k := int(math.Ceil(least / (h * target)))
 		why := fmt.Sprintf("at its peak the workload asks at least %s requests/s of the account under every scheme, over %s of the %s requests/s a storage account serves (Azure Storage scalability targets); %d accounts, each taking an equal share of the entities, bring each under it",
 			textfit.Rate(least), pctText(h), textfit.Rate(target), k)
-		split, err := again(share(in.Scenario, k), shareOpts(in.Opts, k))
+		split, err := again(ctx, share(in.Scenario, k), shareOpts(in.Opts, k))
 		return &Infeasible{Reason: why, Accounts: k}, split, err
 	}
 	return &Infeasible{Reason: "no scheme can serve the load: the closest, " + cs[0].Spec.Name + ", is " + strings.Join(cs[0].Problems, "; ")}, nil, nil
@@ -127,12 +128,12 @@ func all(cs []*Candidate, f func(*Candidate) bool) bool {
 }
 
 // again prepares and advises a changed scenario or model.
-func again(sc *scenario.Scenario, opts Options) (*Advice, error) {
+func again(ctx context.Context, sc *scenario.Scenario, opts Options) (*Advice, error) {
 	in, err := Prepare(sc, opts)
 	if err != nil {
 		return nil, err
 	}
-	return in.Advise()
+	return in.Advise(ctx)
 }
 
 // share is the scenario of one of k accounts: every k-th entity (the same
@@ -156,3 +157,13 @@ func shareOpts(o Options, k int) Options {
 }
 
 func pctText(h float64) string { return textfit.Float(h*100) + "%" }
+
+// needed is the request units a table must be provisioned for a
+// prediction's workload to use at most the headroom share of them,
+// rounded up to 100 RU/s.
+func (in *Input) needed(p *Prediction) float64 {
+	if p.Cosmos == nil {
+		return 0
+	}
+	return math.Ceil(p.Cosmos.TotalPerSec/in.Opts.Headroom/100) * 100
+}

@@ -1,7 +1,6 @@
 package advise
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
@@ -35,24 +34,5 @@ func TestBatchFill(t *testing.T) {
 	}
 	if got, want := tenant.WriteEntitiesPerSec, rate*tenant.BatchFill; got != want {
 		t.Errorf("tenant writes %v entities/s, want %v", got, want)
-	}
-}
-
-// distinct, the index partitions a batch's rows fall in, adds over the
-// partitions in a fixed order: one shape gives bit-identical figures
-// every time, and Σ 1-(1-share)^n within its bounds.
-func TestDistinctRepeatable(t *testing.T) {
-	s := shape{shares: map[string]float64{}, bucket: 1}
-	for k := range 100 {
-		s.shares[fmt.Sprintf("p%03d", k)] = float64(k+1) / 5050
-	}
-	d0 := distinct(s, 50)
-	if !(d0 > 1 && d0 < 50) {
-		t.Fatalf("distinct = %v, want within (1, 50)", d0)
-	}
-	for k := range 20 {
-		if d := distinct(s, 50); d != d0 {
-			t.Fatalf("call %d: distinct = %v, first %v", k, d, d0)
-		}
 	}
 }

@@ -1,6 +1,7 @@
 package advise
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -15,7 +16,7 @@ func judgeSpec(t *testing.T, in *Input, spec keygen.SchemeSpec) *Prediction {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := in.Judge(s)
+	p, err := in.Judge(context.Background(), s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -122,11 +122,12 @@ func (in *Input) granularity(share float64, itemBytes int) string {
 		}
 		return ok
 	}
-	if fits(in.entitiesOver(in.Opts.Horizon)) {
+	h := in.HorizonSize()
+	if fits(h.Within(h.Span)) {
 		return ""
 	}
 	for _, t := range timeLayouts {
-		if fits(in.entitiesOver(min(in.Opts.Horizon, unitLen(t.unit)))) {
+		if fits(h.Within(min(h.Span, question.UnitLength(t.unit)))) {
 			return t.unit
 		}
 	}

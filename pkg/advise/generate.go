@@ -1,6 +1,7 @@
 package advise
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -13,6 +14,7 @@ const MaxBuckets = 64
 
 // generator builds and judges candidates, skipping repeats.
 type generator struct {
+	ctx   context.Context
 	in    *Input
 	out   []*Candidate
 	seen  map[string]*Candidate
@@ -25,8 +27,8 @@ type generator struct {
 // Candidates generates the candidates, judges them with the scenario's own
 // schemes, and returns them all (own first), each with its prediction and
 // its problems.
-func (in *Input) Candidates() ([]*Candidate, error) {
-	g := &generator{in: in, seen: map[string]*Candidate{}, names: map[string]bool{}, inherit: in.mixIndexes()}
+func (in *Input) Candidates(ctx context.Context) ([]*Candidate, error) {
+	g := &generator{ctx: ctx, in: in, seen: map[string]*Candidate{}, names: map[string]bool{}, inherit: in.mixIndexes()}
 	for i, s := range in.Own {
 		c := &Candidate{Spec: in.Scenario.SchemeSpec(i), Own: true, Pattern: "the scenario's own", Scheme: s}
 		if err := g.judge(c); err != nil {
@@ -187,7 +189,7 @@ func (g *generator) judge(c *Candidate) error {
 		}
 		c.Scheme = s
 	}
-	p, err := g.in.Judge(c.Scheme)
+	p, err := g.in.Judge(g.ctx, c.Scheme)
 	if err != nil {
 		return err
 	}

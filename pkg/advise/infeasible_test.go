@@ -51,7 +51,7 @@ func TestInfeasibleRequestUnits(t *testing.T) {
 	}
 	// The proof runs at the throughput advised.
 	_, src := load(t, "iot-telemetry")
-	out, err := ProofScenario(src, a, a.Plan(ProofOptions{RecommendedOnly: true}))
+	out, err := ProofScenario(src, a, a.mustPlan(t, ProofOptions{RecommendedOnly: true}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func TestPlanGolden(t *testing.T) {
 	for _, name := range []string{"iot-telemetry", "ecommerce-orders", "event-logs", "blog-posts", "multi-tenant", "account-limit"} {
 		a := adviseOn(t, name)
 		for _, o := range []ProofOptions{{}, {RecommendedOnly: true}, {Duration: 7 * time.Second}, {Duration: time.Second}, {Warmup: 2 * time.Second, Duration: 400 * time.Second}} {
-			out, err := json.MarshalIndent(a.Plan(o), "", " ")
+			out, err := json.MarshalIndent(a.mustPlan(t, o), "", " ")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -49,7 +49,7 @@ func TestAdviseRepeatable(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			plan, err := json.MarshalIndent(a.Plan(ProofOptions{}), "", " ")
+			plan, err := json.MarshalIndent(a.mustPlan(t, ProofOptions{}), "", " ")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,10 +1,12 @@
 package advise
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/judge"
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
@@ -33,11 +35,20 @@ var proofDurations = []time.Duration{2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30}
 // within it. Nothing in it is measured.
 const ProofWarmup = 2 * time.Second
 
+// DefaultProofDepth is how many entities the proof seeds by default
+// (seed 004: "Create a million test entities, run your expected query
+// patterns, and measure the latency"): deep enough that the questions'
+// costs are measured where they differ.
+const DefaultProofDepth = 1_000_000
+
 // Proof is the plan of the proof run (the recommendation, the runner-up
-// and the scenario's own schemes on the same entity stream at the peak)
-// and, once run and judged, what it measured and its verdict.
+// and the scenario's own schemes on the same entity stream at the peak,
+// on a table seeded Entities deep) and, once run and judged, what it
+// measured and its verdict.
 type Proof struct {
 	Rate      float64 `json:"rate_ops_per_sec"`
+	Entities  int64   `json:"entities"`
+	EventTime string  `json:"event_time"`
 	WarmupS   float64 `json:"warmup_s"`
 	DurationS float64 `json:"duration_s"`
 	// DurationWhy says why the run lasts as long as it does.
@@ -50,8 +61,10 @@ type Proof struct {
 	Run       bool       `json:"run"`
 	OK        bool       `json:"ok"`
 	Failures  []string   `json:"failures"`
-	Skipped   string     `json:"skipped,omitempty"`
-	Target    string     `json:"target,omitempty"`
+	// Notes say what the proof could not check, and why.
+	Notes   []string `json:"notes,omitempty"`
+	Skipped string   `json:"skipped,omitempty"`
+	Target  string   `json:"target,omitempty"`
 }
 
 // ProofRun is one scheme of the proof: what the judge predicts for the
@@ -63,6 +76,7 @@ type ProofRun struct {
 	Measured  *ProofFigures   `json:"measured"`
 	Questions []ProofQuestion `json:"questions"`
 	cand      *Candidate
+	depth     *judge.Figures
 }
 
 // ProofFigures are the busiest partition's figures of a run: the same
@@ -80,62 +94,94 @@ type ProofFigures struct {
 	DroppedShare       float64 `json:"dropped_share,omitempty"`
 }
 
-// ProofQuestion is one question of a proof run: its requests per
-// question, predicted and measured, and its measured p99.
+// ProofQuestion is one question of a proof run: its requests and rows
+// visited per question, predicted at the proof's depth and measured (the
+// service's own count of rows visited), the tolerance their means are
+// checked with, and its measured p99.
 type ProofQuestion struct {
-	Name               string  `json:"name"`
-	Plan               string  `json:"plan"`
-	PredictedRequests  float64 `json:"predicted_requests_per_question"`
-	Requests           float64 `json:"requests_per_question"`
+	Name                 string  `json:"name"`
+	Plan                 string  `json:"plan"`
+	PredictedRequests    float64 `json:"predicted_requests_per_question"`
+	Requests             float64 `json:"requests_per_question"`
+	PredictedRowsVisited float64 `json:"predicted_rows_visited_per_question"`
+	RowsVisited          float64 `json:"rows_visited_per_question"`
+	// Tolerance is how far each measured mean may be from its
+	// prediction: MaxOff, or 3 standard deviations of the mean of the
+	// questions the run is predicted to ask, when wider; Checked is
+	// false when the run is predicted to ask it less than once.
+	Tolerance          float64 `json:"tolerance"`
+	Checked            bool    `json:"checked"`
 	P99Ms              float64 `json:"p99_ms"`
 	Asked              int64   `json:"questions"`
 	PredictedPerSecond float64 `json:"predicted_questions_per_sec"`
+	requestsSD, rowsSD float64
 }
 
 // ProofOptions change the proof's plan.
 type ProofOptions struct {
 	// Duration is the measured duration (0: the shortest that measures
-	// the busiest partition to within MaxOff at sigmas standard
-	// deviations).
+	// the busiest partition and the questions to within MaxOff at sigmas
+	// standard deviations).
 	Duration time.Duration
 	// RecommendedOnly proves the recommendation alone, without running
 	// the runner-up and the scenario's own schemes beside it.
 	RecommendedOnly bool
 	// Warmup is the warm-up before each measured run (0: ProofWarmup).
 	Warmup time.Duration
+	// Depth is the entities the proof seeds (0: DefaultProofDepth, and
+	// never fewer than the scenario seeds).
+	Depth int64
 }
 
 // Plan is the proof of the advice: the recommendation, the runner-up and
-// the scenario's own schemes at the peak, for the shortest duration that
-// measures the recommendation's busiest partition to within MaxOff at
-// sigmas standard deviations. nil when there is nothing to prove.
-func (a *Advice) Plan(o ProofOptions) *Proof {
+// the scenario's own schemes at the peak on a table seeded Depth deep,
+// for the shortest duration that measures the recommendation's busiest
+// partition and its questions to within MaxOff at sigmas standard
+// deviations, each figure predicted at that depth. nil when there is
+// nothing to prove.
+func (a *Advice) Plan(ctx context.Context, o ProofOptions) (*Proof, error) {
 	if a.Recommended == nil {
-		return nil
+		return nil, nil
 	}
 	in := a.Input
 	if a.Split != nil {
 		in = a.Split.Input
 	}
-	p := &Proof{Rate: in.Peak, WarmupS: ProofWarmup.Seconds(), Failures: []string{}}
+	depth := o.Depth
+	if depth <= 0 {
+		depth = DefaultProofDepth
+	}
+	depth = max(depth, in.Seeded)
+	p := &Proof{Rate: in.Peak, Entities: depth, WarmupS: ProofWarmup.Seconds(), Failures: []string{}}
 	if o.Warmup > 0 {
 		p.WarmupS = o.Warmup.Seconds()
 	}
 	p.Schemes = a.proofRuns(o)
-	rc := a.Recommended.Candidate
+	rc := &p.Schemes[0]
 	warmup := time.Duration(p.WarmupS * float64(time.Second))
-	d, m, sd := in.duration(rc, warmup)
-	if o.Duration > 0 {
-		d = o.Duration
-		m, sd = in.busiestOver(rc.Prediction, d, in.windowShare(rc, warmup, d))
+	// The duration is chosen on the figures of a run of middling length;
+	// each scheme is then judged at the depth of the run chosen.
+	var err error
+	if rc.depth, err = in.JudgeAt(ctx, rc.cand.Scheme, in.DepthSize(depth, warmup, 10*time.Second)); err != nil {
+		return nil, err
 	}
-	p.DurationS = d.Seconds()
-	p.Tolerance = math.Max(MaxOff, sigmas*sd/math.Max(m, 1e-9))
-	p.DurationWhy = durationWhy(d, m, sd, p.Tolerance, o.Duration > 0, in.windowShare(rc, warmup, d))
+	d := o.Duration
+	if d <= 0 {
+		d = in.duration(rc, depth, warmup)
+	}
 	for k := range p.Schemes {
-		in.predictRun(&p.Schemes[k], warmup, d)
+		r := &p.Schemes[k]
+		if r.depth, err = in.JudgeAt(ctx, r.cand.Scheme, in.DepthSize(depth, warmup, d)); err != nil {
+			return nil, err
+		}
+		in.predictRun(r, depth, warmup, d)
 	}
-	return p
+	m, sd := rc.depth.BusiestOver(d, in.windowShare(rc.cand, depth, warmup, d))
+	p.DurationS = d.Seconds()
+	p.EventTime = rc.depth.EventTime
+	p.Tolerance = math.Max(MaxOff, sigmas*sd/math.Max(m, 1e-9))
+	p.DurationWhy = durationWhy(d, m, sd, p.Tolerance, o.Duration > 0, in.windowShare(rc.cand, depth, warmup, d)) + questionsWhy(rc.Questions, d)
+	return p, nil
 }
 
 // proofRuns are the schemes the proof runs, each once: the recommendation,
@@ -190,15 +236,52 @@ func durationWhy(d time.Duration, m, sd, tolerance float64, given bool, share fl
 
 // predictRun fills what the judge predicts for one scheme's run of d
 // after warmup: its busiest partition's mean and sd over the window, its
-// peak second, and each question's requests.
-func (in *Input) predictRun(r *ProofRun, warmup, d time.Duration) {
-	pr := r.cand.Prediction
-	mean, sd := in.busiestOver(pr, d, in.windowShare(r.cand, warmup, d))
-	peak, _ := in.busiestOver(pr, time.Second, 1)
-	r.Predicted = ProofFigures{BusiestPartition: pr.BusiestPartition, BusiestEntitiesPerSec: mean, BusiestSD: sd, PeakEntitiesPerSec: in.peakOver(pr, d, peak)}
-	for _, q := range pr.Questions {
-		r.Questions = append(r.Questions, ProofQuestion{Name: q.Name, Plan: q.Label, PredictedRequests: q.RequestsPerQuestion})
+// peak second, and each question's requests and rows visited at the
+// depth, with the tolerance the mean of the questions the run asks is
+// checked with.
+func (in *Input) predictRun(r *ProofRun, depth int64, warmup, d time.Duration) {
+	f := r.depth
+	mean, sd := f.BusiestOver(d, in.windowShare(r.cand, depth, warmup, d))
+	peak, _ := f.BusiestOver(time.Second, 1)
+	r.Predicted = ProofFigures{BusiestPartition: f.BusiestPartition, BusiestEntitiesPerSec: mean, BusiestSD: sd, PeakEntitiesPerSec: f.PeakOver(d, peak)}
+	r.Questions = nil
+	for _, q := range f.Questions {
+		pq := ProofQuestion{Name: q.Name, Plan: q.Label, PredictedRequests: q.RequestsPerQuestion, PredictedRowsVisited: q.RowsVisitedPerQuestion,
+			PredictedPerSecond: q.PerSec, requestsSD: q.RequestsSD, rowsSD: q.RowsVisitedSD}
+		pq.Tolerance = questionTolerance(pq, d)
+		if pq.Checked = !math.IsInf(pq.Tolerance, 1); !pq.Checked {
+			pq.Tolerance = 0
+		}
+		r.Questions = append(r.Questions, pq)
 	}
+}
+
+// questionTolerance is how far a question's measured means may be from
+// the prediction over a run of d: MaxOff, or sigmas standard deviations
+// of the mean of the questions the run asks (their spread from question
+// to question over the square root of their number), whichever is wider.
+func questionTolerance(q ProofQuestion, d time.Duration) float64 {
+	n := q.PredictedPerSecond * d.Seconds()
+	if n < 1 {
+		return math.Inf(1)
+	}
+	rel := math.Max(q.requestsSD/math.Max(q.PredictedRequests, 1e-9), q.rowsSD/math.Max(q.PredictedRowsVisited, 1e-9))
+	return math.Max(MaxOff, sigmas*rel/math.Sqrt(n))
+}
+
+// questionsWhy adds, when a question's check is wider than MaxOff, why.
+func questionsWhy(qs []ProofQuestion, d time.Duration) string {
+	var out string
+	for _, q := range qs {
+		switch {
+		case !q.Checked:
+			out += fmt.Sprintf("; %s is asked %s times a second, fewer than once in %s: not checked", q.Name, textfit.Float(textfit.Round2(q.PredictedPerSecond)), d)
+		case q.Tolerance > MaxOff:
+			out += fmt.Sprintf("; %s is asked about %s times in %s and its cost varies from question to question: its means are checked within %s (%d sd)",
+				q.Name, textfit.Int(int64(math.Round(q.PredictedPerSecond*d.Seconds()))), d, pctText(q.Tolerance), sigmas)
+		}
+	}
+	return out
 }
 
 // ranked are the candidates judged, best first (a split's when there is
@@ -211,53 +294,23 @@ func (a *Advice) ranked() []*Candidate {
 }
 
 // duration is the shortest proof duration over which the busiest
-// partition's measured mean is within MaxOff of its prediction at sigmas
-// standard deviations (the longest when none is), with that mean and
-// standard deviation.
-func (in *Input) duration(c *Candidate, warmup time.Duration) (time.Duration, float64, float64) {
+// partition's measured mean and each question's are within MaxOff of
+// their predictions at sigmas standard deviations (the longest when none
+// is).
+func (in *Input) duration(r *ProofRun, depth int64, warmup time.Duration) time.Duration {
 	var d time.Duration
-	var m, sd float64
 	for _, s := range proofDurations {
 		d = s * time.Second
-		if m, sd = in.busiestOver(c.Prediction, d, in.windowShare(c, warmup, d)); sigmas*sd <= MaxOff*m {
+		m, sd := r.depth.BusiestOver(d, in.windowShare(r.cand, depth, warmup, d))
+		ok := sigmas*sd <= MaxOff*m
+		for _, q := range r.depth.Questions {
+			pq := ProofQuestion{PredictedRequests: q.RequestsPerQuestion, PredictedRowsVisited: q.RowsVisitedPerQuestion, PredictedPerSecond: q.PerSec,
+				requestsSD: q.RequestsSD, rowsSD: q.RowsVisitedSD}
+			ok = ok && questionTolerance(pq, d) <= MaxOff
+		}
+		if ok {
 			break
 		}
 	}
-	return d, m, sd
-}
-
-// busiestOver is the law of the busiest partition's mean entities/s over
-// a window of d, as a client counts them: the largest of every
-// partition's compound Poisson count (mean Σ rate·e·t, variance
-// Σ rate·e²·t, t the share of the window it is current), divided by d.
-// Requests spanning partitions are no one partition's; a new partition
-// per entity takes its rows once.
-func (in *Input) busiestOver(p *Prediction, d time.Duration, share float64) (mean, sd float64) {
-	secs := d.Seconds()
-	t := secs * share
-	var cs []count
-	for k, l := range p.loads.parts {
-		if k == crossPartition || l.counted <= 0 {
-			continue
-		}
-		cs = append(cs, count{mean: l.counted * t, scale: l.sq / l.counted, n: 1})
-	}
-	m, s := maxOf(cs)
-	if rows := p.loads.newRows; rows > m {
-		m, s = rows, 0
-	}
-	return m / secs, s / secs
-}
-
-// peakOver is the expected most entities one partition serves in one
-// second of a window of d: the largest of d's seconds of every partition.
-func (in *Input) peakOver(p *Prediction, d time.Duration, oneSecond float64) float64 {
-	var cs []count
-	for k, l := range p.loads.parts {
-		if k != crossPartition && l.counted > 0 {
-			cs = append(cs, count{mean: l.counted, scale: l.sq / l.counted, n: int(d.Seconds())})
-		}
-	}
-	m, _ := maxOf(cs)
-	return math.Max(m, oneSecond)
+	return d
 }

@@ -8,6 +8,9 @@ import (
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
+// crossPartition is how reports name requests spanning partitions.
+const crossPartition = "*"
+
 // measured reads a run's report as the proof's figures: the busiest
 // partition (the first of the report's, busiest first, that is one
 // partition's) and its mean entities/s over the measured window, the

@@ -17,7 +17,7 @@ const windowSamples = 1000
 // the current bucket only takes its writes for part of the window. The
 // window writes the entities after the seeded ones and those of the
 // warm-up, an entity per interval of event time.
-func (in *Input) windowShare(c *Candidate, warmup, d time.Duration) float64 {
+func (in *Input) windowShare(c *Candidate, depth int64, warmup, d time.Duration) float64 {
 	iv := in.Pop.Spec().Interval
 	w := c.Prediction.WriteEntitiesPerSec / float64(c.Scheme.RowsPerEntity())
 	if iv <= 0 || !(w > 0) {
@@ -25,14 +25,14 @@ func (in *Input) windowShare(c *Candidate, warmup, d time.Duration) float64 {
 	}
 	var timed []keygen.Part
 	for _, p := range c.Scheme.PK.Parts() {
-		if p.Kind != keygen.PartLiteral && sourceOf(in.Pop, p).kind == srcBucket {
+		if in.TimeBucketed(p) {
 			timed = append(timed, p)
 		}
 	}
 	if len(timed) == 0 {
 		return 1
 	}
-	first := float64(in.Seeded) + w*warmup.Seconds()
+	first := float64(depth) + w*warmup.Seconds()
 	last := first + w*d.Seconds()
 	var e keygen.Entity
 	render := func(i float64) string {

@@ -1,6 +1,7 @@
 package advise
 
 import (
+	"context"
 	"math"
 	"strings"
 	"testing"
@@ -18,7 +19,7 @@ import (
 func TestProofWindowCrossesABucket(t *testing.T) {
 	a := adviseOn(t, "iot-skewed")
 	rc := a.Recommended.Candidate
-	if got := a.Input.windowShare(rc, 2*time.Second, 8*time.Second); got != 1 {
+	if got := a.Input.windowShare(rc, a.Input.Seeded, 2*time.Second, 8*time.Second); got != 1 {
 		t.Errorf("from 08:00:00 the window is in one minute for %v of it", got)
 	}
 	_, src := load(t, "iot-skewed")
@@ -32,12 +33,16 @@ func TestProofWindowCrossesABucket(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := &Candidate{Spec: rc.Spec, Scheme: rc.Scheme, Prediction: judgeSpec(t, in, rc.Spec)}
-	share := in.windowShare(c, 2*time.Second, 8*time.Second)
+	share := in.windowShare(c, in.Seeded, 2*time.Second, 8*time.Second)
 	if math.Abs(share-0.5) > 0.01 {
 		t.Fatalf("the window crosses 08:01:00 half way: share %v", share)
 	}
-	whole, _ := in.busiestOver(c.Prediction, 8*time.Second, 1)
-	half, _ := in.busiestOver(c.Prediction, 8*time.Second, share)
+	f, err := in.JudgeAt(context.Background(), c.Scheme, in.DepthSize(in.Seeded, 2*time.Second, 8*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, _ := f.BusiestOver(8*time.Second, 1)
+	half, _ := f.BusiestOver(8*time.Second, share)
 	if r := half / whole; r < 0.48 || r > 0.55 {
 		t.Errorf("busiest %v entities/s over a window split in two, %v over one: want about half", half, whole)
 	}

@@ -46,10 +46,10 @@ func tie(a, b float64) bool {
 	return math.Abs(a-b) <= costTie*math.Max(math.Abs(a), math.Abs(b))
 }
 
-// bounded reports whether the busiest written partition stays within
-// MaxPartitionRows over the horizon.
+// bounded reports whether every partition of the scheme's tables stays
+// within MaxPartitionRows over the horizon.
 func (in *Input) bounded(p *Prediction) bool {
-	return p.RowsAfterHorizon <= float64(in.Opts.MaxPartitionRows)
+	return p.LargestPartitionRows <= float64(in.Opts.MaxPartitionRows)
 }
 
 // load is a prediction's busiest partition as a share of its target: the

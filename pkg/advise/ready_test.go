@@ -1,6 +1,7 @@
 package advise
 
 import (
+	"context"
 	"os"
 	"regexp"
 	"strconv"
@@ -54,7 +55,7 @@ func adviseWith(t *testing.T, name string, opts Options) *Advice {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := in.Advise()
+	a, err := in.Advise(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,9 +94,18 @@ func TestReadyScenarioRecommendations(t *testing.T) {
 		}
 	})
 	t.Run("ecommerce-orders", func(t *testing.T) {
+		// At the horizon a customer of 10,000 holds a year of its orders,
+		// 2,497 a second in all: listing them all is no question a table
+		// serves at two a second (on the seeded table, three orders).
 		a := adviseOn(t, "ecommerce-orders")
-		if r := a.Recommended; r == nil || r.PartitionKey != "{customer}" || r.Candidate.Buckets != 0 {
-			t.Fatalf("recommended %+v: want customers as they are, in no buckets", r)
+		c := candidate(t, a, "customer")
+		q, seeded := c.Prediction.Questions[0], c.Prediction.Seeded.Questions[0]
+		want := a.Input.InsertRate() * a.Input.Opts.Horizon.Seconds() / 10000
+		if q.Name != "orders-of-customer" || q.RowsPerQuestion < 0.99*want || q.RowsPerQuestion > 1.01*want || seeded.RowsPerQuestion > 4 {
+			t.Errorf("%s returns %v rows at the horizon (%v seeded), want about %v", q.Name, q.RowsPerQuestion, seeded.RowsPerQuestion, want)
+		}
+		if a.Infeasible == nil {
+			t.Errorf("recommended %+v: want no scheme to serve the listing at the horizon", a.Recommended)
 		}
 	})
 	t.Run("event-logs", func(t *testing.T) {
@@ -156,7 +166,7 @@ func TestLostSaysHowPartitionsOutgrow(t *testing.T) {
 // proof runs without them.
 func TestTargetPartitionsSetAside(t *testing.T) {
 	a := adviseOn(t, "partition-stress-test")
-	if len(a.Notes) != 1 || !strings.Contains(a.Notes[0], `target_partitions ["dev-007"] is set aside`) {
+	if len(a.Notes) == 0 || !strings.Contains(a.Notes[0], `target_partitions ["dev-007"] is set aside`) {
 		t.Errorf("notes %q; want the pin set aside", a.Notes)
 	}
 	for _, c := range a.Ranked {
@@ -165,7 +175,7 @@ func TestTargetPartitionsSetAside(t *testing.T) {
 		}
 	}
 	_, src := load(t, "partition-stress-test")
-	out, err := ProofScenario(src, a, a.Plan(ProofOptions{}))
+	out, err := ProofScenario(src, a, a.mustPlan(t, ProofOptions{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,4 +220,14 @@ func TestFewestOnlyWhenSearched(t *testing.T) {
 	if r := b.Recommended; r == nil || r.Candidate.Buckets == 0 || r.Candidate.Fewer != nil || strings.Contains(strings.Join(r.Why, "\n"), "fewest") {
 		t.Errorf("blog-posts: %+v claims its bucket count was searched for", r)
 	}
+}
+
+// mustPlan is the advice's proof plan.
+func (a *Advice) mustPlan(t *testing.T, o ProofOptions) *Proof {
+	t.Helper()
+	p, err := a.Plan(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
@@ -50,12 +51,12 @@ func (in *Input) why(c *Candidate, all []*Candidate) []string {
 		add("%s %s time bucket bounds a partition to %s rows over %s (the bound is %s)", article(c.Unit), c.Unit, textfit.Rate(p.RowsAfterHorizon),
 			durationText(in.Opts.Horizon), textfit.Int(in.Opts.MaxPartitionRows))
 	}
-	for _, q := range p.Questions {
+	for k, q := range p.Questions {
 		ru := ""
 		if in.Cosmos() {
 			ru = fmt.Sprintf(", %s RU a question", num(q.RequestUnitsPerQuestion))
 		}
-		add("%s: %s%s", q.Name, planWords(q), ru)
+		add("%s: %s%s", q.Name, planWords(q, seededOf(p, k)), ru)
 	}
 	if !p.Monotonic && p.WriteEntitiesPerSec > 0 {
 		add("new PartitionKeys do not all land beyond the existing ones, so inserts are not funnelled to one range partition")
@@ -63,16 +64,36 @@ func (in *Input) why(c *Candidate, all []*Candidate) []string {
 	return out
 }
 
-// planWords says what a question costs under a plan.
-func planWords(q QuestionCost) string {
-	cost := fmt.Sprintf("%s request%s, %s partition%s, %s row%s visited", num(q.RequestsPerQuestion), s(q.RequestsPerQuestion),
-		num(q.PartitionsPerQuestion), s(q.PartitionsPerQuestion), num(q.RowsVisitedPerQuestion), s(q.RowsVisitedPerQuestion))
+// planWords says what a question costs under a plan at the horizon,
+// and on the seeded table when the figures differ there.
+func planWords(q QuestionCost, seeded *QuestionCost) string {
 	what := map[string]string{"point": "a point read", "range": "a range", "fan_out": "a fan-out over the partitions it can compute, merged",
 		"index": "an index table, then a point read per entity", "scan": "a scan with a filter"}[q.Plan]
+	if strings.HasPrefix(q.Why, "the main table needs") && strings.Contains(q.Why, "no point read follows") {
+		what = "an index table whose rows carry what it reads"
+	}
 	if q.Label == "scan (table)" {
 		what = "a scan of the whole table"
 	}
-	return what + " (" + cost + ")"
+	out := what + " (" + figuresWords(q)
+	if seeded != nil && figuresWords(*seeded) != figuresWords(q) {
+		out += "; on the seeded table " + figuresWords(*seeded)
+	}
+	return out + ")"
+}
+
+// figuresWords is a question's cost per question in words.
+func figuresWords(q QuestionCost) string {
+	return fmt.Sprintf("%s request%s, %s partition%s, %s row%s visited, %s returned", num(q.RequestsPerQuestion), s(q.RequestsPerQuestion),
+		num(q.PartitionsPerQuestion), s(q.PartitionsPerQuestion), num(q.RowsVisitedPerQuestion), s(q.RowsVisitedPerQuestion), num(q.RowsPerQuestion))
+}
+
+// seededOf is question k's cost on the seeded table, when judged.
+func seededOf(p *Prediction, k int) *QuestionCost {
+	if p.Seeded == nil || k >= len(p.Seeded.Questions) {
+		return nil
+	}
+	return &p.Seeded.Questions[k]
 }
 
 func num(f float64) string { return textfit.Float(round1(f)) }
@@ -89,10 +110,13 @@ func (in *Input) costs(c *Candidate) []string {
 	p := c.Prediction
 	var out []string
 	add := func(format string, a ...any) { out = append(out, fmt.Sprintf(format, a...)) }
-	for _, q := range p.Questions {
+	for k, q := range p.Questions {
+		sq := seededOf(p, k)
 		switch {
-		case q.PartitionsAfterHorizon > 0:
-			add("%s asks every time bucket of its partitions: %s a question after %s", q.Name, num(q.PartitionsAfterHorizon), durationText(in.Opts.Horizon))
+		case sq != nil && grew(q.RowsVisitedPerQuestion, sq.RowsVisitedPerQuestion):
+			add("%s visits %s rows a question at the horizon (%s on the seeded table): %s", q.Name, num(q.RowsVisitedPerQuestion), num(sq.RowsVisitedPerQuestion), planWords(q, nil))
+		case sq != nil && grew(q.RequestsPerQuestion, sq.RequestsPerQuestion):
+			add("%s takes %s requests a question at the horizon (%s on the seeded table): %s", q.Name, num(q.RequestsPerQuestion), num(sq.RequestsPerQuestion), planWords(q, nil))
 		case q.Plan == "fan_out" && round1(q.PartitionsPerQuestion) > 1:
 			add("%s now asks %s partitions a question", q.Name, num(q.PartitionsPerQuestion))
 		case q.Plan == "range" && round1(q.PartitionsPerQuestion) > 1:
@@ -112,7 +136,7 @@ func (in *Input) costs(c *Candidate) []string {
 		add("entity group transactions hold %s of the %d entities asked: fewer new entities share a partition", num(p.BatchFill), p.BatchSize)
 	}
 	if cu := p.Cosmos; cu != nil {
-		add("%s RU per new entity; %s RU/s at the peak: provision %s RU/s for the headroom", num(cu.WriteUnits), textfit.Rate(cu.TotalPerSec), textfit.Rate(cu.Needed))
+		add("%s RU per new entity; %s RU/s at the peak: provision %s RU/s for the headroom", num(cu.WriteUnits), textfit.Rate(cu.TotalPerSec), textfit.Rate(in.needed(p)))
 	}
 	if len(out) == 0 {
 		add("nothing the questions notice")
@@ -154,7 +178,7 @@ func (in *Input) dearer(c, r *Candidate) string {
 	}
 	if k >= 0 && !tie(c.Prediction.QuestionMs, r.Prediction.QuestionMs) {
 		q, rq := c.Prediction.Questions[k], r.Prediction.Questions[k]
-		return fmt.Sprintf("%s costs more: %s against %s", q.Name, planWords(q), planWords(rq))
+		return fmt.Sprintf("%s costs more at the horizon: %s against %s", q.Name, planWords(q, nil), planWords(rq, nil))
 	}
 	if in.bounded(r.Prediction) && !in.bounded(c.Prediction) {
 		return "as cheap to ask, but " + in.growth(c)
@@ -163,16 +187,35 @@ func (in *Input) dearer(c, r *Candidate) string {
 		textfit.Rate(c.Prediction.AccountRequestsPerSec), textfit.Rate(math.Round(c.Prediction.BusiestEntitiesPerSec)))
 }
 
-// growth says how candidate c's busiest partition outgrows the bound on
+// grew reports whether a figure at the horizon is well above the seeded
+// table's (a half more, and by more than one).
+func grew(horizon, seeded float64) bool { return horizon > 1.5*seeded && horizon-seeded > 1 }
+
+// growth says how candidate c's largest partition outgrows the bound on
 // rows: a PartitionKey without a time bucket keeps growing over the
 // horizon; one with a time bucket fills each bucket past the bound.
 func (in *Input) growth(c *Candidate) string {
 	p := c.Prediction
-	rows, bound := textfit.Rate(p.RowsAfterHorizon), textfit.Rate(float64(in.Opts.MaxPartitionRows))
-	if b := in.bucketLen(c.Scheme.PK); b < in.Opts.Horizon {
-		return fmt.Sprintf("its partitions grow too large: the busiest holds %s rows in its time bucket (%s of event time), over the bound of %s", rows, durationText(b), bound)
+	rows, bound := textfit.Rate(p.LargestPartitionRows), textfit.Rate(float64(in.Opts.MaxPartitionRows))
+	table := ""
+	if i := strings.Index(p.LargestPartition, "/"); i > 0 && !strings.Contains(c.Spec.PartitionKey, "/") {
+		table = " of index table " + p.LargestPartition[:i]
 	}
-	return fmt.Sprintf("its partitions keep growing: the busiest holds %s rows after %s, over the bound of %s", rows, durationText(in.Opts.Horizon), bound)
+	if b := in.timeBucketOf(c, p.LargestPartition); b > 0 && b < in.horizonLife() {
+		return fmt.Sprintf("its partitions grow too large: the largest%s, %q, holds %s rows in its time bucket (%s of event time), over the bound of %s", table, p.LargestPartition, rows, durationText(b), bound)
+	}
+	return fmt.Sprintf("its partitions keep growing: the largest%s, %q, holds %s rows after %s, over the bound of %s", table, p.LargestPartition, rows, durationText(in.horizonLife()), bound)
+}
+
+// timeBucketOf is the time bucket of the table of candidate c that
+// partition part is in (named "Index/PK" for an index table's).
+func (in *Input) timeBucketOf(c *Candidate, part string) time.Duration {
+	for _, ix := range c.Scheme.Indexes {
+		if strings.HasPrefix(part, ix.Name+"/") {
+			return in.TimeBucket(ix.PK)
+		}
+	}
+	return in.TimeBucket(c.Scheme.PK)
 }
 
 // article is "an" before a vowel sound ("an hour"), else "a".

@@ -1,6 +1,7 @@
 package advise
 
 import (
+	"context"
 	"math"
 	"regexp"
 	"strings"
@@ -49,7 +50,7 @@ func TestSchemeBlockRoundTrip(t *testing.T) {
 func TestProofScenario(t *testing.T) {
 	for _, name := range []string{"iot-telemetry", "ecommerce-orders", "event-logs", "blog-posts", "multi-tenant", "account-limit"} {
 		a := adviseOn(t, name)
-		p := a.Plan(ProofOptions{})
+		p := a.mustPlan(t, ProofOptions{})
 		_, src := load(t, name)
 		out, err := ProofScenario(src, a, p)
 		if err != nil {
@@ -135,11 +136,11 @@ func TestProofScenarioOfStages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := in.Advise()
+	a, err := in.Advise(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := a.Plan(ProofOptions{RecommendedOnly: true})
+	p := a.mustPlan(t, ProofOptions{RecommendedOnly: true})
 	out, err := ProofScenario([]byte(staged), a, p)
 	if err != nil {
 		t.Fatal(err)
@@ -157,7 +158,8 @@ func TestProofScenarioOfStages(t *testing.T) {
 // client counts them (written, read, returned), not as the service
 // charges them (every row a query visits). Under the date PartitionKey the
 // IoT questions filter today's 10,000 rows for one device: the service is
-// charged them all, the client counts the device's 500.
+// charged them all, the client counts the device's 500 (on the seeded
+// table).
 func TestProofCountsWhatAClientCounts(t *testing.T) {
 	a := adviseOn(t, "iot-telemetry")
 	in, p := a.Input, candidate(t, a, "date").Prediction
@@ -167,11 +169,11 @@ func TestProofCountsWhatAClientCounts(t *testing.T) {
 	}
 	perDevice := float64(in.Seeded) / 20
 	want := rate["insert"] + rate["point_read"] + 20*rate["range_query"] + perDevice*rate["questionnewest-by-device"] + rate["questionreading"]
-	mean, _ := in.busiestOver(p, 100*time.Second, 1)
+	mean, _ := p.Seeded.BusiestOver(100*time.Second, 1)
 	if math.Abs(mean-want) > 0.03*want {
 		t.Errorf("the day partition's predicted count %v entities/s, want %v as a client counts them", mean, want)
 	}
-	if p.BusiestEntitiesPerSec < 5*mean {
-		t.Errorf("charged %v entities/s, counted %v: the service is charged every row the filters visit", p.BusiestEntitiesPerSec, mean)
+	if p.Seeded.BusiestEntitiesPerSec < 5*mean {
+		t.Errorf("charged %v entities/s, counted %v: the service is charged every row the filters visit", p.Seeded.BusiestEntitiesPerSec, mean)
 	}
 }

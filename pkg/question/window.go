@@ -143,3 +143,7 @@ func finer(a, b string) string {
 	}
 	return a
 }
+
+// Truncate is the start of the calendar unit (second, minute, hour, day,
+// month, year) t is in, in UTC.
+func Truncate(t time.Time, unit string) time.Time { return truncate(t.UTC(), unit) }

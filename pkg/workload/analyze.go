@@ -9,7 +9,6 @@ import (
 	"github.com/tablestress/tablestress/internal/keyorder"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
-	"github.com/tablestress/tablestress/pkg/question"
 	"github.com/tablestress/tablestress/pkg/scenario"
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
@@ -18,9 +17,11 @@ import (
 // entities per second (Azure Storage scalability targets; seed 002).
 const PartitionTarget = 2000
 
-// Analysis is what `tablestress keys` reports for one scheme: the partition
-// distribution of the seeded population and of a simulated workload, with no
-// server involved.
+// Analysis is what `tablestress keys` shows of one scheme besides the
+// judge's figures (pkg/judge: the busiest partition, the account, the
+// questions): example keys, how the seeded rows and the operations of a
+// simulated workload spread over partitions, and what the simulation
+// shows of batches, ranges and monotonic keys, with no server involved.
 type Analysis struct {
 	Scheme      string       `json:"scheme"`
 	Examples    []KeyExample `json:"examples"`
@@ -28,23 +29,13 @@ type Analysis struct {
 	Workload    Distribution `json:"workload"`
 	Ops         int          `json:"ops"`
 	Rate        float64      `json:"rate"`
-	BusiestRate float64      `json:"busiest_entities_per_sec"`
-	OverTarget  bool         `json:"over_target"`
 	Monotonic   string       `json:"monotonic,omitempty"`
 	ExtendShare float64      `json:"inserts_extending_key_range"`
 	InsertRate  float64      `json:"insert_entities_per_sec"`
 	PerOp       []OpAnalysis `json:"operations"`
 	Collisions  int          `json:"rowkey_collisions_in_sample"`
 	Verdicts    []string     `json:"verdicts"`
-	// Questions are the scheme's plans for the scenario's questions, each
-	// asked QuestionSamples times on a model of the seeded table.
-	Questions []question.Estimate `json:"questions"`
 }
-
-// QuestionSamples is how many times Analyze asks each question on the
-// model of the seeded table, for entities the question's request
-// distribution picks.
-const QuestionSamples = 64
 
 // KeyExample is one entity's keys.
 type KeyExample struct {
@@ -77,9 +68,8 @@ type OpAnalysis struct {
 
 // Analyze simulates ops operations of the scenario's workload under scheme,
 // with every write acknowledged at once, and measures how the entities they
-// touch spread over partitions. rate (operations per second) turns the
-// busiest partition's share into entities/s to compare with the 2,000/s
-// target.
+// touch spread over partitions; rate (operations per second) turns the
+// inserts into entities/s.
 func Analyze(sc *scenario.Scenario, pop *keygen.Population, scheme *keygen.Scheme, ops int, rate float64) (*Analysis, error) {
 	seeded := int64(sc.Population.Entities)
 	plan, err := NewPlan(sc, pop, scheme, seeded, sc.Seed)
@@ -102,9 +92,6 @@ func Analyze(sc *scenario.Scenario, pop *keygen.Population, scheme *keygen.Schem
 	}
 	a.workload(sim)
 	a.Verdicts = verdicts(a, sim)
-	if a.Questions, err = estimateQuestions(sc, pop, scheme, seeded); err != nil {
-		return nil, err
-	}
 	return a, nil
 }
 
@@ -146,14 +133,11 @@ func (a *Analysis) seeded(plan *Plan, seeded int64) *simulation {
 }
 
 // workload summarises the simulated workload into a: its spread over
-// partitions, the busiest partition's and the inserts' rates at a.Rate,
-// whether inserts only extend the key range, and each operation kind's
-// figures.
+// partitions, the inserts' rate at a.Rate, whether inserts only extend
+// the key range, and each operation kind's figures.
 func (a *Analysis) workload(sim *simulation) {
 	a.Workload = summarize(sim.load)
 	if a.Ops > 0 && a.Rate > 0 {
-		a.BusiestRate = float64(a.Workload.Max) * a.Rate / float64(a.Ops)
-		a.OverTarget = a.BusiestRate > PartitionTarget
 		a.InsertRate = float64(sim.insertEntities) * a.Rate / float64(a.Ops)
 	}
 	if sim.inserts > 0 {
@@ -172,40 +156,6 @@ func (a *Analysis) workload(sim *simulation) {
 			a.PerOp = append(a.PerOp, *o)
 		}
 	}
-}
-
-// estimateQuestions predicts the scheme's cost of every question of the
-// scenario on a model of the seeded table.
-func estimateQuestions(sc *scenario.Scenario, pop *keygen.Population, scheme *keygen.Scheme, seeded int64) ([]question.Estimate, error) {
-	qs, err := sc.CompileQuestions(pop)
-	if err != nil || len(qs) == 0 {
-		return []question.Estimate{}, err
-	}
-	m := question.NewModel(pop, scheme, seeded)
-	out := make([]question.Estimate, 0, len(qs))
-	for _, q := range qs {
-		dist, err := keygen.ParseDistribution(questionDistribution(sc, q.Name))
-		if err != nil {
-			return nil, err
-		}
-		est, err := question.Predict(m, question.Derive(q, scheme), dist, seeded, QuestionSamples, sc.Seed)
-		if err != nil {
-			return nil, fmt.Errorf("question %q: %w", q.Name, err)
-		}
-		out = append(out, est)
-	}
-	return out, nil
-}
-
-// questionDistribution is the request distribution the mix asks a
-// question with: its first mix entry's own, else the workload's.
-func questionDistribution(sc *scenario.Scenario, name string) string {
-	for _, op := range sc.Workload.Mix {
-		if op.Op == "question" && op.Question == name && op.Distribution != "" {
-			return string(op.Distribution)
-		}
-	}
-	return string(sc.Workload.Distribution)
 }
 
 // summarize computes the spread of per-partition counts.
@@ -249,10 +199,6 @@ func gini(sorted []int64, total int64) float64 {
 
 func verdicts(a *Analysis, sim *simulation) []string {
 	var v []string
-	if a.OverTarget {
-		v = append(v, fmt.Sprintf("hot partition: %q would take %s entities/s at %s ops/s, over the %s/s partition target",
-			a.Workload.Busiest, textfit.Rate(a.BusiestRate), textfit.Rate(a.Rate), textfit.Int(PartitionTarget)))
-	}
 	if a.Monotonic != "" {
 		msg := fmt.Sprintf("%s PartitionKeys: %.0f%% of inserts extend the key range, so they all land on one range partition server", a.Monotonic, 100*a.ExtendShare)
 		if a.InsertRate > 0 {
@@ -281,9 +227,6 @@ func verdicts(a *Analysis, sim *simulation) []string {
 	}
 	if a.Workload.Gini > 0.6 && a.Workload.Partitions > 1 {
 		v = append(v, fmt.Sprintf("skewed load: Gini %.2f over %s partitions", a.Workload.Gini, textfit.Int(int64(a.Workload.Partitions))))
-	}
-	if len(v) == 0 {
-		v = append(v, "no partition problem found at this rate")
 	}
 	return v
 }

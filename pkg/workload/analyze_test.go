@@ -59,15 +59,12 @@ func analyze(t *testing.T, builtin, mix string, ops int, rate float64) *Analysis
 
 func TestAnalyzeHotPartitionVersusHashBuckets(t *testing.T) {
 	hot := analyze(t, "constant", "    - {op: insert}\n", 10_000, 6000)
-	if hot.Workload.Partitions != 1 || hot.Workload.BusiestShare != 1 || math.Abs(hot.BusiestRate-6000) > 1e-9 || !hot.OverTarget {
-		t.Errorf("constant: %+v rate %v", hot.Workload, hot.BusiestRate)
-	}
-	if !strings.Contains(strings.Join(hot.Verdicts, "\n"), "hot partition") {
-		t.Errorf("constant verdicts: %q", hot.Verdicts)
+	if hot.Workload.Partitions != 1 || hot.Workload.BusiestShare != 1 {
+		t.Errorf("constant: %+v", hot.Workload)
 	}
 	spread := analyze(t, "hash-buckets", "    - {op: insert}\n", 10_000, 6000)
-	if spread.Workload.Partitions != 16 || spread.OverTarget || spread.BusiestRate > 500 || spread.Workload.Gini > 0.1 {
-		t.Errorf("hash-buckets: %+v rate %v", spread.Workload, spread.BusiestRate)
+	if spread.Workload.Partitions != 16 || spread.Workload.BusiestShare > 0.08 || spread.Workload.Gini > 0.1 {
+		t.Errorf("hash-buckets: %+v", spread.Workload)
 	}
 	if spread.Monotonic != "" {
 		t.Errorf("hash buckets flagged %s", spread.Monotonic)
@@ -183,8 +180,8 @@ workload:
 
 	a := analyzeMix("[{question: newest}]")
 	q := opOf(a, "question")
-	if q.Ops != 200 || q.Entities != 200*2000 || q.Partitions != 1 || a.Workload.Max != 200*2000 || a.BusiestRate != 100*2000 {
-		t.Errorf("questions alone: %+v, busiest %d rows at %v/s; want 200 scans of the 2,000 rows, 200,000 entities/s at 100 ops/s", q, a.Workload.Max, a.BusiestRate)
+	if q.Ops != 200 || q.Entities != 200*2000 || q.Partitions != 1 || a.Workload.Max != 200*2000 {
+		t.Errorf("questions alone: %+v, busiest %d rows; want 200 scans of the 2,000 rows", q, a.Workload.Max)
 	}
 
 	a = analyzeMix("[{question: newest}, {op: insert}]")

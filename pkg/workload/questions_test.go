@@ -176,3 +176,14 @@ func picks(t *testing.T, sc *scenario.Scenario, name string, n int64) []int64 {
 	st := keygen.NewStream(5, keygen.NameHash(name))
 	return []int64{0, n - 1, d.Pick(&st, n), d.Pick(&st, n), d.Pick(&st, n)}
 }
+
+// questionDistribution is the request distribution the mix asks a
+// question with: its first mix entry's own, else the workload's.
+func questionDistribution(sc *scenario.Scenario, name string) string {
+	for _, op := range sc.Workload.Mix {
+		if op.Op == "question" && op.Question == name && op.Distribution != "" {
+			return string(op.Distribution)
+		}
+	}
+	return string(sc.Workload.Distribution)
+}

@@ -1,4 +1,4 @@
-package advise
+package judge
 
 import (
 	"encoding/json"
@@ -10,7 +10,7 @@ import (
 // itemSize is what one entity's rows weigh as the service receives them.
 type itemSize struct {
 	bytes, props int // a main row's JSON body and its properties (keys not counted)
-	indexBytes   int // an index row's JSON body
+	indexBytes   []int
 }
 
 // sizeOf measures entity e's rows under scheme: the bodies the run sends.
@@ -19,8 +19,8 @@ func sizeOf(pop *keygen.Population, scheme *keygen.Scheme, e *keygen.Entity) ite
 	scheme.Keys(e, &k)
 	body := pop.AppendJSON(nil, e, k.PK, k.RK, 0)
 	s := itemSize{bytes: len(body), props: properties(body)}
-	for _, ik := range k.Index {
-		s.indexBytes = max(s.indexBytes, len(keygen.AppendIndexJSON(nil, e, ik.PK, ik.RK, k.PK, k.RK)))
+	for x, ik := range k.Index {
+		s.indexBytes = append(s.indexBytes, len(pop.AppendIndexRowJSON(nil, e, &scheme.Indexes[x], ik.PK, ik.RK, k.PK, k.RK)))
 	}
 	return s
 }

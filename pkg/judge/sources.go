@@ -1,6 +1,7 @@
-package advise
+package judge
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
@@ -132,3 +133,16 @@ func unitLen(unit string) time.Duration {
 	}
 	return 0
 }
+
+// unitName is the calendar unit of a time bucket's length.
+func unitName(d time.Duration) string {
+	name := ""
+	for _, u := range calendar {
+		if u.d <= d {
+			name = u.name
+		}
+	}
+	return name
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

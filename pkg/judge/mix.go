@@ -1,7 +1,8 @@
-package advise
+package judge
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
@@ -46,10 +47,10 @@ func mixRates(sc *scenario.Scenario, peak float64) ([]OpRate, error) {
 	return out, nil
 }
 
-// questionWeights is each question's weight in the mix; a question the mix
-// does not ask weighs as the least-asked one does (1 when none is asked),
-// so its plan still counts in a scheme's cost.
-func (in *Input) questionWeights() []float64 {
+// QuestionWeights is each question's weight in the mix; a question the
+// mix does not ask weighs as the least-asked one does (1 when none is
+// asked), so its plan still counts in a scheme's cost.
+func (in *Input) QuestionWeights() []float64 {
 	w := make([]float64, len(in.Questions))
 	least := 0.0
 	for _, o := range in.Mix {
@@ -72,3 +73,41 @@ func (in *Input) questionWeights() []float64 {
 	}
 	return w
 }
+
+// questionRate is the rate the mix asks question k and the distribution
+// it picks entities with (its first entry's own, else the workload's).
+func (in *Input) questionRate(k int) (float64, keygen.Distribution) {
+	rate := 0.0
+	var dist keygen.Distribution
+	for _, o := range in.Mix {
+		if o.Question == k {
+			rate += o.Rate
+			if dist == nil {
+				dist = o.Dist
+			}
+		}
+	}
+	if dist == nil {
+		dist, _ = keygen.ParseDistribution(string(in.Scenario.Workload.Distribution))
+	}
+	return rate, dist
+}
+
+// insertRate is the new entities written a second at the peak, taking a
+// batch entry at its asked size (the judge's batches() measures the fill
+// a scheme gets).
+func (in *Input) insertRate() float64 {
+	w := 0.0
+	for _, o := range in.Mix {
+		switch o.Kind {
+		case metrics.Insert:
+			w += o.Rate
+		case metrics.Batch:
+			w += o.Rate * float64(max(o.Spec.Size, 1))
+		}
+	}
+	return w
+}
+
+// trimFloat writes f with up to three decimals and no trailing zeros.
+func trimFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

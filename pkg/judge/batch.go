@@ -1,13 +1,30 @@
-package advise
+package judge
 
 import (
 	"github.com/tablestress/tablestress/pkg/keygen"
+	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/scenario"
 	"github.com/tablestress/tablestress/pkg/workload"
 )
 
 // fillBatches is how many transactions batchFill assembles.
 const fillBatches = 256
+
+// batches measures the fill of every batch entry of the mix.
+func (j *judging) batches() error {
+	for k, o := range j.in.Mix {
+		if o.Kind != metrics.Batch {
+			continue
+		}
+		f, err := batchFill(j.in, j.scheme, o.Spec)
+		if err != nil {
+			return err
+		}
+		j.fill[k] = f
+		j.p.BatchFill, j.p.BatchSize = f, o.Spec.Size
+	}
+	return nil
+}
 
 // batchFill is the mean entities per entity group transaction a batch
 // operation gets under scheme: the run's own planner assembles
@@ -28,4 +45,18 @@ func batchFill(in *Input, scheme *keygen.Scheme, op scenario.Operation) (float64
 		got += len(pl.Next().Batch)
 	}
 	return float64(got) / fillBatches, nil
+}
+
+// newEntities is the new entities written a second under the scheme (a
+// batch entry at the fill it gets).
+func (j *judging) newEntities() (entities float64) {
+	for k, o := range j.in.Mix {
+		switch o.Kind {
+		case metrics.Insert:
+			entities += o.Rate
+		case metrics.Batch:
+			entities += o.Rate * j.fill[k]
+		}
+	}
+	return entities
 }

@@ -1,4 +1,4 @@
-package advise
+package judge
 
 import (
 	"math"
@@ -50,7 +50,7 @@ func TestMaxOfAgreesWithSampling(t *testing.T) {
 		for d := 0; d < draws; d++ {
 			top := 0.0
 			for _, g := range c.cs {
-				for range g.n {
+				for range int(g.n) {
 					top = math.Max(top, g.scale*poisson(&st, g.mean/g.scale))
 				}
 			}
@@ -73,7 +73,7 @@ func TestMaxOfAgreesWithSampling(t *testing.T) {
 func TestMaxOfRepeatable(t *testing.T) {
 	var cs []count
 	for k := range 200 {
-		cs = append(cs, count{mean: 1000 + 1.37*float64(k), scale: 0.5 + float64(k%7)*0.77, n: 1 + k%3})
+		cs = append(cs, count{mean: 1000 + 1.37*float64(k), scale: 0.5 + float64(k%7)*0.77, n: float64(1 + k%3)})
 	}
 	m0, s0 := maxOf(cs)
 	for k := range 20 {

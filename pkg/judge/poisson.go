@@ -1,4 +1,4 @@
-package advise
+package judge
 
 import (
 	"cmp"
@@ -12,8 +12,7 @@ import (
 // variance (a partition taking requests at random moments, each counting
 // about scale entities: variance Σ rate·e² = scale·mean).
 type count struct {
-	mean, scale float64
-	n           int
+	mean, scale, n float64
 }
 
 // maxGrid is how finely maxOf integrates the law of the largest count.
@@ -26,7 +25,7 @@ const maxGrid = 2000
 // deviations short of where the largest surely is) are left out, and
 // counts whose mean and scale agree to four digits are taken together.
 func maxOf(cs []count) (mean, sd float64) {
-	groups := map[[2]float64]int{}
+	groups := map[[2]float64]float64{}
 	floor, top := 0.0, 0.0
 	for _, c := range cs {
 		if c.mean > 0 && c.n > 0 {
@@ -95,7 +94,7 @@ func addLogCDF(logF []float64, dx float64, c count) {
 		case cdf >= 1-1e-12:
 			return
 		default:
-			logF[i] += float64(c.n) * math.Log(cdf)
+			logF[i] += c.n * math.Log(cdf)
 		}
 	}
 }

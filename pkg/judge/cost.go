@@ -1,0 +1,300 @@
+package judge
+
+import (
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/tablestress/tablestress/pkg/question"
+)
+
+// ptype is a kind of partition an ask reads in each time bucket: mult of
+// them, each holding share of the entities and match of those with the
+// asked values, in group key of the layout; mass is the probability of
+// the ask on each of them (for their load).
+type ptype struct {
+	key         int32
+	mult        float64
+	share       float64
+	match       float64
+	mass        float64
+	perQuestion bool    // every question of the ask reads every partition of it (a table scan)
+	pv          float64 // the ask's: the chance an entity has the values asked
+}
+
+// ptypes are the partitions ask a reads: the one its known values lead
+// to (its hash buckets and classes, when the plan asks them all), or
+// every partition of the table.
+func (qj *qjudge) ptypes(a ask) []ptype {
+	lay := qj.lay
+	if lay.unique {
+		return []ptype{{key: -1, mult: 1, share: 0, match: 0, mass: a.weight, pv: a.pv}}
+	}
+	if qj.acc.AnyPK {
+		out := make([]ptype, 0, len(lay.groups))
+		for g, gr := range lay.groups {
+			share := gr.share / lay.hashes
+			out = append(out, ptype{key: int32(g), mult: lay.partitionsPerGroup(g), share: share, match: share * a.pv, mass: a.weight, perQuestion: true, pv: a.pv})
+		}
+		return out
+	}
+	var out []ptype
+	comp := append([]int32(nil), a.comp...)
+	idx := make([]int, len(qj.classFields))
+	for {
+		match := a.pv
+		for n, k := range qj.classFields {
+			comp[k] = int32(idx[n])
+			match *= lay.fields[k].class.share[idx[n]]
+		}
+		// A partition no entity is written to is asked all the same (and
+		// answers nothing).
+		t := ptype{key: -1, mult: 1, mass: a.perSkeleton / lay.hashes, pv: a.pv}
+		if g := lay.group(comp); g >= 0 {
+			t.key, t.share, t.match = g, lay.groups[g].share/lay.hashes, match/lay.hashes
+		}
+		if qj.enumHash {
+			t.mult, t.mass = lay.hashes, a.perSkeleton
+		}
+		out = append(out, t)
+		n := 0
+		for ; n < len(idx); n++ {
+			if idx[n]++; idx[n] < len(lay.fields[qj.classFields[n]].class.share) {
+				break
+			}
+			idx[n] = 0
+		}
+		if n == len(idx) {
+			return out
+		}
+	}
+}
+
+// eval is an ask's cost at one moment and picked age: its figures, and
+// per partition kind and time bucket how often it is read (hit.w) and
+// what one read visits and counts there.
+type eval struct {
+	partitions, requests, rounds, visited, returned, gets float64
+	hits                                                  []hit
+}
+
+type hit struct {
+	t                int
+	b                int32
+	w                float64
+	visited, counted float64
+}
+
+// figures are the eval's figures in QuestionCost's order.
+func (e *eval) figures() [6]float64 {
+	return [6]float64{e.partitions, e.requests, e.rounds, e.visited, e.returned, e.gets}
+}
+
+// evalMemo is eval, remembered for asks alike to three significant digits.
+func (qj *qjudge) evalMemo(a ask, ts []ptype, now time.Time, age float64) *eval {
+	key := make([]byte, 0, 64)
+	num := func(f float64) { key = strconv.AppendFloat(append(key, ','), roundTo(f, 3), 'g', -1, 64) }
+	num(a.pv)
+	num(float64(now.UnixNano()))
+	num(age)
+	for _, t := range ts {
+		num(t.share)
+		num(t.match)
+		num(t.mult)
+	}
+	if e, ok := qj.memo[string(key)]; ok {
+		return e
+	}
+	e := qj.eval(ts, now, age)
+	qj.memo[string(key)] = e
+	return e
+}
+
+// eval is the cost of reading partitions ts at moment now for an entity
+// picked at age fraction age.
+func (qj *qjudge) eval(ts []ptype, now time.Time, age float64) *eval {
+	e := &eval{}
+	switch {
+	case qj.plan.Kind == question.Point:
+		e.partitions, e.requests, e.rounds, e.visited, e.returned, e.gets = 1, 1, 1, 1, 1, 1
+		e.hits = []hit{{t: 0, b: qj.pickedBucket(now, age), w: 1, visited: 1, counted: 1}}
+		return e
+	case qj.acc.RKPoint && qj.x > 0: // an index row by its keys
+		e.partitions, e.requests, e.rounds, e.visited, e.returned = 1, 1, 1, 1, 1
+		e.hits = []hit{{t: 0, b: qj.pickedBucket(now, age), w: 1, visited: 1, counted: 1}}
+	default:
+		qj.read(e, ts, now, age)
+	}
+	if qj.acc.Fetches && e.returned > 0 {
+		e.requests += e.returned
+		e.gets += e.returned
+		e.rounds += math.Min(1, e.returned)
+		e.visited += e.returned
+		e.partitions += qj.j.distinctMain(e.returned)
+	}
+	return e
+}
+
+// pickedBucket is the time bucket of the layout holding the picked
+// entity's time.
+func (qj *qjudge) pickedBucket(now time.Time, age float64) int32 {
+	if qj.lay.unit <= 0 {
+		return 0
+	}
+	b, _, _ := bucketAt(time.Duration(age*float64(qj.s.Span)), phaseOf(now, qj.lay.unitName, qj.lay.unit), qj.lay.unit)
+	return min(b, recent)
+}
+
+// read is the cost of the plan's queries: each time bucket's partitions
+// read at once, bucket after bucket, a walk stopping once it has the
+// question's limit (the chance of reaching each bucket a Poisson law of
+// the rows before it).
+func (qj *qjudge) read(e *eval, ts []ptype, now time.Time, age float64) {
+	segs := qj.segments(now, age)
+	totalMult := 0.0
+	for _, t := range ts {
+		totalMult += t.mult
+	}
+	found, all := 0.0, 0.0
+	for _, g := range segs {
+		c := qj.bucketCost(ts, g, totalMult)
+		all += g.n * c.avail
+		// How many of the segment's buckets are read: all of them, or for
+		// a walk each with the chance the rows before it are fewer than
+		// the limit.
+		w := g.n
+		if qj.ordered {
+			w = qj.reached(found, c.avail, g.n)
+			found += g.n * c.avail
+		}
+		e.partitions += w * c.parts
+		e.requests += w * c.reqs
+		e.rounds += w * c.rounds
+		e.visited += w * c.visited
+		e.returned += w * c.ents
+		for k, t := range c.per {
+			e.hits = append(e.hits, hit{t: k, b: g.b, w: w, visited: t[0], counted: t[1]})
+		}
+		if qj.ordered && poissonBelow(qj.q.Limit, found) < 1e-9 {
+			break
+		}
+	}
+	if qj.ordered {
+		e.returned = minPoisson(qj.q.Limit, all)
+	}
+}
+
+// reached is how many of n alike buckets, each holding m of the rows a
+// walk wants on average, it reads after finding found: Σ P(found + i·m <
+// limit) over i, added up bucket by bucket for a short run and by its
+// integral for a long one.
+func (qj *qjudge) reached(found, m, n float64) float64 {
+	k := qj.q.Limit
+	if n <= explicitBuckets || m <= 0 {
+		if m <= 0 {
+			return n
+		}
+		sum := 0.0
+		for i := 0.0; i < n; i++ {
+			p := poissonBelow(k, found+i*m)
+			sum += p
+			if p < 1e-9 {
+				break
+			}
+		}
+		return sum
+	}
+	// Σ_i Q(k, x_i) ≈ (1/m)∫ Q(k, x) dx, and ∫_0^X Q(k, x) dx = E[min(k, Poisson(X))].
+	lo, hi := math.Max(found-m/2, 0), found+(n-0.5)*m
+	return math.Max(0, (minPoisson(k, hi)-minPoisson(k, lo))/m)
+}
+
+// bucketCost is one time bucket's reads: its partitions' totals, and per
+// partition kind what one partition's read visits and counts.
+type bucketCost struct {
+	parts, reqs, rounds, visited, ents float64
+	// avail are the matching entities the bucket holds (ents, those its
+	// queries return, stop at a $top).
+	avail float64
+	per   [][2]float64
+}
+
+func (qj *qjudge) bucketCost(ts []ptype, g seg, totalMult float64) bucketCost {
+	var c bucketCost
+	s := qj.s
+	longest := 0.0
+	for _, t := range ts {
+		r := s.within(g.dRange) * t.share * qj.rowsFactor
+		me := s.within(g.dMatch) * t.match
+		// The picked entity has the values it is asked for: the matches
+		// are it and, of the others, those the law gives.
+		own := 0.0
+		if g.picked && totalMult > 0 && qj.byEntity {
+			own = 1 / totalMult
+		}
+		if qj.isSingle {
+			me = own
+		} else {
+			me += own * (1 - t.pv)
+		}
+		r += own * qj.rowsFactor * (1 - t.share)
+		m := me * qj.rowsFactor
+		reqs, visited, rows, ents := qj.query(r, m, me)
+		exists := t.mult
+		if t.perQuestion { // a table scan reads the partitions that exist
+			exists *= 1 - math.Exp(-r/qj.rowsFactor)
+			reqs *= 1 - math.Exp(-r/qj.rowsFactor)
+		}
+		c.parts += exists
+		c.reqs += t.mult * reqs
+		c.visited += t.mult * visited
+		c.ents += t.mult * ents
+		c.avail += t.mult * me
+		longest = math.Max(longest, reqs)
+		c.per = append(c.per, [2]float64{visited, rows})
+	}
+	c.rounds = longest
+	if totalMult <= 1 {
+		c.rounds = c.reqs
+	}
+	return c
+}
+
+// query is one partition's query over a range holding r rows (m of them
+// matching, me entities): its requests, rows visited, rows returned and
+// entities found. With a $top it stops at the page that reaches it
+// (visiting the rows up to the top-th match).
+func (qj *qjudge) query(r, m, me float64) (reqs, visited, rows, ents float64) {
+	if qj.top > 0 {
+		rows = minPoisson(qj.top, m)
+		visited = r
+		if m > 0 {
+			visited = math.Min(r, rows*r/m)
+		}
+		ents = minPoisson(qj.top, me)
+		page := math.Min(float64(qj.top), 1000)
+		return math.Max(1, math.Ceil(math.Max(rows/page, visited/100_000)-1e-9)), visited, rows, ents
+	}
+	return pages(m, r), r, m, me
+}
+
+// attribute puts an ask's reads on the partitions they visit, share of
+// the time it is asked this way.
+func (qj *qjudge) attribute(a ask, ts []ptype, e *eval, share float64) {
+	l := qj.l
+	for _, h := range e.hits {
+		t := ts[h.t]
+		if t.key < 0 {
+			continue
+		}
+		k := pkey{int32(qj.x), t.key, h.b}
+		w := h.w
+		if h.b == recent {
+			w /= math.Max(qj.lay.buckets(qj.s)-recent, 1)
+		}
+		l.add(k, qj.rate*t.mass*share*w, h.visited, h.counted, 0)
+	}
+	if qj.acc.Fetches && e.returned > 0 {
+		qj.fetch[compKey(qj.j.mainComp(qj.q, a))] += qj.rate * a.weight * share * e.returned
+	}
+}

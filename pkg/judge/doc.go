@@ -1,0 +1,25 @@
+// Package judge predicts, without a server, what a key scheme costs a
+// scenario's application: each partition's load at the peak, the
+// account's requests, and each question's plan with its partitions,
+// requests, rounds, rows visited and rows returned. It is the one judge
+// `tablestress keys`, `advise` and advise's proof use.
+//
+// It judges a table at a size: the seeded table, the table as it will be
+// after a horizon of event time at the workload's write rate (less what a
+// retention deletes), or the table a proof seeds. Every figure is computed
+// from the population's laws, not from rendered rows: a field's values
+// are drawn independently per entity with known probabilities
+// (keygen.Support), event time moves by the population's interval per
+// entity (at the horizon, by the write rate), and a hash bucket of a value
+// new for every entity takes an equal share. So a partition holds its
+// share of the entities times the event time it stays current (its time
+// bucket, or the whole table), a window holds a key's rate times the
+// window, and a walk over time buckets for the newest N takes as many
+// buckets as the key's rate needs (a Poisson count per bucket), up to the
+// table's span, weighed by how often each key is asked.
+//
+// Values of a field that the laws cannot tell apart (the same probability
+// under every law in use) are judged together as a bin; tables are judged
+// as groups of alike partitions, each with its multiplicity. Nothing here
+// talks to a server, prints or exits.
+package judge

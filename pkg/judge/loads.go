@@ -1,0 +1,154 @@
+package judge
+
+import (
+	"cmp"
+	"maps"
+	"math"
+	"slices"
+)
+
+// recent is how many of a table's newest time buckets the judge tells
+// apart; bucket index recent stands for each older one.
+const recent = 8
+
+// pkey names a group of alike partitions: a table's layout, its group,
+// and its time bucket (0 the current, recent for each older one).
+type pkey struct{ lay, group, bucket int32 }
+
+// partLoad is one partition's predicted load at the peak, per second.
+type partLoad struct {
+	// charged are the entities the Table service charges the partition:
+	// written, read, and visited by queries whether they match or not.
+	charged float64
+	// counted are the entities a client counts for it: written, read,
+	// and returned by queries.
+	counted float64
+	// sq is Σ rate·e² over the requests counting e entities each: the
+	// variance of the partition's count over a second (compound Poisson).
+	sq float64
+	// ru are the request units it is charged (Cosmos DB).
+	ru float64
+}
+
+// loads accumulates a workload's predicted load on the tables of a
+// scheme at one size.
+type loads struct {
+	lays  []*layout
+	size  Size
+	parts map[pkey]*partLoad
+	// newRows is the rows each new partition takes when every new entity
+	// has a PartitionKey of its own (0 otherwise).
+	newRows float64
+	// account figures per second; cross is what clients count under no
+	// one partition (a table scan, a PartitionKey range).
+	requests, entities, ru, cross float64
+	// atoms are the partitions of entities picked with a probability of
+	// their own: the key of atom id has group -1-id.
+	atoms []atomPart
+}
+
+func newLoads(lays []*layout, s Size) *loads {
+	return &loads{lays: lays, size: s, parts: map[pkey]*partLoad{}}
+}
+
+// add puts rate requests a second on each partition of k, each charging
+// charged entities, counting counted and costing ru request units.
+func (l *loads) add(k pkey, rate, charged, counted, ru float64) {
+	if !(rate > 0) || math.IsInf(rate, 0) {
+		return
+	}
+	p := l.parts[k]
+	if p == nil {
+		p = &partLoad{}
+		l.parts[k] = p
+	}
+	p.charged += rate * charged
+	p.counted += rate * counted
+	p.sq += rate * counted * counted
+	p.ru += rate * ru
+}
+
+// account adds rate requests a second, of entities entities and ru units
+// each, to the account's totals.
+func (l *loads) account(rate, entities, ru float64) {
+	if !(rate > 0) {
+		return
+	}
+	l.requests += rate
+	l.entities += rate * entities
+	l.ru += rate * ru
+}
+
+// mult is how many partitions k stands for.
+func (l *loads) mult(k pkey) float64 {
+	if k.group < 0 {
+		return 1
+	}
+	lay := l.lays[k.lay]
+	m := lay.partitionsPerGroup(int(k.group))
+	if k.bucket == recent {
+		m *= math.Max(lay.buckets(l.size)-recent, 0)
+	}
+	return m
+}
+
+// keys are the loaded partitions' keys in a fixed order, so that every
+// sum over them is the same from run to run.
+func (l *loads) keys() []pkey {
+	return slices.SortedFunc(maps.Keys(l.parts), func(a, b pkey) int {
+		if c := cmp.Compare(a.lay, b.lay); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.group, b.group); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.bucket, b.bucket)
+	})
+}
+
+// load is one partition of k's load: an atom's own on top of its
+// group's.
+func (l *loads) load(k pkey) partLoad {
+	p := *l.parts[k]
+	if k.group < 0 {
+		if b := l.parts[l.atoms[-1-k.group].base]; b != nil {
+			p.charged, p.counted, p.sq, p.ru = p.charged+b.charged, p.counted+b.counted, p.sq+b.sq, p.ru+b.ru
+		}
+	}
+	return p
+}
+
+// busiest is the partition charged the most (ties: the first key), with
+// its load, or none (ok false).
+func (l *loads) busiest() (pkey, partLoad, bool) {
+	var best pkey
+	var bl partLoad
+	ok := false
+	for _, k := range l.keys() {
+		p := l.load(k)
+		if l.mult(k) > 0 && (!ok || p.charged > bl.charged) {
+			best, bl, ok = k, p, true
+		}
+	}
+	return best, bl, ok
+}
+
+// busiestRU is the partition charged the most request units a second.
+func (l *loads) busiestRU() (pkey, float64, bool) {
+	var best pkey
+	ru, ok := 0.0, false
+	for _, k := range l.keys() {
+		if p := l.load(k); l.mult(k) > 0 && (!ok || p.ru > ru) {
+			best, ru, ok = k, p.ru, true
+		}
+	}
+	return best, ru, ok
+}
+
+// pages is the requests a query returning e entities and visiting v
+// rows takes: a page ends at 1,000 entities or after 100,000 rows
+// visited (REST "Query Timeout and Pagination"), and there is at least
+// one.
+func pages(e, v float64) float64 {
+	return math.Max(1, math.Ceil(math.Max(e/1000, v/100_000)-1e-9))
+}

@@ -1,0 +1,238 @@
+package judge
+
+import (
+	"context"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/tablestress/tablestress/pkg/emulator/model"
+	"github.com/tablestress/tablestress/pkg/keygen"
+	"github.com/tablestress/tablestress/pkg/question"
+)
+
+// qjudge is one question judged under one scheme at one size.
+type qjudge struct {
+	j    *judging
+	l    *loads
+	s    Size
+	q    *question.Question
+	plan *question.Plan
+	acc  question.Access
+	x    int // the layout the plan reads
+	lay  *layout
+	rate float64
+	// rowsFactor is the rows of an entity in the query's RowKey range.
+	rowsFactor float64
+	// top is each query's $top (0: none); ordered is set for a walk that
+	// stops once it has the question's limit.
+	top     int
+	ordered bool
+	// enumHash is set when the plan asks every hash bucket of the values
+	// new for every entity; classFields are the layout's fields it
+	// enumerates by class.
+	enumHash    bool
+	classFields []int
+	isSingle    bool
+	// byEntity is set when the question's values are a picked entity's
+	// (no pick of its own): that entity is among the matches.
+	byEntity bool
+	nows     []time.Time
+	memo     map[string]*eval
+	fetch    fetches
+}
+
+// questions asks every question at size s and puts each on the
+// partitions its plan reads, at the rate the mix asks it.
+func (j *judging) questions(ctx context.Context, l *loads, s Size, f *Figures) error {
+	if len(j.in.Questions) == 0 {
+		return nil
+	}
+	weights := j.in.QuestionWeights()
+	total := 0.0
+	for k, q := range j.in.Questions {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rate, dist := j.in.questionRate(k)
+		qc, err := j.question(ctx, l, s, q, rate, dist)
+		if err != nil {
+			return err
+		}
+		f.Questions = append(f.Questions, qc)
+		f.QuestionMs += weights[k] * qc.Ms
+		total += weights[k]
+	}
+	f.QuestionMs /= total
+	return nil
+}
+
+// question judges q asked at rate with entities picked by dist.
+func (j *judging) question(ctx context.Context, l *loads, s Size, q *question.Question, rate float64, dist keygen.Distribution) (QuestionCost, error) {
+	plan := question.Derive(q, j.scheme)
+	qj := &qjudge{j: j, l: l, s: s, q: q, plan: plan, acc: plan.Access(), rate: rate, memo: map[string]*eval{}, isSingle: single(q), fetch: fetches{}}
+	for k, ix := range j.scheme.Indexes {
+		if ix.Name == qj.acc.Table {
+			qj.x = k + 1
+		}
+	}
+	qj.lay = j.lays[qj.x]
+	qj.byEntity = len(q.Picks()) == 0
+	qj.setup()
+	qc := QuestionCost{Name: q.Name, Plan: string(plan.Kind), Label: plan.Label(), Why: plan.Why, PerSec: rate}
+	pl := j.in.positions(dist, s, j.newEntities())
+	asks := qj.asks(pl)
+	ages := qj.ages(pl)
+	var sum, sq [6]float64
+	wsum := 0.0
+	for n, a := range asks {
+		if n%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return qc, err
+			}
+		}
+		ts := qj.ptypes(a)
+		if len(ts) == 0 {
+			continue
+		}
+		as := ages
+		if a.age >= 0 {
+			as = []float64{a.age}
+		}
+		share := 1 / float64(len(qj.nows)*len(as))
+		for _, now := range qj.nows {
+			for _, age := range as {
+				e := qj.evalMemo(a, ts, now, age)
+				qj.attribute(a, ts, e, share)
+				v := e.figures()
+				for k := range v {
+					sum[k] += a.weight * share * v[k]
+					sq[k] += a.weight * share * v[k] * v[k]
+				}
+				wsum += a.weight * share
+			}
+		}
+	}
+	j.spreadFetches(l, qj.fetch)
+	if wsum > 0 {
+		for k := range sum {
+			sum[k] /= wsum
+			sq[k] /= wsum
+		}
+	}
+	qc.PartitionsPerQuestion, qc.RequestsPerQuestion, qc.RoundsPerQuestion = sum[0], sum[1], sum[2]
+	qc.RowsVisitedPerQuestion, qc.RowsPerQuestion = sum[3], sum[4]
+	qc.RequestsSD = math.Sqrt(math.Max(sq[1]-sum[1]*sum[1], 0))
+	qc.RowsVisitedSD = math.Sqrt(math.Max(sq[3]-sum[3]*sum[3], 0))
+	gets := sum[5]
+	ru := model.QueryUnits(int(math.Round(qc.RequestsPerQuestion-gets)), int(math.Round(math.Max(qc.RowsVisitedPerQuestion-gets, 0))),
+		int(math.Round(math.Max(qc.RowsPerQuestion-gets, 0))), j.item.bytes) +
+		gets*model.ReadUnits(j.item.bytes)
+	if j.in.Cosmos() {
+		qc.RequestUnitsPerQuestion = ru
+	}
+	if qc.RequestsPerQuestion > 0 {
+		l.account(rate*qc.RequestsPerQuestion, qc.RowsVisitedPerQuestion/qc.RequestsPerQuestion, ru/qc.RequestsPerQuestion)
+	}
+	qc.Ms = j.serviceMs(qc)
+	return qc, nil
+}
+
+// setup works out what the plan's queries are: the rows of an entity in
+// their range, their $top, whether the read stops at the limit, what it
+// enumerates, and the moments it is judged at.
+func (qj *qjudge) setup() {
+	lay, acc := qj.lay, qj.acc
+	qj.rowsFactor = 1
+	if qj.x == 0 {
+		qj.rowsFactor = qj.j.rowsInRange(acc)
+	}
+	if acc.Sorted && qj.q.Limit > 0 {
+		qj.top = qj.q.Limit
+	}
+	qj.ordered = qj.q.Ordered() && qj.q.Limit > 0
+	for _, h := range acc.Hashed {
+		src := lay.srcs[h]
+		if src.kind == srcUnique {
+			qj.enumHash = true
+			continue
+		}
+		for k, f := range lay.fields {
+			if f.name == lay.parts[h].Source && !containsInt(qj.classFields, k) {
+				qj.classFields = append(qj.classFields, k)
+			}
+		}
+	}
+	finer := time.Duration(0)
+	if u := qj.q.WindowUnit(); u != "" && (lay.unit <= 0 || question.UnitLength(u) < lay.unit) {
+		finer = question.UnitLength(u)
+	}
+	qj.nows = nows(lay.unitName, lay.unit, qj.s, finer)
+}
+
+func containsInt(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// ages are the age fractions an ask of the law is judged at: where the
+// picked entity's time matters (a window around it, the one entity it
+// names, the bucket of a partition its time computes), slices of the
+// pick law; else one.
+func (qj *qjudge) ages(pl posLaw) []float64 {
+	if qj.q.WindowLength() > 0 || qj.isSingle || (qj.lay.unit > 0 && qj.acc.TimeUnit == "") {
+		if pl.cdf == nil {
+			pl.cdf = uniformCDF
+		}
+		return ageQuantiles(pl, 8)
+	}
+	return []float64{0.5}
+}
+
+// rowsInRange is how many of an entity's main-table rows a query of acc
+// reads: the one row template it reads when a literal prefix no other
+// template starts with bounds its range, else every row.
+func (j *judging) rowsInRange(acc question.Access) float64 {
+	all := float64(j.scheme.RowsPerEntity())
+	if acc.RKPrefix == 0 || all == 1 {
+		return all
+	}
+	ts := append([]*keygen.Template{j.scheme.RK}, j.scheme.Rows...)
+	lead := func(t *keygen.Template) string {
+		if p := t.Parts(); len(p) > 0 && p[0].Kind == keygen.PartLiteral {
+			return p[0].Literal
+		}
+		return ""
+	}
+	mine := lead(ts[acc.Row])
+	if mine == "" {
+		return all
+	}
+	n := 0.0
+	for _, t := range ts {
+		if o := lead(t); o == "" || strings.HasPrefix(o, mine) || strings.HasPrefix(mine, o) {
+			n++
+		}
+	}
+	return n
+}
+
+// serviceMs is the modelled service time of one question of cost qc: its
+// rounds of requests one after another (a fan-out's group and an index's
+// point reads go out at once, as a run sends them) and, of its rows
+// visited, the share on that path.
+func (j *judging) serviceMs(qc QuestionCost) float64 {
+	lat := j.in.Opts.Model.Latency
+	onPath := 1.0
+	if qc.RequestsPerQuestion > 0 {
+		onPath = qc.RoundsPerQuestion / qc.RequestsPerQuestion
+	}
+	return qc.RoundsPerQuestion*ms(lat.Read) + qc.RowsVisitedPerQuestion*onPath*ms(lat.Entity)
+}
+
+// ms is a duration in milliseconds.
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -1,0 +1,176 @@
+package judge
+
+import (
+	"math"
+	"sort"
+	"time"
+
+	"github.com/tablestress/tablestress/pkg/emulator/model"
+	"github.com/tablestress/tablestress/pkg/metrics"
+)
+
+// picks are where an operation on existing entities lands in one table
+// at one size, averaged over the phases of the current time bucket: the
+// diffuse picks' share of each time bucket, and how full each bucket is
+// (of a full bucket's rows).
+type picks struct {
+	law    posLaw
+	shares [recent + 1]float64
+	fill   [recent + 1]float64
+}
+
+// picksOf averages d's law over lay's time buckets at size s.
+func (j *judging) picksOf(lay *layout, s Size, d posLaw) picks {
+	diffuse := posLaw{diffuse: d.diffuse, cdf: d.cdf}
+	if diffuse.cdf == nil {
+		diffuse.cdf = uniformCDF
+	}
+	out := picks{law: d}
+	ns := nows(lay.unitName, lay.unit, s, 0)
+	ps := make([]time.Duration, len(ns))
+	for k, t := range ns {
+		ps[k] = phaseOf(t, lay.unitName, lay.unit)
+	}
+	for _, ph := range ps {
+		sh := bucketShares(diffuse, lay, s, ph)
+		for b := range sh {
+			out.shares[b] += sh[b] / float64(len(ps))
+			out.fill[b] += fillOf(lay, s, ph, b) / float64(len(ps))
+		}
+	}
+	return out
+}
+
+// fillOf is how full time bucket b of lay is at size s when the current
+// one has run for phase: the current bucket the part it has run, the
+// others full (the whole table without time buckets).
+func fillOf(lay *layout, s Size, phase time.Duration, b int) float64 {
+	if lay.unit <= 0 || b > 0 {
+		return 1
+	}
+	return math.Min(float64(max(phase, 1)), float64(lay.unit)) / float64(lay.unit)
+}
+
+// bucketOf is the time bucket of lay an entity of age fraction age is in
+// at size s.
+func bucketOf(lay *layout, s Size, age float64) int32 {
+	if lay.unit <= 0 || s.Span <= 0 {
+		return 0
+	}
+	b := int32(math.Floor(age * float64(s.Span) / float64(lay.unit)))
+	return min(max(b, 0), recent)
+}
+
+// picked puts an operation on existing entities on the partition of the
+// entity it picks: what it reads, visits or writes there, as the
+// executor does (an update reads first when it checks the ETag; a query
+// returns up to its rows or pages, at most the partition's rows). A
+// filter's selectivity is unknown here: a filtered query is taken to
+// return every row it visits.
+func (j *judging) picked(l *loads, s Size, o OpRate) {
+	x := 0
+	for k, ix := range j.scheme.Indexes {
+		if o.Spec.Index != "" && ix.Name == o.Spec.Index {
+			x = k + 1
+		}
+	}
+	lay := j.lays[x]
+	pk := j.picksOf(lay, s, j.in.positions(o.Dist, s, j.newEntities()))
+	put := func(k pkey, p, rows float64) {
+		e, reqs, ru := j.opCost(o, rows)
+		if o.Spec.Across {
+			// A PartitionKey range: the client counts it under no one
+			// partition; the picked one stands for those it visits.
+			l.add(k, o.Rate*p, e, 0, ru)
+			l.cross += o.Rate * p * l.mult(k) * e
+		} else {
+			l.add(k, o.Rate*p, e, e, ru)
+		}
+		l.account(o.Rate*p*l.mult(k)*reqs, e/reqs, ru/reqs)
+	}
+	if lay.unique {
+		e, reqs, ru := j.opCost(o, lay.rows)
+		l.account(o.Rate*reqs, e/reqs, ru/reqs)
+		return
+	}
+	for g, gr := range lay.groups {
+		for b := int32(0); b <= recent; b++ {
+			if p := pk.law.diffuse * gr.share / lay.hashes * pk.shares[b]; p > 0 {
+				put(pkey{int32(x), int32(g), b}, p, lay.bucketRows(g, s)*pk.fill[b])
+			}
+		}
+	}
+	for _, a := range pk.law.atoms {
+		b := bucketOf(lay, s, a.age)
+		if k, ok := j.atomKey(l, x, a.index, b); ok {
+			base := l.atoms[-1-k.group].base
+			put(k, a.p, lay.bucketRows(int(base.group), s)*pk.fill[b])
+		}
+	}
+}
+
+// opCost is what one operation of o costs on a partition of rows rows:
+// the entities it reads or writes, its requests and request units.
+func (j *judging) opCost(o OpRate, rows float64) (e, reqs, ru float64) {
+	readRU, writeRU := model.ReadUnits(j.item.bytes), model.WriteUnits(j.item.bytes, j.item.props)
+	e, reqs, ru = 1, 1, readRU
+	switch o.Kind {
+	case metrics.UpsertMerge, metrics.UpsertReplace:
+		ru = writeRU
+	case metrics.Update:
+		if o.Spec.ETag != nil && *o.Spec.ETag {
+			e, reqs, ru = 2, 2, readRU+writeRU
+		} else {
+			ru = writeRU
+		}
+	case metrics.Delete:
+		e, reqs, ru = float64(j.scheme.RowsPerEntity()), 1+float64(len(j.scheme.Indexes)), float64(j.scheme.RowsPerEntity())*writeRU
+	case metrics.RangeQuery:
+		e = math.Max(1, math.Min(float64(o.Spec.Rows), rows))
+		reqs, ru = pages(e, e), model.QueryUnits(int(pages(e, e)), int(e), int(e), j.item.bytes)
+	case metrics.PartitionScan:
+		e = math.Max(rows, 1)
+		if o.Spec.MaxPages > 0 {
+			e = math.Min(e, float64(o.Spec.MaxPages)*1000)
+		}
+		reqs, ru = pages(e, e), model.QueryUnits(int(pages(e, e)), int(e), int(e), j.item.bytes)
+	}
+	return e, reqs, ru
+}
+
+// tableScan puts a table scan on the partitions in key order, up to its
+// pages of 1,000 entities (a page also ends at each partition, Azure's
+// documented rule): the main table's groups in the order of their first
+// partition's name, each partition's rows at size s.
+func (j *judging) tableScan(l *loads, s Size, o OpRate) {
+	lay := j.lays[0]
+	left := math.Inf(1)
+	if o.Spec.MaxPages > 0 {
+		left = float64(o.Spec.MaxPages) * 1000
+	}
+	order := make([]int, len(lay.groups))
+	names := make([]string, len(lay.groups))
+	for g := range order {
+		order[g], names[g] = g, lay.name(j.in, g, s.Last.Add(-s.Span))
+	}
+	sort.SliceStable(order, func(a, b int) bool { return names[order[a]] < names[order[b]] })
+	reqs, total := 0.0, 0.0
+	for _, g := range order {
+		if left <= 0 || lay.unique {
+			break
+		}
+		rows := lay.bucketRows(g, s)
+		n := lay.partitionsPerGroup(g) * lay.buckets(s)
+		take := math.Min(left, rows*n)
+		per := take / n // each partition's share of what is read
+		left -= take
+		reqs += n * pages(per, per)
+		total += take
+		for b := int32(0); b <= recent; b++ {
+			l.add(pkey{0, int32(g), b}, o.Rate, per, 0, model.QueryUnits(0, int(per), int(per), j.item.bytes))
+		}
+	}
+	l.cross += o.Rate * total
+	reqs = math.Max(reqs, 1)
+	l.account(o.Rate*reqs, total/reqs, model.QueryUnits(int(reqs), int(total), int(total), j.item.bytes)/reqs)
+}

@@ -1,0 +1,125 @@
+package judge
+
+import (
+	"math"
+	"time"
+
+	"github.com/tablestress/tablestress/pkg/question"
+)
+
+// explicitBuckets is how many time buckets of a walk are judged one by
+// one; the rest of a long walk is judged as a block of alike buckets.
+const explicitBuckets = 2048
+
+// seg is a run of alike time buckets a question reads (or the one
+// partition it reads without them), newest first: n of them, each
+// holding dTable of event time of the table, dMatch of it in the
+// question's window, dRange of it in the query's RowKey range; b is its
+// bucket index for the load (recent for older ones); picked is set when
+// it holds the picked entity's time.
+type seg struct {
+	n                      float64
+	dTable, dMatch, dRange time.Duration
+	b                      int32
+	picked                 bool
+}
+
+// window is the question's window in ages (event time before now) for an
+// entity picked at age pa: [lo, hi], within the table.
+func (qj *qjudge) window(now time.Time, pa time.Duration) (lo, hi time.Duration) {
+	span := qj.s.Span
+	q := qj.q
+	switch {
+	case q.WindowSpan() > 0:
+		lo, hi = pa, pa+q.WindowSpan()
+	case q.WindowUnit() != "":
+		t := now.Add(-pa)
+		start := question.Truncate(t, q.WindowUnit())
+		end := start.Add(question.UnitLength(q.WindowUnit()))
+		if q.WindowUnit() == "month" {
+			end = start.AddDate(0, 1, 0)
+		} else if q.WindowUnit() == "year" {
+			end = start.AddDate(1, 0, 0)
+		}
+		lo, hi = now.Sub(end), now.Sub(start)
+	default:
+		lo, hi = 0, span
+	}
+	return max(lo, 0), min(hi, span)
+}
+
+// segments are the time buckets the plan reads at moment now for an
+// entity picked at age fraction age, newest first.
+func (qj *qjudge) segments(now time.Time, age float64) []seg {
+	span, lay := qj.s.Span, qj.lay
+	pa := time.Duration(age * float64(span))
+	lo, hi := qj.window(now, pa)
+	bound := qj.acc.WindowBoundByRowKeys
+	if lay.unit <= 0 || (qj.acc.TimeUnit == "" && !qj.acc.AnyPK) {
+		if lay.unit > 0 { // the PartitionKey's time is computed: the picked entity's bucket
+			phase := phaseOf(now, lay.unitName, lay.unit)
+			b, start, end := bucketAt(pa, phase, lay.unit)
+			d := overlap(start, end, 0, span)
+			return []seg{{n: 1, dTable: d, dMatch: d, dRange: d, b: min(b, recent), picked: true}}
+		}
+		m := max(hi-lo, 0)
+		r := span
+		if bound {
+			r = m
+		}
+		return []seg{{n: 1, dTable: span, dMatch: m, dRange: r, b: 0, picked: true}}
+	}
+	phase := phaseOf(now, lay.unitName, lay.unit)
+	oldest := span - time.Duration(float64(span)/math.Max(qj.s.Entities, 1)) // the first entity's age
+	newest := lo
+	if lo > 0 && qj.q.WindowUnit() != "" {
+		newest++ // a calendar window ends before the first instant of the next unit
+	}
+	first, _, _ := bucketAt(newest, phase, lay.unit)
+	last, _, _ := bucketAt(max(min(hi, oldest), lo), phase, lay.unit)
+	var out []seg
+	add := func(i int32, n float64) {
+		start, end := time.Duration(0), phase
+		if i > 0 {
+			start = phase + time.Duration(i-1)*lay.unit
+			end = start + lay.unit
+		}
+		t := overlap(start, end, 0, span)
+		m := overlap(start, end, lo, hi)
+		r := t
+		if bound {
+			r = m
+		}
+		out = append(out, seg{n: n, dTable: t, dMatch: m, dRange: r, b: min(i, recent), picked: pa > start && pa <= end || (i == 0 && pa == 0)})
+	}
+	explicit := int32(recent + 1) // every bucket of a read that does not stop early is read alike
+	if qj.ordered {
+		explicit = explicitBuckets
+	}
+	for i := first; i <= last; i++ {
+		if i-first == explicit && last-i > 1 {
+			add(i, float64(last-i)) // the alike full buckets up to the last
+			i = last - 1
+			continue
+		}
+		add(i, 1)
+	}
+	return out
+}
+
+// bucketAt is the index of the time bucket (of length l, the current one
+// having run for phase) holding age a, and its ages (start, end]: a
+// bucket's first instant is the oldest age it holds.
+func bucketAt(a, phase, l time.Duration) (int32, time.Duration, time.Duration) {
+	if a <= phase {
+		return 0, 0, phase
+	}
+	i := int32(math.Ceil(float64(a-phase) / float64(l)))
+	start := phase + time.Duration(i-1)*l
+	return i, start, start + l
+}
+
+// overlap is the length of [a, b) ∩ [c, d).
+func overlap(a, b, c, d time.Duration) time.Duration {
+	return max(min(b, d)-max(a, c), 0)
+}
