@@ -20,6 +20,7 @@ func (in *Input) Advise(ctx context.Context) (*Advice, error) {
 	if err != nil {
 		return nil, err
 	}
+	in.outgrown(cs)
 	in.rank(cs)
 	front := in.front(cs)
 	a := &Advice{Schema: Schema, Scenario: in.Scenario.DisplayName(), Model: in.Opts.Model.String(), Peak: in.Peak,
@@ -49,6 +50,27 @@ func (in *Input) Advise(ctx context.Context) (*Advice, error) {
 	}
 	a.Lost = in.lost(cs, a.Recommended)
 	return a, nil
+}
+
+// outgrown marks, when some candidate serves the load with every
+// partition of its tables within MaxPartitionRows over the horizon, every
+// other that serves it with partitions past the bound: it is not
+// recommended while one that stays under exists.
+func (in *Input) outgrown(cs []*Candidate) {
+	var under *Candidate
+	for _, c := range cs {
+		if len(c.Problems) == 0 && in.bounded(c.Prediction) && (under == nil || c.Prediction.QuestionMs < under.Prediction.QuestionMs) {
+			under = c
+		}
+	}
+	if under == nil {
+		return
+	}
+	for _, c := range cs {
+		if len(c.Problems) == 0 && !in.bounded(c.Prediction) {
+			c.Problems = append(c.Problems, in.growth(c)+"; "+under.Spec.Name+" stays under it")
+		}
+	}
 }
 
 // pick is candidate c as the recommendation (or runner-up).

@@ -20,14 +20,20 @@ type Candidate struct {
 	// Unit its time bucket ("" for none).
 	Buckets int
 	Unit    string
-	// Fewer is the same form with one bucket fewer, when it was judged
-	// (it is over the headroom: that is why this one has more).
-	Fewer *Candidate
+	// Fewer is the same form with one bucket fewer in table Searched (""
+	// for the main table, else an index table's name), when it was
+	// judged (it is over the headroom: that is why this one has more);
+	// SearchedBuckets is this one's count there.
+	Fewer           *Candidate
+	Searched        string
+	SearchedBuckets int
 
 	Scheme     *keygen.Scheme
 	Prediction *Prediction
 	// Problems say why it cannot be recommended (empty when it can).
 	Problems []string
+	// form is what a generated candidate was built from.
+	form *form
 }
 
 // timeLayouts are the time buckets the advisor uses, coarsest first, in
@@ -47,12 +53,14 @@ func layoutOf(unit string) string {
 }
 
 // pkSpec is a PartitionKey under construction: a field (or none), a time
-// bucket (or none), hash buckets of a source (or none).
+// bucket (or none), hash buckets of a source (or none); or an identifying
+// field alone (ident: a partition per entity).
 type pkSpec struct {
 	field   string
 	unit    string
 	buckets int
 	hashOf  string
+	ident   string
 }
 
 // template renders the PartitionKey template. The hash bucket leads a
@@ -60,6 +68,9 @@ type pkSpec struct {
 // not neighbours in key order (where Azure may serve them from one range
 // partition: seed 002, "Range partitions").
 func (k pkSpec) template() string {
+	if k.ident != "" {
+		return "{" + k.ident + "}"
+	}
 	var parts []string
 	if k.field != "" {
 		parts = append(parts, "{"+k.field+"}")
@@ -83,6 +94,9 @@ func (k pkSpec) template() string {
 // name is the candidate's name: its pieces joined by dashes, like
 // device-hour-hash4.
 func (k pkSpec) name() string {
+	if k.ident != "" {
+		return k.ident
+	}
 	var parts []string
 	if k.field != "" {
 		parts = append(parts, k.field)
@@ -101,6 +115,9 @@ func (k pkSpec) name() string {
 
 // pattern says the PartitionKey in words.
 func (k pkSpec) pattern() string {
+	if k.ident != "" {
+		return k.ident + " alone: a partition per entity"
+	}
 	var parts []string
 	if k.field != "" {
 		parts = append(parts, k.field)

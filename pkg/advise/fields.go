@@ -14,7 +14,7 @@ func (in *Input) keyFields() []string {
 	var out []string
 	for _, q := range in.Questions {
 		for _, f := range q.Fields() {
-			if _, ok := in.Pop.Support(f); ok && !slices.Contains(out, f) {
+			if _, ok := in.Support(f); ok && !slices.Contains(out, f) {
 				out = append(out, f)
 			}
 		}
@@ -94,7 +94,7 @@ func (in *Input) windowUnits() []string {
 
 // topShare is the largest probability of one value of field.
 func (in *Input) topShare(field string) float64 {
-	s, ok := in.Pop.Support(field)
+	s, ok := in.Support(field)
 	if !ok {
 		return 0
 	}

@@ -1,9 +1,11 @@
 package advise
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
@@ -22,7 +24,14 @@ type generator struct {
 	// inherit are the index tables the mix reads by name, which every
 	// candidate keeps so it runs the same workload.
 	inherit []keygen.IndexSpec
+	// hot are the generated candidates over the headroom, to spread over
+	// hash buckets once every form is judged.
+	hot []*Candidate
 }
+
+// maxSearches is how many hot candidates, the cheapest to ask first, are
+// spread over hash buckets: a search judges several bucket counts.
+const maxSearches = 8
 
 // Candidates generates the candidates, judges them with the scenario's own
 // schemes, and returns them all (own first), each with its prediction and
@@ -41,7 +50,27 @@ func (in *Input) Candidates(ctx context.Context) ([]*Candidate, error) {
 			return nil, err
 		}
 	}
+	// Spread the most promising hot ones: those whose only problem is
+	// their busiest partition (or their size), the cheapest questions
+	// first.
+	slices.SortStableFunc(g.hot, func(a, b *Candidate) int { return cmp.Compare(a.Prediction.QuestionMs, b.Prediction.QuestionMs) })
+	for n, c := range g.hot {
+		if n == maxSearches {
+			break
+		}
+		if err := g.relieve(c); err != nil {
+			return nil, err
+		}
+	}
 	return g.out, nil
+}
+
+// form is a candidate before it is judged: its PartitionKey, its RowKey
+// (and secondary rows), and its index tables.
+type form struct {
+	k  pkSpec
+	rk rowKey
+	ix []indexDesign
 }
 
 // forms generates every PartitionKey form with RowKey rk.
@@ -56,13 +85,15 @@ func (g *generator) forms(rk rowKey) error {
 		bases = append(bases, pkSpec{hashOf: in.hashSource(""), buckets: 2})
 	}
 	for _, u := range in.identFields() {
-		if k := (pkSpec{hashOf: u, buckets: 2}); !containsSpec(bases, k) {
-			bases = append(bases, k)
+		for _, k := range []pkSpec{{hashOf: u, buckets: 2}, {ident: u}} {
+			if !containsSpec(bases, k) {
+				bases = append(bases, k)
+			}
 		}
 	}
 	for _, b := range bases {
 		for _, k := range g.sized(b) {
-			if err := g.try(k, rk); err != nil {
+			if err := g.try(form{k: k, rk: rk}); err != nil {
 				return err
 			}
 		}
@@ -72,11 +103,12 @@ func (g *generator) forms(rk rowKey) error {
 
 // sized turns a base form into the forms worth judging: a field alone,
 // with the time bucket that bounds its partitions' size over the horizon,
+// with the month (seed 004's audit log: "partition by tenant and month"),
 // and with each calendar window a question asks within; time buckets
 // alone sized the same way.
 func (g *generator) sized(b pkSpec) []pkSpec {
 	in := g.in
-	if b.field == "" && b.unit == "" {
+	if (b.field == "" && b.unit == "") || b.ident != "" {
 		return []pkSpec{b}
 	}
 	share := 1.0
@@ -92,6 +124,9 @@ func (g *generator) sized(b pkSpec) []pkSpec {
 		units = append([]string{u}, units...)
 	} else if b.field == "" {
 		units = append([]string{"year"}, units...)
+	}
+	if b.field != "" && in.Pop.Spec().Interval > 0 {
+		units = append(units, "month")
 	}
 	for _, u := range units {
 		k := b
@@ -114,69 +149,67 @@ func containsSpec(s []pkSpec, k pkSpec) bool {
 
 // try judges the form, and the form with index tables for the questions
 // its main table can only scan; each of them whose busiest partition is
-// over the headroom, it judges again spread over the fewest hash buckets
-// that bring it under.
-func (g *generator) try(k pkSpec, rk rowKey) error {
-	c, err := g.build(k, rk, nil)
+// over the headroom (and has no other problem) it keeps to spread over
+// hash buckets once every form is judged.
+func (g *generator) try(f form) error {
+	c, err := g.build(f)
 	if err != nil {
 		return err
 	}
 	g.add(c)
 	tries := []*Candidate{c}
-	var ix []keygen.IndexSpec
-	if ix = g.in.indexesFor(c); len(ix) > 0 {
-		v, err := g.build(k, rk, ix)
+	if ds := g.in.indexDesigns(c); len(ds) > 0 {
+		v, err := g.build(form{k: f.k, rk: f.rk, ix: ds})
 		if err != nil {
 			return err
 		}
 		g.add(v)
 		tries = append(tries, v)
 	}
-	for n, t := range tries {
-		if !g.in.hot(t.Prediction) {
-			continue
-		}
-		var with []keygen.IndexSpec
-		if n > 0 {
-			with = ix
-		}
-		b, err := g.bucketed(k, rk, with, t)
-		if err != nil {
-			return err
-		}
-		if b != nil {
-			g.add(b)
+	for _, t := range tries {
+		if g.in.hot(t.Prediction) && g.onlyHot(t) && !slices.Contains(g.hot, t) {
+			g.hot = append(g.hot, t)
 		}
 	}
 	return nil
 }
 
-// build makes and judges the candidate of form k, RowKey rk and index
-// tables ix (besides those the mix reads), or returns the one judged
-// before with the same templates.
-func (g *generator) build(k pkSpec, rk rowKey, ix []keygen.IndexSpec) (*Candidate, error) {
+// build makes and judges the candidate of form f (with the index tables
+// the mix reads besides its own), or returns the one judged before with
+// the same templates.
+func (g *generator) build(f form) (*Candidate, error) {
+	k, rk := f.k, f.rk
 	name := k.name()
 	if rk.label != "" {
 		name += "-" + rk.label
 	}
 	pattern := k.pattern() + ", RowKey " + rk.template
+	if len(rk.rows) > 0 {
+		pattern += " and a secondary row " + strings.Join(rk.rows, ", ")
+	}
 	var names []string
-	for _, x := range ix {
-		names = append(names, x.Name)
+	ix := append([]keygen.IndexSpec(nil), g.inherit...)
+	for _, d := range f.ix {
+		x := d.spec()
+		names = append(names, d.label())
+		ix = append(ix, x)
 	}
 	if len(names) > 0 {
 		name += "+" + strings.Join(names, "+")
 		pattern += ", index " + strings.Join(names, ", ")
 	}
-	spec := keygen.SchemeSpec{Name: name, PartitionKey: k.template(), RowKey: rk.template, Indexes: append(append([]keygen.IndexSpec(nil), g.inherit...), ix...)}
+	spec := keygen.SchemeSpec{Name: name, PartitionKey: k.template(), RowKey: rk.template, Rows: rk.rows, Indexes: ix}
 	spec, err := g.in.unique(spec)
 	if err != nil {
 		return nil, fmt.Errorf("candidate %s: %w", name, err)
 	}
 	if c := g.seen[signature(spec)]; c != nil {
+		if c.form == nil {
+			c.form = &f // one of the scenario's own: its buckets can be searched like a generated form's
+		}
 		return c, nil
 	}
-	c := &Candidate{Spec: spec, Pattern: pattern, Buckets: k.buckets, Unit: k.unit}
+	c := &Candidate{Spec: spec, Pattern: pattern, Buckets: k.buckets, Unit: k.unit, form: &f}
 	return c, g.judge(c)
 }
 
@@ -215,59 +248,146 @@ func (g *generator) add(c *Candidate) {
 func signature(s keygen.SchemeSpec) string {
 	parts := []string{s.PartitionKey, s.RowKey, strings.Join(s.Rows, "\x01")}
 	for _, ix := range s.Indexes {
-		parts = append(parts, ix.Name, ix.PartitionKey, ix.RowKey)
+		parts = append(parts, ix.Name, ix.PartitionKey, ix.RowKey, fmt.Sprint(ix.CarriesAll, ix.Carries))
 	}
 	return strings.Join(parts, "\x00")
 }
 
-// bucketed judges form k spread over N hash buckets, N the smallest that
-// keeps the busiest partition at or below the headroom share of its
-// target, found by doubling and then bisecting (the busiest partition
-// does not grow with more buckets). It starts at the lower bound: the
-// busiest key's new entities alone, split fewer ways, would be over the
-// headroom. nil when MaxBuckets are not enough.
-func (g *generator) bucketed(k pkSpec, rk rowKey, ix []keygen.IndexSpec, base *Candidate) (*Candidate, error) {
-	in := g.in
-	if k.buckets == 0 {
-		k.hashOf = in.hashSource(k.field)
+// onlyHot reports whether candidate c's problems are its busiest
+// partition's load, or its size, alone: what hash buckets may fix.
+func (g *generator) onlyHot(c *Candidate) bool {
+	for _, p := range c.Problems {
+		if !strings.HasPrefix(p, "hot:") {
+			return false
+		}
 	}
-	judged := map[int]*Candidate{max(k.buckets, 1): base}
-	at := func(n int) (*Candidate, error) {
+	return true
+}
+
+// relieve judges candidate c again, while its busiest partition is over
+// the headroom, with the table that partition is in (the main table or an
+// index table) spread over the fewest hash buckets that bring it under;
+// each such candidate is added.
+func (g *generator) relieve(c *Candidate) error {
+	for round := 0; round < 3 && c != nil && c.form != nil && g.in.hot(c.Prediction); round++ {
+		var at func(n int) (*Candidate, error)
+		f := *c.form
+		lo := max(f.k.buckets, 1)
+		x := g.hotIndex(c)
+		switch {
+		case x >= 0:
+			lo = max(f.ix[x].buckets, 1)
+			at = func(n int) (*Candidate, error) {
+				v := f
+				v.ix = append([]indexDesign(nil), f.ix...)
+				d := &v.ix[x]
+				d.buckets = n
+				if d.unit != "" || d.ident == "" {
+					d.unit = g.in.granularity(g.in.designShare(*d)/float64(n), g.in.itemBytes())
+				}
+				return g.build(v)
+			}
+		case f.k.ident != "":
+			return nil // a partition per entity: no buckets to add
+		default:
+			if f.k.buckets == 0 {
+				f.k.hashOf = g.in.hashSource(f.k.field)
+			}
+			at = func(n int) (*Candidate, error) {
+				v := f
+				v.k.buckets = n
+				if v.k.unit != "" {
+					if u := g.in.granularity(g.in.keyShare(v.k.field)/float64(n), g.in.itemBytes()); u != "" {
+						v.k.unit = u
+					}
+				}
+				return g.build(v)
+			}
+		}
+		b, err := g.fewest(c, lo, at)
+		if err != nil || b == nil {
+			return err
+		}
+		b.Searched, b.SearchedBuckets = "", b.form.k.buckets
+		if x >= 0 {
+			b.Searched, b.SearchedBuckets = b.form.ix[x].spec().Name, b.form.ix[x].buckets
+		}
+		g.add(b)
+		c = b
+	}
+	return nil
+}
+
+// hotIndex is the index of the index design holding candidate c's
+// busiest partition (reports name an index table's "Name/PartitionKey"),
+// or -1 when it is in the main table.
+func (g *generator) hotIndex(c *Candidate) int {
+	name, _, ok := strings.Cut(c.Prediction.BusiestPartition, "/")
+	if !ok || c.form == nil {
+		return -1
+	}
+	for x, d := range c.form.ix {
+		if d.spec().Name == name {
+			return x
+		}
+	}
+	return -1
+}
+
+// designShare is the largest share of new entities one partition of
+// index design d takes before hash buckets: its busiest key's.
+func (in *Input) designShare(d indexDesign) float64 {
+	share := 1.0
+	for _, f := range d.keys {
+		share *= in.topShare(f)
+	}
+	return share
+}
+
+// fewest judges the candidate with N hash buckets, N the smallest above
+// lo that keeps the busiest partition at or below the headroom share of
+// its target, found by doubling and then bisecting (the busiest partition
+// does not grow with more buckets); at builds the form with n buckets.
+// It starts at the lower bound: the busiest partition's new entities
+// alone, split fewer ways, would be over the headroom. nil when
+// MaxBuckets are not enough. The candidate found remembers the one with
+// a bucket fewer (Fewer), which is over the headroom.
+func (g *generator) fewest(base *Candidate, lo int, at func(n int) (*Candidate, error)) (*Candidate, error) {
+	in := g.in
+	judged := map[int]*Candidate{lo: base}
+	get := func(n int) (*Candidate, error) {
 		if c := judged[n]; c != nil {
 			return c, nil
 		}
-		f := k
-		f.buckets = n
-		if f.unit != "" {
-			if u := in.granularity(in.keyShare(f.field)/float64(n), in.itemBytes()); u != "" {
-				f.unit = u
-			}
-		}
-		c, err := g.build(f, rk, ix)
+		c, err := at(n)
 		judged[n] = c
 		return c, err
 	}
-	lo := max(k.buckets, 1) // over the headroom
-	hi := max(lo+1, 2, int(math.Ceil(in.lowerBound(base.Prediction)*float64(lo))))
-	for {
+	lb := int(math.Ceil(in.lowerBound(base.Prediction) * float64(lo)))
+	hi := max(lo+1, 2, lb)
+	for first := true; ; first = false {
 		if hi > MaxBuckets {
 			return nil, nil
 		}
-		c, err := at(hi)
+		c, err := get(hi)
 		if err != nil {
 			return nil, err
 		}
 		if !in.hot(c.Prediction) {
 			break
 		}
+		b := base.Prediction.BusiestEntitiesPerSec
+		if spread := b * (1 - float64(lo)/float64(hi)); first && b-c.Prediction.BusiestEntitiesPerSec < spread/4 {
+			return nil, nil // buckets hardly relieve it: its load is not one buckets spread
+		}
 		lo, hi = hi, min(2*hi, MaxBuckets+1)
 	}
-	if lb := int(math.Ceil(in.lowerBound(base.Prediction) * float64(max(k.buckets, 1)))); lb-1 > lo {
+	if lb-1 > lo {
 		lo = lb - 1 // fewer cannot hold the busiest key's writes
 	}
 	for hi-lo > 1 {
 		mid := (lo + hi) / 2
-		c, err := at(mid)
+		c, err := get(mid)
 		if err != nil {
 			return nil, err
 		}
@@ -278,7 +398,7 @@ func (g *generator) bucketed(k pkSpec, rk rowKey, ix []keygen.IndexSpec, base *C
 		}
 	}
 	c := judged[hi]
-	fewer, err := at(lo) // judged unless only the lower bound ruled it out
+	fewer, err := get(lo) // judged unless only the lower bound ruled it out
 	if err != nil {
 		return nil, err
 	}

@@ -12,9 +12,10 @@ const costTie = 0.01
 // rank orders candidates best first: those that can be recommended
 // before those that cannot; among them the cheaper questions (the
 // weighted mean service time of a question), then partitions that stay
-// under the size bound over the horizon, then fewer requests to the
-// account, then the cooler busiest partition, then the name. Among those
-// that cannot, fewer problems first.
+// under the size bound over the horizon, then the main table answering
+// more of the questions asked itself (the primary query pattern keys it),
+// then fewer requests to the account, then the cooler busiest partition,
+// then the name. Among those that cannot, fewer problems first.
 func (in *Input) rank(cs []*Candidate) {
 	sort.SliceStable(cs, func(a, b int) bool {
 		x, y := cs[a], cs[b]
@@ -31,6 +32,9 @@ func (in *Input) rank(cs []*Candidate) {
 		if bx, by := in.bounded(px), in.bounded(py); bx != by {
 			return bx
 		}
+		if mx, my := in.mainShare(px), in.mainShare(py); !tie(mx, my) {
+			return mx > my // the primary query pattern keys the main table (seed 004's decision framework)
+		}
 		if !tie(px.AccountRequestsPerSec, py.AccountRequestsPerSec) {
 			return px.AccountRequestsPerSec < py.AccountRequestsPerSec
 		}
@@ -39,6 +43,23 @@ func (in *Input) rank(cs []*Candidate) {
 		}
 		return x.Spec.Name < y.Spec.Name
 	})
+}
+
+// mainShare is the share of the questions asked (by weight in the mix)
+// that the main table answers itself, without an index table.
+func (in *Input) mainShare(p *Prediction) float64 {
+	w := in.QuestionWeights()
+	total, main := 0.0, 0.0
+	for k, q := range p.Questions {
+		total += w[k]
+		if q.Plan != "index" {
+			main += w[k]
+		}
+	}
+	if total == 0 {
+		return 1
+	}
+	return main / total
 }
 
 // tie reports whether a and b are within costTie of each other.

@@ -51,15 +51,7 @@ func adviseOn(t *testing.T, name string) *Advice {
 func adviseWith(t *testing.T, name string, opts Options) *Advice {
 	t.Helper()
 	sc, _ := load(t, name)
-	in, err := Prepare(sc, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := in.Advise(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a
+	return adviseParsed(t, sc, opts)
 }
 
 // candidate finds a judged candidate by name.

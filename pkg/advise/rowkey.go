@@ -5,16 +5,24 @@ import (
 	"github.com/tablestress/tablestress/pkg/question"
 )
 
-// rowKey is a RowKey template and what it is called in a candidate's name
-// when the questions ask for more than one.
-type rowKey struct{ template, label string }
+// rowKey is a RowKey template, the secondary rows written with it, and
+// what it is called in a candidate's name when the questions ask for more
+// than one.
+type rowKey struct {
+	template string
+	rows     []string
+	label    string
+}
 
 // rowKeys are the RowKeys that serve the questions: the event time,
 // inverted for newest first ((DateTime.MaxValue - t).Ticks, seed 000's
 // "descending timestamp trick") or ascending for oldest first, when a
-// question wants an order or knows the time; and a field that identifies
-// an entity, when a question asks for one entity by it without the time.
-// Both when both are asked (an index table then serves the other). A
+// question wants an order or knows the time; a field that identifies an
+// entity, when a question asks for one entity by it without the time;
+// and when both are asked, the time-ordered RowKey with a secondary row
+// keyed by the identifying field in the entity's own partition, written
+// with it in one entity group transaction (seed 002's BIB:/AGE: rows), so
+// one partition serves both (or an index table serves the other). A
 // population whose event time does not move orders nothing: a GUID.
 func (in *Input) rowKeys() []rowKey {
 	var newest, oldest, timed bool
@@ -33,14 +41,24 @@ func (in *Input) rowKeys() []rowKey {
 	}
 	var out []rowKey
 	ordered := in.Pop.Spec().Interval > 0
+	order := ""
 	switch {
 	case ordered && oldest && !newest:
+		order = "ticks"
 		out = append(out, rowKey{template: "{ticks}", label: "oldest"})
 	case ordered && (newest || timed || ident == ""):
+		order = "inverted_ticks"
 		out = append(out, rowKey{template: "{inverted_ticks}", label: "newest"})
 	}
-	if ident != "" {
+	if ident != "" && (order == "" || timed) {
+		// keyed by the identifier when no question walks the rows in
+		// order (else the secondary row below serves both)
 		out = append(out, rowKey{template: "{" + ident + "}", label: "by-" + ident})
+	}
+	if ident != "" && order != "" {
+		// The literal prefixes keep each kind of row in a RowKey range of
+		// its own, so a range over one never reads the other.
+		out = append(out, rowKey{template: "T_{" + order + "}", rows: []string{"ID_{" + ident + "}"}, label: "rows"})
 	}
 	if len(out) == 0 {
 		out = append(out, rowKey{template: "{guid}"})

@@ -1,7 +1,6 @@
 package advise
 
 import (
-	"context"
 	"encoding/json"
 	"math"
 	"strings"
@@ -55,14 +54,8 @@ func TestCosmosUnitsAndLogicalPartitionLimit(t *testing.T) {
 	if opts.Model, err = model.Parse("cosmos,ru=1000000"); err != nil {
 		t.Fatal(err)
 	}
-	in, err := Prepare(sc, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := in.Advise(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := adviseParsed(t, sc, opts)
+	in := a.Input
 	r := a.Recommended
 	if r == nil || r.Candidate.Unit != "minute" || r.Predicted.BytesAfterHorizon > opts.Headroom*float64(opts.Model.Cosmos.LogicalBytes) {
 		t.Fatalf("recommended %+v: want minute partitions within the headroom of 20 GB", r)

@@ -24,12 +24,17 @@ func (in *Input) why(c *Candidate, all []*Candidate) []string {
 			textfit.Rate(in.PartitionTarget()), pctText(in.Opts.Headroom))
 	}
 	if f := c.Fewer; f != nil { // its bucket count was searched for
-		with := fmt.Sprintf("with %d", f.Buckets)
-		if f.Buckets == 0 {
+		n := c.SearchedBuckets - 1
+		with := fmt.Sprintf("with %d", n)
+		if n <= 1 {
 			with = "without buckets"
 		}
-		add("%d hash buckets are the fewest that keep it there: %s, the busiest partition (%q) would take %s entities/s, over %s of the target",
-			c.Buckets, with, f.Prediction.BusiestPartition, textfit.Rate(f.Prediction.BusiestEntitiesPerSec), pctText(in.Opts.Headroom))
+		of := ""
+		if c.Searched != "" {
+			of = " of index table " + c.Searched
+		}
+		add("%d hash buckets%s are the fewest that keep it there: %s, the busiest partition (%q) would take %s entities/s, over %s of the target",
+			c.SearchedBuckets, of, with, f.Prediction.BusiestPartition, textfit.Rate(f.Prediction.BusiestEntitiesPerSec), pctText(in.Opts.Headroom))
 	}
 	for _, ix := range c.Spec.Indexes {
 		var asks []string

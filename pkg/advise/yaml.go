@@ -25,12 +25,20 @@ type indexDoc struct {
 	Name         string `yaml:"name"`
 	PartitionKey string `yaml:"partition_key"`
 	RowKey       string `yaml:"row_key"`
+	Carries      any    `yaml:"carries,omitempty"`
 }
 
 func docOf(spec keygen.SchemeSpec) schemeDoc {
 	d := schemeDoc{Name: spec.Name, Description: spec.Description, PartitionKey: spec.PartitionKey, RowKey: spec.RowKey, Rows: spec.Rows}
 	for _, ix := range spec.Indexes {
-		d.Indexes = append(d.Indexes, indexDoc{Name: ix.Name, PartitionKey: ix.PartitionKey, RowKey: ix.RowKey})
+		x := indexDoc{Name: ix.Name, PartitionKey: ix.PartitionKey, RowKey: ix.RowKey}
+		switch {
+		case ix.CarriesAll:
+			x.Carries = "all"
+		case len(ix.Carries) > 0:
+			x.Carries = ix.Carries
+		}
+		d.Indexes = append(d.Indexes, x)
 	}
 	return d
 }
@@ -65,10 +73,10 @@ func schemeNode(spec keygen.SchemeSpec) (*yaml.Node, error) {
 // ProofScenario is the scenario the proof runs: the scenario's own file
 // with its schemes replaced by the proof's (each of the scenario's own
 // kept as it was written), its workload at the proof's rate (stages
-// and target partitions dropped), duration and warm-up, and under the advised model. For one
-// account's share of a split load, its population grows k times slower
-// and seeds a k-th of the entities. The result passes validate like the
-// file it came from.
+// and target partitions dropped), duration and warm-up, under the
+// advised model, seeded as deep as the proof predicts (p.Entities). For
+// one account's share of a split load, its population grows k times
+// slower. The result passes validate like the file it came from.
 func ProofScenario(src []byte, a *Advice, p *Proof) ([]byte, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
@@ -101,12 +109,12 @@ func ProofScenario(src []byte, a *Advice, p *Proof) ([]byte, error) {
 	emb := mapping(root, "embedded")
 	set(emb, "model", scalar(a.ProofModel()))
 	del(emb, "models")
+	pop := mapping(root, "population")
 	if a.Split != nil {
-		pop := mapping(root, "population")
 		sp := a.Split.Input.Scenario.Population
 		set(pop, "interval", scalar(sp.Interval.D().String()))
-		set(pop, "entities", scalar(fmt.Sprint(int64(sp.Entities))))
 	}
+	set(pop, "entities", scalar(fmt.Sprint(p.Entities))) // the depth the proof predicts at
 	return yaml.Marshal(&doc)
 }
 

@@ -1,7 +1,6 @@
 package advise
 
 import (
-	"context"
 	"math"
 	"regexp"
 	"strings"
@@ -45,8 +44,9 @@ func TestSchemeBlockRoundTrip(t *testing.T) {
 }
 
 // The proof's scenario is the scenario's own file with the proof's
-// schemes (its own as written), at the peak for the proof's duration: it
-// passes validate, and a run of it is what the proof predicts for.
+// schemes (its own as written), at the peak for the proof's duration,
+// seeded as deep as the proof predicts (1,000,000 entities): it passes
+// validate, and a run of it is what the proof predicts for.
 func TestProofScenario(t *testing.T) {
 	for _, name := range []string{"iot-telemetry", "ecommerce-orders", "event-logs", "blog-posts", "multi-tenant", "account-limit"} {
 		a := adviseOn(t, name)
@@ -72,8 +72,11 @@ func TestProofScenario(t *testing.T) {
 		if float64(w.Rate) != p.Rate || len(w.Stages) != 0 || w.Duration.D().Seconds() != p.DurationS || w.Warmup.D().Seconds() != p.WarmupS {
 			t.Errorf("%s: workload %+v, proof at %v ops/s for %vs after %vs", name, w, p.Rate, p.DurationS, p.WarmupS)
 		}
-		if name == "account-limit" && (int64(sc.Population.Entities) != 10_000 || p.Rate*3 != a.Peak) {
-			t.Errorf("one of 3 accounts: %d entities at %v ops/s", int64(sc.Population.Entities), p.Rate)
+		if int64(sc.Population.Entities) != p.Entities || p.Entities != DefaultProofDepth {
+			t.Errorf("%s: the proof seeds %d entities, predicts at %d; want %d", name, int64(sc.Population.Entities), p.Entities, DefaultProofDepth)
+		}
+		if name == "account-limit" && p.Rate*3 != a.Peak {
+			t.Errorf("one of 3 accounts: %v ops/s", p.Rate)
 		}
 	}
 }
@@ -132,14 +135,7 @@ func TestProofScenarioOfStages(t *testing.T) {
 	if len(errs) > 0 || len(sc.Workload.Stages) != 2 {
 		t.Fatalf("%v %+v", errs, sc.Workload)
 	}
-	in, err := Prepare(sc, Defaults())
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := in.Advise(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := adviseParsed(t, sc, Defaults())
 	p := a.mustPlan(t, ProofOptions{RecommendedOnly: true})
 	out, err := ProofScenario([]byte(staged), a, p)
 	if err != nil {

@@ -55,7 +55,7 @@ func (in *Input) TimeBucket(t *keygen.Template) time.Duration {
 		if p.Kind == keygen.PartLiteral {
 			continue
 		}
-		if s := sourceOf(in.Pop, p); s.kind == srcBucket && (out == 0 || s.res < out) {
+		if s := in.sourceOf(p); s.kind == srcBucket && (out == 0 || s.res < out) {
 			out = s.res
 		}
 	}
@@ -66,7 +66,7 @@ func (in *Input) TimeBucket(t *keygen.Template) time.Duration {
 // coarser than the population's interval (every entity of the moment
 // shares it).
 func (in *Input) TimeBucketed(p keygen.Part) bool {
-	return p.Kind != keygen.PartLiteral && sourceOf(in.Pop, p).kind == srcBucket
+	return p.Kind != keygen.PartLiteral && in.sourceOf(p).kind == srcBucket
 }
 
 // Within is the entities of a table of size s whose event time lies in

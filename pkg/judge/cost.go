@@ -1,12 +1,17 @@
 package judge
 
 import (
+	"encoding/binary"
 	"math"
-	"strconv"
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/question"
 )
+
+// MaxParallel is how many requests a question has in flight at once
+// (an application's fan-out of partitions, or its point reads after an
+// index, goes out in waves of at most this many): what its rounds count.
+const MaxParallel = 64
 
 // ptype is a kind of partition an ask reads in each time bucket: mult of
 // them, each holding share of the entities and match of those with the
@@ -28,13 +33,36 @@ type ptype struct {
 func (qj *qjudge) ptypes(a ask) []ptype {
 	lay := qj.lay
 	if lay.unique {
-		return []ptype{{key: -1, mult: 1, share: 0, match: 0, mass: a.weight, pv: a.pv}}
+		// A partition per entity: a scan reads every one of them, a key
+		// computed from what is known reads the entity's own.
+		n := math.Max(qj.s.Entities, 1)
+		if qj.acc.AnyPK {
+			return []ptype{{key: -1, mult: n, share: 1 / n, match: a.pv / n, mass: a.weight, perQuestion: true, pv: a.pv}}
+		}
+		return []ptype{{key: -1, mult: 1, share: 1 / n, match: a.pv / n, mass: a.weight, pv: a.pv}}
 	}
 	if qj.acc.AnyPK {
-		out := make([]ptype, 0, len(lay.groups))
-		for g, gr := range lay.groups {
-			share := gr.share / lay.hashes
-			out = append(out, ptype{key: int32(g), mult: lay.partitionsPerGroup(g), share: share, match: share * a.pv, mass: a.weight, perQuestion: true, pv: a.pv})
+		// Every partition of the table, its groups alike to three
+		// significant digits taken together (their load is put on each
+		// group by scanLoads).
+		if qj.scanKinds == nil {
+			qj.scanKinds = map[uint64]int{}
+			for g, gr := range lay.groups {
+				share := gr.share / lay.hashes
+				key := math.Float64bits(share) &^ (1<<48 - 1) // alike to about 6%
+				k, ok := qj.scanKinds[key]
+				if !ok {
+					k = len(qj.scan)
+					qj.scanKinds[key] = k
+					qj.scan = append(qj.scan, ptype{key: -1, share: share, perQuestion: true})
+				}
+				qj.scan[k].mult += lay.partitionsPerGroup(g)
+			}
+		}
+		out := make([]ptype, len(qj.scan))
+		for k, t := range qj.scan {
+			t.match, t.mass, t.pv = t.share*a.pv, a.weight, a.pv
+			out[k] = t
 		}
 		return out
 	}
@@ -76,13 +104,59 @@ func (qj *qjudge) ptypes(a ask) []ptype {
 type eval struct {
 	partitions, requests, rounds, visited, returned, gets float64
 	hits                                                  []hit
+	at                                                    map[int]int // hits by partition kind and bucket, when many
+	// squares are the figures' mean squares, for an eval merged over
+	// moments and ages (their spread from question to question).
+	squares [6]float64
 }
 
+// hit is how a kind of partition (t) in a time bucket (b) is read by an
+// ask: w reads, wv rows visited and wc rows counted over them, wcc the sum
+// of the counts' squares (the load's variance).
 type hit struct {
-	t                int
-	b                int32
-	w                float64
-	visited, counted float64
+	t              int
+	b              int32
+	w, wv, wc, wcc float64
+}
+
+// addWeighted adds hit h, share of the time, to e's hits.
+func (e *eval) addWeighted(h hit, share float64) {
+	e.addTotals(h.t, h.b, share*h.w, share*h.wv, share*h.wc, share*h.wcc)
+}
+
+// addHit adds w reads visiting v rows and counting c each, merged with
+// the hit of the same partition kind and bucket.
+func (e *eval) addHit(t int, b int32, w, v, c float64) {
+	e.addTotals(t, b, w, w*v, w*c, w*c*c)
+}
+
+// addTotals adds reads to the hit of partition kind t in bucket b.
+func (e *eval) addTotals(t int, b int32, w, wv, wc, wcc float64) {
+	k, ok := -1, false
+	if e.at != nil {
+		k, ok = e.at[t*(recent+1)+int(b)]
+	} else {
+		for i := range e.hits {
+			if h := &e.hits[i]; h.t == t && h.b == b {
+				k, ok = i, true
+				break
+			}
+		}
+	}
+	if ok {
+		h := &e.hits[k]
+		h.w, h.wv, h.wc, h.wcc = h.w+w, h.wv+wv, h.wc+wc, h.wcc+wcc
+		return
+	}
+	e.hits = append(e.hits, hit{t: t, b: b, w: w, wv: wv, wc: wc, wcc: wcc})
+	if e.at == nil && len(e.hits) > 16 {
+		e.at = make(map[int]int, 64)
+		for i, h := range e.hits {
+			e.at[h.t*(recent+1)+int(h.b)] = i
+		}
+	} else if e.at != nil {
+		e.at[t*(recent+1)+int(b)] = len(e.hits) - 1
+	}
 }
 
 // figures are the eval's figures in QuestionCost's order.
@@ -90,24 +164,70 @@ func (e *eval) figures() [6]float64 {
 	return [6]float64{e.partitions, e.requests, e.rounds, e.visited, e.returned, e.gets}
 }
 
-// evalMemo is eval, remembered for asks alike to three significant digits.
-func (qj *qjudge) evalMemo(a ask, ts []ptype, now time.Time, age float64) *eval {
-	key := make([]byte, 0, 64)
-	num := func(f float64) { key = strconv.AppendFloat(append(key, ','), roundTo(f, 3), 'g', -1, 64) }
-	num(a.pv)
-	num(float64(now.UnixNano()))
-	num(age)
-	for _, t := range ts {
-		num(t.share)
-		num(t.match)
-		num(t.mult)
+// memoKey names an ask for evalMemo: the ages exactly, and its rows'
+// laws to about two significant digits (the leading bits of each figure:
+// asks that differ by less read alike); lists of more than two kinds of
+// partition are named by a string of all their figures.
+type memoKey struct {
+	ages  string
+	pv    uint64
+	kinds [6]uint64
+	more  string
+}
+
+// approx is a figure's sign, exponent and seven leading bits of mantissa.
+func approx(f float64) uint64 { return math.Float64bits(f) &^ (1<<45 - 1) }
+
+// evalMemo is the ask's reads averaged over the moments it is judged at
+// and the ages its entity is picked at, remembered for asks alike
+// (memoKey).
+func (qj *qjudge) evalMemo(a ask, ts []ptype, ages []float64) *eval {
+	k := memoKey{pv: approx(a.pv)}
+	b := make([]byte, 0, 8*len(ages))
+	for _, age := range ages {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(age))
 	}
-	if e, ok := qj.memo[string(key)]; ok {
+	k.ages = string(b)
+	if !qj.acc.AnyPK { // a scan of the table reads every partition, whatever is asked
+		if len(ts) <= 2 {
+			for i, t := range ts {
+				k.kinds[3*i], k.kinds[3*i+1], k.kinds[3*i+2] = approx(t.share), approx(t.match), approx(t.mult)
+			}
+		} else {
+			m := make([]byte, 0, 24*len(ts))
+			for _, t := range ts {
+				m = binary.LittleEndian.AppendUint64(m, approx(t.share))
+				m = binary.LittleEndian.AppendUint64(m, approx(t.match))
+				m = binary.LittleEndian.AppendUint64(m, approx(t.mult))
+			}
+			k.more = string(m)
+		}
+	}
+	if e, ok := qj.memo[k]; ok {
 		return e
 	}
-	e := qj.eval(ts, now, age)
-	qj.memo[string(key)] = e
-	return e
+	all := &eval{}
+	share := 1 / float64(len(qj.nows)*len(ages))
+	for _, now := range qj.nows {
+		for _, age := range ages {
+			e := qj.eval(ts, now, age)
+			for _, h := range e.hits {
+				all.addWeighted(h, share)
+			}
+			v := e.figures()
+			all.partitions += share * v[0]
+			all.requests += share * v[1]
+			all.rounds += share * v[2]
+			all.visited += share * v[3]
+			all.returned += share * v[4]
+			all.gets += share * v[5]
+			for i := range v {
+				all.squares[i] += share * v[i] * v[i]
+			}
+		}
+	}
+	qj.memo[k] = all
+	return all
 }
 
 // eval is the cost of reading partitions ts at moment now for an entity
@@ -117,18 +237,18 @@ func (qj *qjudge) eval(ts []ptype, now time.Time, age float64) *eval {
 	switch {
 	case qj.plan.Kind == question.Point:
 		e.partitions, e.requests, e.rounds, e.visited, e.returned, e.gets = 1, 1, 1, 1, 1, 1
-		e.hits = []hit{{t: 0, b: qj.pickedBucket(now, age), w: 1, visited: 1, counted: 1}}
+		e.addHit(0, qj.pickedBucket(now, age), 1, 1, 1)
 		return e
 	case qj.acc.RKPoint && qj.x > 0: // an index row by its keys
 		e.partitions, e.requests, e.rounds, e.visited, e.returned = 1, 1, 1, 1, 1
-		e.hits = []hit{{t: 0, b: qj.pickedBucket(now, age), w: 1, visited: 1, counted: 1}}
+		e.addHit(0, qj.pickedBucket(now, age), 1, 1, 1)
 	default:
 		qj.read(e, ts, now, age)
 	}
 	if qj.acc.Fetches && e.returned > 0 {
 		e.requests += e.returned
 		e.gets += e.returned
-		e.rounds += math.Min(1, e.returned)
+		e.rounds += math.Max(math.Min(1, e.returned), e.returned/MaxParallel)
 		e.visited += e.returned
 		e.partitions += qj.j.distinctMain(e.returned)
 	}
@@ -173,7 +293,7 @@ func (qj *qjudge) read(e *eval, ts []ptype, now time.Time, age float64) {
 		e.visited += w * c.visited
 		e.returned += w * c.ents
 		for k, t := range c.per {
-			e.hits = append(e.hits, hit{t: k, b: g.b, w: w, visited: t[0], counted: t[1]})
+			e.addHit(k, g.b, w, t[0], t[1])
 		}
 		if qj.ordered && poissonBelow(qj.q.Limit, found) < 1e-9 {
 			break
@@ -190,9 +310,9 @@ func (qj *qjudge) read(e *eval, ts []ptype, now time.Time, age float64) {
 // integral for a long one.
 func (qj *qjudge) reached(found, m, n float64) float64 {
 	k := qj.q.Limit
-	if n <= explicitBuckets || m <= 0 {
+	if n <= 8 || m <= 0 || m > math.Sqrt(float64(k))/2 {
 		if m <= 0 {
-			return n
+			return n * poissonBelow(k, found)
 		}
 		sum := 0.0
 		for i := 0.0; i < n; i++ {
@@ -253,7 +373,7 @@ func (qj *qjudge) bucketCost(ts []ptype, g seg, totalMult float64) bucketCost {
 		longest = math.Max(longest, reqs)
 		c.per = append(c.per, [2]float64{visited, rows})
 	}
-	c.rounds = longest
+	c.rounds = math.Max(longest, c.reqs/MaxParallel)
 	if totalMult <= 1 {
 		c.rounds = c.reqs
 	}
@@ -278,9 +398,9 @@ func (qj *qjudge) query(r, m, me float64) (reqs, visited, rows, ents float64) {
 	return pages(m, r), r, m, me
 }
 
-// attribute puts an ask's reads on the partitions they visit, share of
-// the time it is asked this way.
-func (qj *qjudge) attribute(a ask, ts []ptype, e *eval, share float64) {
+// attribute puts an ask's reads (merged over the moments and ages it is
+// judged at) on the partitions they visit.
+func (qj *qjudge) attribute(a ask, ts []ptype, e *eval) {
 	l := qj.l
 	for _, h := range e.hits {
 		t := ts[h.t]
@@ -288,13 +408,13 @@ func (qj *qjudge) attribute(a ask, ts []ptype, e *eval, share float64) {
 			continue
 		}
 		k := pkey{int32(qj.x), t.key, h.b}
-		w := h.w
+		f := qj.rate * t.mass
 		if h.b == recent {
-			w /= math.Max(qj.lay.buckets(qj.s)-recent, 1)
+			f /= math.Max(qj.lay.buckets(qj.s)-recent, 1)
 		}
-		l.add(k, qj.rate*t.mass*share*w, h.visited, h.counted, 0)
+		l.addTotals(k, f*h.wv, f*h.wc, f*h.wcc, 0)
 	}
 	if qj.acc.Fetches && e.returned > 0 {
-		qj.fetch[compKey(qj.j.mainComp(qj.q, a))] += qj.rate * a.weight * share * e.returned
+		qj.fetch[compKey(qj.j.mainComp(qj.q, a))] += qj.rate * a.weight * e.returned
 	}
 }

@@ -36,28 +36,60 @@ func slicesContains(s []string, v string) bool { return slices.Contains(s, v) }
 // rows an index answers with are the newest, or the window's).
 func (j *judging) spreadFetches(l *loads, f fetches) {
 	main := j.lays[0]
+	if main.unique || len(f) == 0 {
+		return // a partition per entity: each read its own
+	}
 	ru := model.ReadUnits(j.item.bytes)
+	byComp := j.mainByComp()
 	for _, key := range slices.Sorted(maps.Keys(f)) {
 		rate := f[key]
 		fixed := decodeComp(key)
-		if main.unique {
-			continue // a partition per entity: each read its own
-		}
-		norm := 0.0
-		for _, g := range main.groups {
-			if consistent(g.comp, fixed) {
-				norm += g.share * g.mult
+		// The groups the fixed components allow: the fewest listed under
+		// one of them, or every group when none is fixed.
+		var gs []int32
+		all := true
+		for k, c := range fixed {
+			if c >= 0 && (all || len(byComp[k][c]) < len(gs)) {
+				gs, all = byComp[k][c], false
 			}
 		}
+		norm := 0.0
+		each := func(fn func(g int32)) {
+			if all {
+				for g := range main.groups {
+					fn(int32(g))
+				}
+				return
+			}
+			for _, g := range gs {
+				if consistent(main.groups[g].comp, fixed) {
+					fn(g)
+				}
+			}
+		}
+		each(func(g int32) { norm += main.groups[g].share * main.groups[g].mult })
 		if !(norm > 0) {
 			continue
 		}
-		for gi, g := range main.groups {
-			if consistent(g.comp, fixed) {
-				l.add(pkey{0, int32(gi), 0}, rate*g.share/norm/main.hashes, 1, 1, ru)
-			}
+		each(func(g int32) {
+			l.add(pkey{0, g, 0}, rate*main.groups[g].share/norm/main.hashes, 1, 1, ru)
+		})
+	}
+}
+
+// mainByComp lists the main table's groups by each field's component.
+func (j *judging) mainByComp() []map[int32][]int32 {
+	main := j.lays[0]
+	out := make([]map[int32][]int32, len(main.fields))
+	for k := range out {
+		out[k] = map[int32][]int32{}
+	}
+	for g, gr := range main.groups {
+		for k, c := range gr.comp {
+			out[k][c] = append(out[k][c], int32(g))
 		}
 	}
+	return out
 }
 
 func consistent(comp, fixed []int32) bool {
@@ -86,10 +118,7 @@ func (j *judging) distinctMain(k float64) float64 {
 	if main.unique {
 		return k
 	}
-	p := 0.0
-	for g := range main.groups {
-		p += main.partitionsPerGroup(g)
-	}
+	p := main.keys()
 	if !(p > 0) {
 		return k
 	}

@@ -73,6 +73,15 @@ func (in *Input) law(field string) *fieldLaw {
 	return l
 }
 
+// Support is field's values and their probabilities (keygen's Support),
+// computed once.
+func (in *Input) Support(field string) (keygen.Support, bool) {
+	if l := in.law(field); l != nil {
+		return l.support, true
+	}
+	return keygen.Support{}, false
+}
+
 // lawIndex is the index of ask law name ("" the population's), or -1.
 func (l *fieldLaw) lawIndex(name string) int {
 	for k, n := range l.laws {

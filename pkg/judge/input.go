@@ -10,6 +10,7 @@ import (
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/question"
 	"github.com/tablestress/tablestress/pkg/scenario"
+	"github.com/tablestress/tablestress/pkg/textfit"
 	"github.com/tablestress/tablestress/pkg/workload"
 )
 
@@ -113,7 +114,7 @@ func (in *Input) intervalNote() string {
 		return ""
 	}
 	return fmt.Sprintf("population.interval (%s) moves event time by %s entities a second while the workload writes %s a second: the seeded table and the proof follow the interval, the table at the horizon the write rate",
-		iv, trimFloat(e), trimFloat(w))
+		iv, textfit.Rate(e), textfit.Rate(w))
 }
 
 // PartitionTarget is the service's per-partition target in entities/s

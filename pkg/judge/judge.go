@@ -119,14 +119,24 @@ func (in *Input) Judge(ctx context.Context, scheme *keygen.Scheme) (*Prediction,
 	if err != nil {
 		return nil, err
 	}
-	if j.p.Seeded, err = j.at(ctx, in.SeededSize()); err != nil {
-		return nil, err
-	}
+	// The two sizes are judged at once: they share only what judging
+	// prepared (read only) and the input's guarded caches.
+	var seeded *Figures
+	var seededErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		seeded, seededErr = j.at(ctx, in.SeededSize())
+	}()
 	h, err := j.at(ctx, in.HorizonSize())
+	<-done
+	if err == nil {
+		err = seededErr
+	}
 	if err != nil {
 		return nil, err
 	}
-	j.p.Figures = *h
+	j.p.Seeded, j.p.Figures = seeded, *h
 	j.sizes()
 	if in.Opts.Retention > 0 {
 		j.p.Deletion = j.deletion(in.HorizonSize())
@@ -162,6 +172,9 @@ func (in *Input) judging(scheme *keygen.Scheme) (*judging, error) {
 		return nil, fmt.Errorf("scheme %q: %w", scheme.Name, err)
 	}
 	j.shape()
+	for _, l := range j.lays {
+		l.keys() // counted now, not by judgings at once
+	}
 	return j, nil
 }
 

@@ -40,6 +40,8 @@ type layout struct {
 	byKey  map[string]int32
 	// binned is each identity field's binning.
 	binned []*binning
+	// nkeys is keys() once counted.
+	nkeys float64
 }
 
 // pkField is a field a PartitionKey is made of: by its value (class nil),
@@ -71,7 +73,7 @@ func (in *Input) newLayout(table string, pk *keygen.Template, rows float64) *lay
 		if p.Kind == keygen.PartLiteral {
 			continue
 		}
-		s := sourceOf(in.Pop, p)
+		s := in.sourceOf(p)
 		l.srcs[k] = s
 		switch {
 		case s.kind == srcBucket:

@@ -68,6 +68,24 @@ func (l *loads) add(k pkey, rate, charged, counted, ru float64) {
 	p.ru += rate * ru
 }
 
+// addTotals adds to each partition of k the entities charged and counted
+// a second, the sum of the squares of the counts (each request's, times
+// its rate) and the request units.
+func (l *loads) addTotals(k pkey, charged, counted, sq, ru float64) {
+	if !(charged > 0 || counted > 0) {
+		return
+	}
+	p := l.parts[k]
+	if p == nil {
+		p = &partLoad{}
+		l.parts[k] = p
+	}
+	p.charged += charged
+	p.counted += counted
+	p.sq += sq
+	p.ru += ru
+}
+
 // account adds rate requests a second, of entities entities and ru units
 // each, to the account's totals.
 func (l *loads) account(rate, entities, ru float64) {

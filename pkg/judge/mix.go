@@ -2,7 +2,6 @@ package judge
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
@@ -108,6 +107,3 @@ func (in *Input) insertRate() float64 {
 	}
 	return w
 }
-
-// trimFloat writes f with up to three decimals and no trailing zeros.
-func trimFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -38,8 +38,12 @@ type qjudge struct {
 	// (no pick of its own): that entity is among the matches.
 	byEntity bool
 	nows     []time.Time
-	memo     map[string]*eval
+	memo     map[memoKey]*eval
 	fetch    fetches
+	// scan are a table scan's kinds of partition (scanKinds finds them by
+	// share).
+	scan      []ptype
+	scanKinds map[uint64]int
 }
 
 // questions asks every question at size s and puts each on the
@@ -70,7 +74,7 @@ func (j *judging) questions(ctx context.Context, l *loads, s Size, f *Figures) e
 // question judges q asked at rate with entities picked by dist.
 func (j *judging) question(ctx context.Context, l *loads, s Size, q *question.Question, rate float64, dist keygen.Distribution) (QuestionCost, error) {
 	plan := question.Derive(q, j.scheme)
-	qj := &qjudge{j: j, l: l, s: s, q: q, plan: plan, acc: plan.Access(), rate: rate, memo: map[string]*eval{}, isSingle: single(q), fetch: fetches{}}
+	qj := &qjudge{j: j, l: l, s: s, q: q, plan: plan, acc: plan.Access(), rate: rate, memo: map[memoKey]*eval{}, isSingle: single(q), fetch: fetches{}}
 	for k, ix := range j.scheme.Indexes {
 		if ix.Name == qj.acc.Table {
 			qj.x = k + 1
@@ -99,18 +103,16 @@ func (j *judging) question(ctx context.Context, l *loads, s Size, q *question.Qu
 		if a.age >= 0 {
 			as = []float64{a.age}
 		}
-		share := 1 / float64(len(qj.nows)*len(as))
-		for _, now := range qj.nows {
-			for _, age := range as {
-				e := qj.evalMemo(a, ts, now, age)
-				qj.attribute(a, ts, e, share)
-				v := e.figures()
-				for k := range v {
-					sum[k] += a.weight * share * v[k]
-					sq[k] += a.weight * share * v[k] * v[k]
-				}
-				wsum += a.weight * share
-			}
+		all := qj.evalMemo(a, ts, as)
+		v, v2 := all.figures(), all.squares
+		for k := range v {
+			sum[k] += a.weight * v[k]
+			sq[k] += a.weight * v2[k]
+		}
+		wsum += a.weight
+		qj.attribute(a, ts, all)
+		if qj.acc.AnyPK && !qj.lay.unique {
+			qj.scanLoads(a)
 		}
 	}
 	j.spreadFetches(l, qj.fetch)
@@ -136,6 +138,24 @@ func (j *judging) question(ctx context.Context, l *loads, s Size, q *question.Qu
 	}
 	qc.Ms = j.serviceMs(qc)
 	return qc, nil
+}
+
+// scanLoads puts a table scan's reads on every partition of the table:
+// each asked, a question visits each partition's rows and returns those
+// with the asked values.
+func (qj *qjudge) scanLoads(a ask) {
+	lay, s := qj.lay, qj.s
+	n := lay.buckets(s)
+	for g := range lay.groups {
+		full := lay.bucketRows(g, s) / lay.rows * qj.rowsFactor
+		for b := int32(0); b <= recent && float64(b) < n; b++ {
+			rows := full
+			if b == 0 && lay.unit > 0 {
+				rows *= 0.5 // the current bucket is half full on average
+			}
+			qj.l.add(pkey{int32(qj.x), int32(g), b}, qj.rate*a.weight, rows, rows*a.pv, 0)
+		}
+	}
 }
 
 // setup works out what the plan's queries are: the rows of an entity in
@@ -168,6 +188,9 @@ func (qj *qjudge) setup() {
 		finer = question.UnitLength(u)
 	}
 	qj.nows = nows(lay.unitName, lay.unit, qj.s, finer)
+	if len(qj.nows) == 8 && qj.needsAges() {
+		qj.nows = []time.Time{qj.nows[0], qj.nows[2], qj.nows[4], qj.nows[6]} // judged at 8 ages besides
+	}
 }
 
 func containsInt(s []int, v int) bool {
@@ -184,13 +207,20 @@ func containsInt(s []int, v int) bool {
 // names, the bucket of a partition its time computes), slices of the
 // pick law; else one.
 func (qj *qjudge) ages(pl posLaw) []float64 {
-	if qj.q.WindowLength() > 0 || qj.isSingle || (qj.lay.unit > 0 && qj.acc.TimeUnit == "") {
+	if qj.needsAges() {
 		if pl.cdf == nil {
 			pl.cdf = uniformCDF
 		}
 		return ageQuantiles(pl, 8)
 	}
 	return []float64{0.5}
+}
+
+// needsAges reports whether the picked entity's time matters to the
+// plan's cost: a window around it, the one entity it names, the bucket of
+// a partition its time computes.
+func (qj *qjudge) needsAges() bool {
+	return qj.q.WindowLength() > 0 || qj.isSingle || (qj.lay.unit > 0 && qj.acc.TimeUnit == "")
 }
 
 // rowsInRange is how many of an entity's main-table rows a query of acc

@@ -7,10 +7,6 @@ import (
 	"github.com/tablestress/tablestress/pkg/question"
 )
 
-// explicitBuckets is how many time buckets of a walk are judged one by
-// one; the rest of a long walk is judged as a block of alike buckets.
-const explicitBuckets = 2048
-
 // seg is a run of alike time buckets a question reads (or the one
 // partition it reads without them), newest first: n of them, each
 // holding dTable of event time of the table, dMatch of it in the
@@ -92,12 +88,10 @@ func (qj *qjudge) segments(now time.Time, age float64) []seg {
 		}
 		out = append(out, seg{n: n, dTable: t, dMatch: m, dRange: r, b: min(i, recent), picked: pa > start && pa <= end || (i == 0 && pa == 0)})
 	}
-	explicit := int32(recent + 1) // every bucket of a read that does not stop early is read alike
-	if qj.ordered {
-		explicit = explicitBuckets
-	}
+	// The newest buckets are told apart (each its own load); the full
+	// ones after them are alike, read as a block up to the last.
 	for i := first; i <= last; i++ {
-		if i-first == explicit && last-i > 1 {
+		if i > recent && last-i > 1 {
 			add(i, float64(last-i)) // the alike full buckets up to the last
 			i = last - 1
 			continue

@@ -3,95 +3,90 @@ package judge
 import (
 	"math"
 	"testing"
-	"time"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
 )
 
-// shapePop is a population of zipf-skewed devices and a region choice,
-// an entity a millisecond.
-func shapePop(t *testing.T) *keygen.Population {
+// shapeInput is a population of zipf-skewed devices and a region choice,
+// an entity a millisecond, written at 1,000 a second.
+func shapeInput(t *testing.T) *Input {
 	t.Helper()
-	pop, err := keygen.NewPopulation(keygen.PopulationSpec{Seed: 3, Start: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), Interval: time.Millisecond,
-		Fields: []keygen.FieldSpec{
-			{Name: "device", Kind: "id", Count: 12, Prefix: "d", Width: 2, Distribution: "zipf(1.3)"},
-			{Name: "region", Kind: "choice", Values: []string{"eu", "us"}, Weights: []float64{3, 1}},
-			{Name: "order", Kind: "sequence", Start: 1000},
-		}})
+	return prepare(t, "shape", []byte(`
+population:
+  entities: 5000
+  start: 2025-01-01T00:00:00Z
+  interval: 1ms
+  fields:
+    device: {kind: id, count: 12, prefix: d, width: 2, distribution: zipf(1.3)}
+    region: {kind: choice, values: [eu, us], weights: [3, 1]}
+    order: {kind: sequence, start: 1000}
+schemes:
+  - {name: s, partition_key: "{device}", row_key: "{order}"}
+workload:
+  rate: 1000
+  mix: [{op: insert}]
+`))
+}
+
+func layoutFor(t *testing.T, in *Input, tmpl string) *layout {
+	t.Helper()
+	tp, err := in.Pop.Compile(tmpl)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return pop
+	return in.newLayout("", tp, 1)
 }
 
-func shapeFor(t *testing.T, pop *keygen.Population, tmpl string, span time.Duration) shape {
-	t.Helper()
-	tp, err := pop.Compile(tmpl)
-	if err != nil {
-		t.Fatal(err)
+// A table's partitions are its fields' combinations, each taking the
+// product of the fields' probabilities (fields are drawn independently),
+// a hash bucket of a value new for every entity an equal part of it; a
+// time bucket that outlasts a second of writes takes them all, one that
+// turns over within it the part of the second it spans.
+func TestLayoutShares(t *testing.T) {
+	in := shapeInput(t)
+	dev, _ := in.Support("device")
+	reg, _ := in.Support("region")
+	lay := layoutFor(t, in, "{device}_{region}")
+	total, parts := 0.0, 0.0
+	for g, gr := range lay.groups {
+		total += gr.mult * gr.share
+		parts += lay.partitionsPerGroup(g)
 	}
-	var e keygen.Entity
-	pop.Entity(5000, &e)
-	return shapeOf(pop, tp, &e, span)
-}
-
-// The share of new entities each PartitionKey takes is the product of its
-// fields' probabilities (fields are drawn independently), a hash bucket
-// of a value new for every entity an equal part of it; a time bucket that
-// outlasts a second of writes takes them all, one that turns over within
-// it the part of the second it spans.
-func TestShapeShares(t *testing.T) {
-	pop := shapePop(t)
-	dev, _ := pop.Support("device")
-	reg, _ := pop.Support("region")
-	render := func(d, r int) string {
-		var e keygen.Entity
-		pop.Entity(0, &e)
-		pop.SetValue(&e, "device", dev.Values[d])
-		pop.SetValue(&e, "region", reg.Values[r])
-		s, _ := pop.FieldString(&e, "device")
-		q, _ := pop.FieldString(&e, "region")
-		return s + "_" + q
-	}
-	sh := shapeFor(t, pop, "{device}_{region}", time.Second)
-	devices, top := 0, 0 // devices a rank lands on; the likeliest
-	for d, p := range dev.Probs {
+	devices := 0
+	for _, p := range dev.Probs {
 		if p > 0 {
 			devices++
 		}
-		if p > dev.Probs[top] {
-			top = d
-		}
 	}
-	if len(sh.shares) != 2*devices || sh.unique || sh.bucket != 1 {
-		t.Fatalf("shape %+v: want %d devices x 2 regions", sh, devices)
+	if math.Abs(total-1) > 1e-9 || parts != float64(2*devices) || lay.unique || lay.hashes != 1 {
+		t.Fatalf("{device}_{region}: shares sum to %v over %v partitions; want 1 over %d devices x 2 regions", total, parts, devices)
 	}
+	var e keygen.Entity
+	in.Pop.Entity(0, &e)
+	j := &judging{in: in}
 	for d := range dev.Values {
 		for r := range reg.Values {
-			if got, want := sh.shares[render(d, r)], dev.Probs[d]*reg.Probs[r]; math.Abs(got-want) > 1e-12 {
-				t.Errorf("%s: share %v, want %v", render(d, r), got, want)
+			in.Pop.SetValue(&e, "device", dev.Values[d])
+			in.Pop.SetValue(&e, "region", reg.Values[r])
+			g := j.groupOf(lay, &e)
+			if want := dev.Probs[d] * reg.Probs[r]; want > 0 && (g < 0 || math.Abs(lay.groups[g].share-want) > 1e-12) {
+				t.Errorf("device %d, region %d: group %d, want share %v", d, r, g, want)
 			}
 		}
 	}
-	sh = shapeFor(t, pop, "{device}-{hash(order) % 4}", time.Second)
-	if len(sh.shares) != 4*devices {
-		t.Fatalf("%d keys, want %d devices x 4 buckets", len(sh.shares), devices)
+	hashed := layoutFor(t, in, "{device}-{hash(order) % 4}")
+	if hashed.hashes != 4 || hashed.keys() != float64(4*devices) {
+		t.Errorf("{device}-{hash(order) %% 4}: %v buckets, %v keys; want 4 buckets of %d devices", hashed.hashes, hashed.keys(), devices)
 	}
-	for k := range 4 {
-		var e keygen.Entity
-		pop.Entity(0, &e)
-		pop.SetValue(&e, "device", dev.Values[top])
-		d, _ := pop.FieldString(&e, "device")
-		if got := sh.shares[d+"-"+string(rune('0'+k))]; math.Abs(got-dev.Probs[top]/4) > 1e-12 {
-			t.Errorf("bucket %d of %s: %v, want %v", k, d, got, dev.Probs[top]/4)
-		}
+	// A day outlasts the second of event time a second of writes covers
+	// (an entity a millisecond, 1,000 a second); at 10,000 writes a second
+	// a second's bucket holds a tenth of them.
+	jd := &judging{in: in}
+	s := in.SeededSize()
+	if day, sec := layoutFor(t, in, "{time:yyyy-MM-dd}"), layoutFor(t, in, "{time:yyyy-MM-dd-HH-mm-ss}"); jd.turnover(day, s, 1000) != 1 || math.Abs(jd.turnover(sec, s, 10000)-0.1) > 1e-12 {
+		t.Errorf("time buckets: day %v, second %v of a second's writes; want 1 and 0.1", jd.turnover(day, s, 1000), jd.turnover(sec, s, 10000))
 	}
-	// A day outlasts the 10 s of event time a second of writes covers; a
-	// second bucket holds a tenth of them.
-	if day, sec := shapeFor(t, pop, "{time:yyyy-MM-dd}", 10*time.Second), shapeFor(t, pop, "{time:yyyy-MM-dd-HH-mm-ss}", 10*time.Second); day.bucket != 1 || math.Abs(sec.bucket-0.1) > 1e-12 {
-		t.Errorf("time buckets: day %v, second %v of a second's writes; want 1 and 0.1", day.bucket, sec.bucket)
-	}
-	if u := shapeFor(t, pop, "{order}", time.Second); !u.unique {
+	if u := layoutFor(t, in, "{order}"); !u.unique {
 		t.Error("a sequence PartitionKey is not a partition per entity")
 	}
 }
@@ -100,8 +95,8 @@ func TestShapeShares(t *testing.T) {
 // insert beyond the existing keys: append-only, prepend-only; a day that
 // leads the key does so once a day per key, and a hash bucket or a field
 // leading it never.
-func TestShapeMonotonic(t *testing.T) {
-	pop := shapePop(t)
+func TestLayoutMonotonic(t *testing.T) {
+	in := shapeInput(t)
 	for _, c := range []struct {
 		tmpl      string
 		dir       int
@@ -116,9 +111,10 @@ func TestShapeMonotonic(t *testing.T) {
 		{"{device}_{time:yyyy-MM-dd}", 0, false},
 		{"{guid}", 0, false},
 	} {
-		sh := shapeFor(t, pop, c.tmpl, time.Second)
-		if sh.dir != c.dir || (sh.extends >= 0.9) != c.monotonic {
-			t.Errorf("%s: direction %d, %.3g of new entities beyond every key; want %d, monotonic %v", c.tmpl, sh.dir, sh.extends, c.dir, c.monotonic)
+		lay := layoutFor(t, in, c.tmpl)
+		dir, extends := leading(lay.parts, lay.srcs, lay.keys(), in.Pop.Spec().Interval)
+		if dir != c.dir || (extends >= 0.9) != c.monotonic {
+			t.Errorf("%s: direction %d, %.3g of new entities beyond every key; want %d, monotonic %v", c.tmpl, dir, extends, c.dir, c.monotonic)
 		}
 	}
 }

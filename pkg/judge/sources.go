@@ -46,8 +46,10 @@ var timeBuiltins = map[string]struct {
 	"unix_ms": {time.Millisecond, 1}, "inverted_unix_ms": {time.Millisecond, -1},
 }
 
-// sourceOf classifies the source of piece p over the population.
-func sourceOf(pop *keygen.Population, p keygen.Part) source {
+// sourceOf classifies the source of piece p over the population (a
+// field's values from the input's cache of laws).
+func (in *Input) sourceOf(p keygen.Part) source {
+	pop := in.Pop
 	iv := pop.Spec().Interval
 	timed := func(res time.Duration, dir int) source {
 		if iv > 0 && res > iv || iv == 0 {
@@ -69,8 +71,8 @@ func sourceOf(pop *keygen.Population, p keygen.Part) source {
 	case "guid":
 		return source{kind: srcUnique}
 	}
-	if s, ok := pop.Support(p.Source); ok {
-		return source{kind: srcFinite, support: s}
+	if l := in.law(p.Source); l != nil {
+		return source{kind: srcFinite, support: l.support}
 	}
 	if pop.FieldKind(p.Source) == "sequence" {
 		return source{kind: srcUnique, dir: 1} // Step < 0 is rare; a key still changes with every entity

@@ -2,7 +2,6 @@ package judge
 
 import (
 	"math"
-	"time"
 
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/metrics"
@@ -16,18 +15,17 @@ func (j *judging) shape() {
 	if !(w > 0) {
 		return
 	}
-	rows := float64(j.scheme.RowsPerEntity())
-	span := time.Duration(w * float64(j.in.Pop.Spec().Interval))
-	main := shapeOf(j.in.Pop, j.scheme.PK, &j.now, span)
-	j.p.WriteEntitiesPerSec = w * rows
+	main := j.lays[0]
+	j.p.WriteEntitiesPerSec = w * main.rows
 	if main.unique {
 		j.p.PartitionsWritten = int(math.Min(w, math.MaxInt32))
 	} else {
-		j.p.PartitionsWritten = len(main.shares)
+		j.p.PartitionsWritten = int(math.Min(main.keys(), math.MaxInt32))
 	}
-	j.p.RangeEntitiesPerSec = w * main.extends * rows
-	if main.extends >= 0.9 {
-		j.p.MonotonicOrder = map[int]string{1: "append-only", -1: "prepend-only"}[main.dir]
+	dir, extends := leading(main.parts, main.srcs, main.keys(), j.in.Pop.Spec().Interval)
+	j.p.RangeEntitiesPerSec = w * extends * main.rows
+	if extends >= 0.9 {
+		j.p.MonotonicOrder = map[int]string{1: "append-only", -1: "prepend-only"}[dir]
 		j.p.Monotonic = j.p.MonotonicOrder != ""
 	}
 }

@@ -1,0 +1,103 @@
+package advise
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/tablestress/tablestress/pkg/scenario"
+)
+
+// adviseFile advises the scenario file at path with the default options.
+func adviseFile(t *testing.T, path string) *Advice {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return adviseSource(t, path, string(src))
+}
+
+// adviseSource advises scenario source src with the default options.
+func adviseSource(t *testing.T, name, src string) *Advice {
+	t.Helper()
+	sc, errs := scenario.Parse(name, []byte(src))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	return adviseParsed(t, sc, Defaults())
+}
+
+// adviseParsed advises a parsed scenario with opts.
+func adviseParsed(t *testing.T, sc *scenario.Scenario, opts Options) *Advice {
+	t.Helper()
+	in, err := Prepare(sc, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := in.Advise(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// planOf is question name's plan label under the recommendation.
+func planOf(t *testing.T, a *Advice, name string) string {
+	t.Helper()
+	for _, q := range a.Recommended.Predicted.Questions {
+		if q.Name == name {
+			return q.Label
+		}
+	}
+	t.Fatalf("no question %s", name)
+	return ""
+}
+
+// kindFeed is a feed whose two kinds each take 2,000 writes a second:
+// more than a partition takes, so an index by kind needs hash buckets of
+// its own (and a time bucket: it grows past the bound in minutes).
+const kindFeed = `
+population:
+  entities: 20k
+  interval: 250us
+  fields:
+    user: {kind: id, count: 20000}
+    kind: {kind: choice, values: [like, follow]}
+    id: {kind: guid}
+questions:
+  - {name: feed, known: [user], want: newest, limit: 20}
+  - {name: kind-newest, known: [kind], want: newest, limit: 50}
+schemes:
+  - {name: user, partition_key: "{user}", row_key: "{inverted_ticks}"}
+workload:
+  rate: 4010
+  mix:
+    - {op: insert, weight: 4000}
+    - {question: feed, weight: 9}
+    - {question: kind-newest, weight: 1}
+`
+
+// Index tables are judged as tables of their own: the index by kind
+// spreads each kind over hash buckets and a minute's time bucket, and the
+// main table is keyed by the most-asked question's field (the feed's
+// user), its time bucket the coarsest that keeps a user's partition
+// under the bound (a month).
+func TestIndexJudgedAsATable(t *testing.T) {
+	a := adviseSource(t, "kind-feed.yaml", kindFeed)
+	r := a.Recommended
+	if r == nil || !strings.HasPrefix(r.PartitionKey, "{user}") || len(r.Indexes) != 1 {
+		t.Fatalf("recommended %+v: want the main table by user and one index", r)
+	}
+	ix := r.Indexes[0]
+	if !strings.HasPrefix(ix.PartitionKey, "{kind}") || !strings.Contains(ix.PartitionKey, "{hash(") || !strings.Contains(ix.PartitionKey, "{time:") {
+		t.Errorf("index %+v: want kind over hash and time buckets", ix)
+	}
+	if p := planOf(t, a, "kind-newest"); p != "index "+ix.Name {
+		t.Errorf("kind-newest: %s", p)
+	}
+	if in := a.Input; r.Predicted.BusiestEntitiesPerSec > in.Opts.Headroom*in.PartitionTarget() || !in.bounded(r.Predicted) {
+		t.Errorf("busiest %v entities/s, largest partition %v rows", r.Predicted.BusiestEntitiesPerSec, r.Predicted.LargestPartitionRows)
+	}
+}
