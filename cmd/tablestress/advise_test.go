@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -151,6 +152,13 @@ func TestAdviseInfeasible(t *testing.T) {
 		if len(c.Problems) == 0 {
 			t.Errorf("%s has no problem at the full load", c.Name)
 		}
+	}
+	// The text follows the announcement with one account's share: its
+	// ranked candidates, then its recommendation.
+	code, out, _ := runCLI(t, "advise", "../../scenarios/account-limit.yaml", "--no-prove")
+	share := regexp.MustCompile(`(?s)infeasible: .*3 accounts.*\nfor one account's share of the load, 10,001 ops/s, judged the same way:\n#\s+SCHEME.*\n1\s+device.*the recommendation below is for one account's share of the load, 10,001 ops/s\n\nrecommended: device`)
+	if code != exitThreshold || !share.MatchString(out) {
+		t.Errorf("exit %d, the share's advice does not follow:\n%s", code, out)
 	}
 }
 

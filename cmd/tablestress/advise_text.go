@@ -32,12 +32,7 @@ func printAdvice(e *env, a *advise.Advice, proof *advise.Proof) error {
 	if a.Infeasible != nil {
 		p.Blank()
 		p.Painted(textfit.Red, "infeasible: %s", a.Infeasible.Reason)
-		switch {
-		case a.Split != nil && a.Infeasible.Accounts > 0:
-			p.Line("the recommendation below is for one account's share of the load, %s ops/s, judged the same way", textfit.Rate(a.Split.Peak))
-		case a.Split != nil:
-			p.Line("the recommendation below is for the table provisioned %s, judged the same way", a.Split.Model)
-		}
+		printSplit(p, a)
 	}
 	if r := a.Withdrawn; r != nil {
 		p.Blank()
@@ -70,6 +65,34 @@ func printAdvice(e *env, a *advise.Advice, proof *advise.Proof) error {
 }
 
 func pctOf(f float64) string { return textfit.Float(math.Round(f*1000)/10) + "%" }
+
+// printSplit introduces the advice for one account's share of the load
+// (or for the table provisioned with the request units it needs), judged
+// the same way: its ranked candidates, then its recommendation below; or
+// why even that share cannot be served.
+func printSplit(p *textfit.Printer, a *advise.Advice) {
+	sp := a.Split
+	if sp == nil {
+		return
+	}
+	what := fmt.Sprintf("one account's share of the load, %s ops/s", textfit.Rate(sp.Peak))
+	if a.Infeasible.Accounts == 0 {
+		what = "the table provisioned " + sp.Model
+	}
+	p.Blank()
+	p.Line("for %s, judged the same way:", what)
+	printCandidates(p, sp)
+	if sp.Recommended == nil {
+		p.Blank()
+		reason := "nothing can be recommended"
+		if sp.Infeasible != nil {
+			reason = sp.Infeasible.Reason
+		}
+		p.Painted(textfit.Red, "for %s too, infeasible: %s", what, reason)
+		return
+	}
+	p.Line("the recommendation below is for %s", what)
+}
 
 // printCandidates prints the ranked table.
 func printCandidates(p *textfit.Printer, a *advise.Advice) {

@@ -30,8 +30,11 @@ type Candidate struct {
 
 	Scheme     *keygen.Scheme
 	Prediction *Prediction
-	// Problems say why it cannot be recommended (empty when it can).
+	// Problems say why it cannot be recommended (empty when it can), Over
+	// how far over its limits it is (the largest ratio of a figure to
+	// its limit; 0 when within them).
 	Problems []string
+	Over     float64
 	// form is what a generated candidate was built from.
 	form *form
 }

@@ -63,3 +63,55 @@ func TestInfeasibleRequestUnits(t *testing.T) {
 		t.Errorf("the proof runs under %q, want %v RU/s", sc.Embedded.Model, inf.RequestUnits)
 	}
 }
+
+// A question no design serves at its rate is named, with its rows a
+// question at the horizon, the entities/s it needs against the account's,
+// and what would change it: a customer of 10,000 has a year of orders at
+// the horizon, which no scheme lists twice a second.
+func TestInfeasibleNamesTheQuestion(t *testing.T) {
+	a := adviseOn(t, "ecommerce-orders")
+	inf := a.Infeasible
+	if inf == nil || len(inf.Questions) != 1 || a.Recommended != nil || inf.Accounts != 0 {
+		t.Fatalf("infeasible %+v, recommended %+v", inf, a.Recommended)
+	}
+	for _, want := range []string{"orders-of-customer returns 7,875,56", "rows a question at the horizon", "asked 2 times a second: 15,7",
+		"entities/s, over 70% of the 20,000 entities/s an account serves under every scheme", "at most once every", "a window of 7.8 hours", "data kept for 7.8 hours"} {
+		if !strings.Contains(inf.Reason, want) {
+			t.Errorf("missing %q in %q", want, inf.Reason)
+		}
+	}
+}
+
+// When nothing serves the load, the candidates are ranked by how far
+// over their limits they are, the nearest first: never first a scheme a
+// thousand times further than another.
+func TestInfeasibleRankedByHowFarOver(t *testing.T) {
+	a := adviseOn(t, "account-limit")
+	prev := 0.0
+	for _, c := range a.Ranked {
+		if len(c.Problems) == 0 {
+			t.Fatalf("%s serves the full load", c.Spec.Name)
+		}
+		if c.Over < prev*(1-costTie) {
+			t.Errorf("%s is %v over, after one %v over", c.Spec.Name, c.Over, prev)
+		}
+		prev = math.Max(prev, c.Over)
+	}
+	if inf := a.Infeasible; inf == nil || inf.Accounts != 3 || !strings.Contains(inf.Reason, "writes alone ask at least 30,000 requests/s") {
+		t.Errorf("infeasible %+v: want 3 accounts for the writes", inf)
+	}
+}
+
+// Ranking what cannot serve the load goes by how far over its limits
+// each candidate is, not by how many problems it has: a scheme hot a
+// thousand times over ranks after one a little over on two counts.
+func TestRankByHowFarOver(t *testing.T) {
+	in := adviseOn(t, "iot-telemetry").Input
+	far := &Candidate{Problems: []string{"hot"}, Over: 1000, Prediction: &Prediction{}}
+	near := &Candidate{Problems: []string{"hot", "account"}, Over: 1.1, Prediction: &Prediction{}}
+	cs := []*Candidate{far, near}
+	in.rank(cs)
+	if cs[0] != near {
+		t.Errorf("ranked the candidate %v over first, before one %v over", cs[0].Over, cs[1].Over)
+	}
+}

@@ -2,6 +2,7 @@ package advise
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
@@ -17,46 +18,78 @@ func (in *Input) hot(p *Prediction) bool {
 	return p.BusiestEntitiesPerSec > h*in.PartitionTarget()
 }
 
+// accountRequests are the requests/s a prediction asks of the account at
+// the horizon: the workload's and, with a retention, its deletion's.
+func accountRequests(p *Prediction) float64 {
+	r := p.AccountRequestsPerSec
+	if p.Deletion != nil {
+		r += p.Deletion.AccountRequestsPerSec
+	}
+	return r
+}
+
 // problems says why a judged candidate cannot be recommended, each in
-// words with the figures that decide it.
+// words with the figures that decide it, and sets how far over its
+// limits it is (Candidate.Over: the largest ratio of a figure to its
+// limit).
 func (in *Input) problems(c *Candidate) []string {
 	p, h := c.Prediction, in.Opts.Headroom
 	var out []string
+	c.Over = 0
+	over := func(value, limit float64) bool {
+		if limit > 0 && value > limit {
+			c.Over = math.Max(c.Over, value/limit)
+			return true
+		}
+		return false
+	}
 	add := func(format string, a ...any) { out = append(out, fmt.Sprintf(format, a...)) }
 	pct := textfit.Float(h*100) + "%"
-	if in.hot(p) && in.Cosmos() {
+	if in.Cosmos() && over(p.Cosmos.BusiestPerSec, h*in.Opts.Model.Cosmos.LogicalRU) {
 		add("hot: logical partition %q would be charged %s RU/s at the peak, over %s of its %s RU/s", p.Cosmos.BusiestPartition,
 			textfit.Rate(p.Cosmos.BusiestPerSec), pct, textfit.Rate(in.Opts.Model.Cosmos.LogicalRU))
-	} else if in.hot(p) {
+	} else if !in.Cosmos() && over(p.BusiestEntitiesPerSec, h*in.PartitionTarget()) {
 		add("hot: partition %q would take %s entities/s at the peak, over %s of the %s entities/s partition target", p.BusiestPartition,
 			textfit.Rate(p.BusiestEntitiesPerSec), pct, textfit.Rate(in.PartitionTarget()))
 	}
+	if d := p.Deletion; d != nil && !in.Cosmos() && over(d.BusiestEntitiesPerSec, h*in.PartitionTarget()) {
+		add("deleting data older than %s would take %s entities/s of partition %q, over %s of the %s entities/s partition target", d.Retention,
+			textfit.Rate(d.BusiestEntitiesPerSec), d.BusiestPartition, pct, textfit.Rate(in.PartitionTarget()))
+	}
 	if p.Monotonic && p.WriteEntitiesPerSec > 0 {
+		// Never recommended for a load that writes, however light: the
+		// end range partition takes every insert as the load grows.
+		c.Over = math.Max(c.Over, math.Max(1+1e-9, p.RangeEntitiesPerSec/(h*in.Opts.Model.RangeTarget)))
 		add("%s PartitionKeys: all %s new entities/s land beyond every existing key, on one range partition, whose server caps them near %s entities/s however many partitions there are (seed 002, \"Range partitions\")",
 			p.MonotonicOrder, textfit.Rate(p.RangeEntitiesPerSec), textfit.Rate(in.Opts.Model.RangeTarget))
 	}
-	if !in.Cosmos() && p.AccountRequestsPerSec > h*in.Opts.Model.AccountTarget {
-		add("the account would take %s requests/s, over %s of its %s requests/s target", textfit.Rate(p.AccountRequestsPerSec), pct, textfit.Rate(in.Opts.Model.AccountTarget))
+	if r := accountRequests(p); !in.Cosmos() && over(r, h*in.Opts.Model.AccountTarget) {
+		deletion := ""
+		if p.Deletion != nil && p.Deletion.AccountRequestsPerSec > 0 {
+			deletion = fmt.Sprintf(" (%s of them deleting data older than %s)", textfit.Rate(p.Deletion.AccountRequestsPerSec), p.Deletion.Retention)
+		}
+		add("the account would take %s requests/s%s, over %s of its %s requests/s target", textfit.Rate(r), deletion, pct, textfit.Rate(in.Opts.Model.AccountTarget))
 	}
-	if in.Cosmos() && p.Cosmos.TotalPerSec > h*in.Opts.Model.Cosmos.RU {
+	if in.Cosmos() && over(p.Cosmos.TotalPerSec, h*in.Opts.Model.Cosmos.RU) {
 		add("the table would be charged %s RU/s, over %s of the %s RU/s provisioned", textfit.Rate(p.Cosmos.TotalPerSec), pct, textfit.Rate(in.Opts.Model.Cosmos.RU))
 	}
-	if in.Cosmos() && p.BytesAfterHorizon > float64(in.Opts.Model.Cosmos.LogicalBytes) {
+	if in.Cosmos() && over(p.BytesAfterHorizon, float64(in.Opts.Model.Cosmos.LogicalBytes)) {
 		add("a logical partition would hold %s after %s, over Cosmos DB's %s limit", bytesText(p.BytesAfterHorizon), durationText(in.Opts.Horizon),
 			bytesText(float64(in.Opts.Model.Cosmos.LogicalBytes)))
 	}
 	for _, q := range p.Questions {
-		if b := in.Opts.MaxQuestionRequests; b > 0 && q.RequestsPerQuestion > b {
+		if b := in.Opts.MaxQuestionRequests; over(q.RequestsPerQuestion, b) {
 			add("%s takes %s requests a question (%s), over the bound of %s", q.Name, textfit.Float(round1(q.RequestsPerQuestion)), q.Label, textfit.Float(b))
 		}
-		if b := in.Opts.MaxQuestionRows; b > 0 && q.RowsVisitedPerQuestion > b {
+		if b := in.Opts.MaxQuestionRows; over(q.RowsVisitedPerQuestion, b) {
 			add("%s visits %s rows a question (%s), over the bound of %s", q.Name, textfit.Rate(q.RowsVisitedPerQuestion), q.Label, textfit.Float(b))
 		}
 	}
-	if p.BatchSize > 1 && p.BatchFill < 0.5*float64(p.BatchSize) {
+	if p.BatchSize > 1 && over(0.5*float64(p.BatchSize), p.BatchFill) {
 		add("entity group transactions hold %s of the %d entities asked: too few new entities share a PartitionKey (a transaction needs one)", textfit.Float(round1(p.BatchFill)), p.BatchSize)
 	}
 	if p.Collisions > 0 {
+		over(1+float64(p.Collisions), 1)
 		add("%d RowKey collisions in the sample validate checks: those inserts fail with 409", p.Collisions)
 	}
 	return out

@@ -14,13 +14,18 @@ const costTie = 0.01
 // weighted mean service time of a question), then partitions that stay
 // under the size bound over the horizon, then the main table answering
 // more of the questions asked itself (the primary query pattern keys it),
-// then fewer requests to the account, then the cooler busiest partition,
-// then the name. Among those that cannot, fewer problems first.
+// then fewer requests to the account (deleting old data's included),
+// then the cooler busiest partition, then the name. Among those that
+// cannot, the nearest to its limits first (how far over: the largest
+// ratio of a figure to its limit), then fewer problems.
 func (in *Input) rank(cs []*Candidate) {
 	sort.SliceStable(cs, func(a, b int) bool {
 		x, y := cs[a], cs[b]
 		if (len(x.Problems) == 0) != (len(y.Problems) == 0) {
 			return len(x.Problems) == 0
+		}
+		if len(x.Problems) > 0 && !tie(x.Over, y.Over) {
+			return x.Over < y.Over // the nearest to serving the load first
 		}
 		if len(x.Problems) != len(y.Problems) && len(x.Problems) > 0 {
 			return len(x.Problems) < len(y.Problems)
@@ -35,8 +40,8 @@ func (in *Input) rank(cs []*Candidate) {
 		if mx, my := in.mainShare(px), in.mainShare(py); !tie(mx, my) {
 			return mx > my // the primary query pattern keys the main table (seed 004's decision framework)
 		}
-		if !tie(px.AccountRequestsPerSec, py.AccountRequestsPerSec) {
-			return px.AccountRequestsPerSec < py.AccountRequestsPerSec
+		if ax, ay := accountRequests(px), accountRequests(py); !tie(ax, ay) {
+			return ax < ay // the workload's and deleting old data's requests
 		}
 		if !tie(px.BusiestEntitiesPerSec, py.BusiestEntitiesPerSec) {
 			return px.BusiestEntitiesPerSec < py.BusiestEntitiesPerSec

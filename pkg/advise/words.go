@@ -66,6 +66,27 @@ func (in *Input) why(c *Candidate, all []*Candidate) []string {
 	if !p.Monotonic && p.WriteEntitiesPerSec > 0 {
 		add("new PartitionKeys do not all land beyond the existing ones, so inserts are not funnelled to one range partition")
 	}
+	if d := p.Deletion; d != nil {
+		add("with data kept %s, %s", d.Retention, in.deletionCompared(c, all))
+	}
+	return out
+}
+
+// deletionCompared says what deleting old data costs candidate c against
+// the other candidates that serve the load: the fewest requests/s any of
+// them takes for it, when another takes fewer.
+func (in *Input) deletionCompared(c *Candidate, all []*Candidate) string {
+	out := deletionWords(c.Prediction.Deletion)
+	var best *Candidate
+	for _, o := range all {
+		if o != c && len(o.Problems) == 0 && o.Prediction.Deletion != nil &&
+			(best == nil || o.Prediction.Deletion.AccountRequestsPerSec < best.Prediction.Deletion.AccountRequestsPerSec) {
+			best = o
+		}
+	}
+	if best != nil && best.Prediction.Deletion.AccountRequestsPerSec < c.Prediction.Deletion.AccountRequestsPerSec {
+		out += fmt.Sprintf(" (%s deletes for %s requests/s; it ranks below on what its questions cost)", best.Spec.Name, textfit.Rate(best.Prediction.Deletion.AccountRequestsPerSec))
+	}
 	return out
 }
 
@@ -137,6 +158,9 @@ func (in *Input) costs(c *Candidate) []string {
 	if !in.bounded(p) {
 		add("%s", in.growth(c))
 	}
+	if p.Deletion != nil {
+		add("%s", deletionWords(p.Deletion))
+	}
 	if p.BatchSize > 0 && p.BatchFill < 0.9*float64(p.BatchSize) {
 		add("entity group transactions hold %s of the %d entities asked: fewer new entities share a partition", num(p.BatchFill), p.BatchSize)
 	}
@@ -207,7 +231,7 @@ func (in *Input) growth(c *Candidate) string {
 		table = " of index table " + p.LargestPartition[:i]
 	}
 	if b := in.timeBucketOf(c, p.LargestPartition); b > 0 && b < in.horizonLife() {
-		return fmt.Sprintf("its partitions grow too large: the largest%s, %q, holds %s rows in its time bucket (%s of event time), over the bound of %s", table, p.LargestPartition, rows, durationText(b), bound)
+		return fmt.Sprintf("its partitions grow too large: the largest%s, %q, holds %s rows in its time bucket (%s of event time), over the bound of %s", table, p.LargestPartition, rows, unitWords(b), bound)
 	}
 	return fmt.Sprintf("its partitions keep growing: the largest%s, %q, holds %s rows after %s, over the bound of %s", table, p.LargestPartition, rows, durationText(in.horizonLife()), bound)
 }

@@ -19,7 +19,7 @@ var schemesBlock = regexp.MustCompile(`(?ms)^schemes:\n.*?(^\S)`)
 // place of the scenario's schemes the file passes validate, and compiles
 // to the recommended templates (index tables included).
 func TestSchemeBlockRoundTrip(t *testing.T) {
-	for _, name := range []string{"iot-telemetry", "ecommerce-orders", "event-logs", "blog-posts"} {
+	for _, name := range []string{"iot-telemetry", "multi-tenant", "event-logs", "blog-posts"} {
 		a := adviseOn(t, name)
 		_, src := load(t, name)
 		r := a.Recommended
@@ -48,7 +48,7 @@ func TestSchemeBlockRoundTrip(t *testing.T) {
 // seeded as deep as the proof predicts (1,000,000 entities): it passes
 // validate, and a run of it is what the proof predicts for.
 func TestProofScenario(t *testing.T) {
-	for _, name := range []string{"iot-telemetry", "ecommerce-orders", "event-logs", "blog-posts", "multi-tenant", "account-limit"} {
+	for _, name := range []string{"iot-telemetry", "iot-skewed", "event-logs", "blog-posts", "multi-tenant", "account-limit"} {
 		a := adviseOn(t, name)
 		p := a.mustPlan(t, ProofOptions{})
 		_, src := load(t, name)

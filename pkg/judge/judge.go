@@ -28,6 +28,9 @@ type Figures struct {
 	// transaction counting once).
 	AccountEntitiesPerSec float64 `json:"account_entities_per_sec"`
 	AccountRequestsPerSec float64 `json:"account_requests_per_sec"`
+	// WriteRequestsPerSec are the requests of AccountRequestsPerSec that
+	// write new entities (their rows and index rows).
+	WriteRequestsPerSec float64 `json:"write_requests_per_sec"`
 	// LargestPartition is the partition of any of the scheme's tables
 	// that holds the most rows, LargestPartitionRows its rows.
 	LargestPartition     string  `json:"largest_partition"`

@@ -42,6 +42,8 @@ type loads struct {
 	// account figures per second; cross is what clients count under no
 	// one partition (a table scan, a PartitionKey range).
 	requests, entities, ru, cross float64
+	// writes are the requests/s that write new entities (of requests).
+	writes float64
 	// atoms are the partitions of entities picked with a probability of
 	// their own: the key of atom id has group -1-id.
 	atoms []atomPart

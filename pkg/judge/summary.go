@@ -29,7 +29,7 @@ func (j *judging) summarize(f *Figures, s Size) {
 	} else {
 		f.BusiestEntitiesPerSec = l.newRows
 	}
-	f.AccountEntitiesPerSec, f.AccountRequestsPerSec = l.entities, l.requests
+	f.AccountEntitiesPerSec, f.AccountRequestsPerSec, f.WriteRequestsPerSec = l.entities, l.requests, l.writes
 	f.BusiestWriteEntitiesPerSec = j.topWrite(s)
 	for x, lay := range j.lays {
 		if lay.unique {

@@ -81,12 +81,14 @@ func (j *judging) writes(l *loads, s Size) {
 			}
 			if x == 0 {
 				l.account(o.Rate, per*lay.rows, per*lay.rows*ru)
+				l.writes += o.Rate
 				continue
 			}
 			// A batch's index rows go in one transaction per index
 			// partition they fall in.
 			d := j.distinct(lay, s, per, bf)
 			l.account(o.Rate*d, per/d, per*ru/d)
+			l.writes += o.Rate * d
 		}
 	}
 }
