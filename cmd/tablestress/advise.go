@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -178,6 +179,9 @@ func runAdvise(cmd *cobra.Command, e *env, path string, af *adviseFlags) error {
 	in, err := advise.Prepare(s, opts)
 	if err != nil {
 		return usageError("%v", err)
+	}
+	if !af.quiet {
+		fmt.Fprintf(e.stderr, "advise: judging %s's schemes and candidates on the seeded table and at the horizon (%s)\n", s.DisplayName(), af.horizon)
 	}
 	a, err := in.Advise(cmd.Context())
 	if err != nil {

@@ -49,18 +49,7 @@ func TestSignals(t *testing.T) {
 				cmd.Process.Signal(sig)
 				time.Sleep(50 * time.Millisecond)
 			}
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			select {
-			case err := <-done:
-				ee, ok := err.(*exec.ExitError)
-				if !ok || ee.ExitCode() != exitFailure {
-					t.Fatalf("exit %v, want 1\n%s", err, stderr.String())
-				}
-			case <-time.After(60 * time.Second):
-				cmd.Process.Kill()
-				t.Fatal("the run did not stop after the signal")
-			}
+			waitExit(t, cmd, stderr, "the run")
 			if !strings.Contains(stdout.String(), "RUN DID NOT COMPLETE: interrupted") {
 				t.Errorf("stdout lacks the interruption:\n%s", stdout.String())
 			}
@@ -96,6 +85,24 @@ func startUntil(t *testing.T, mark, bin string, args ...string) (*exec.Cmd, *syn
 		time.Sleep(50 * time.Millisecond)
 	}
 	return cmd, stdout, stderr
+}
+
+// waitExit waits (up to a minute) for the signalled command to leave and
+// wants exit 1.
+func waitExit(t *testing.T, cmd *exec.Cmd, stderr *syncBuffer, what string) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != exitFailure {
+			t.Fatalf("exit %v, want 1\n%s", err, stderr.String())
+		}
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("%s did not stop after the signal", what)
+	}
 }
 
 // syncBuffer is a bytes.Buffer safe to read while a process writes to it.
@@ -138,5 +145,36 @@ func TestSignalDuringSeed(t *testing.T) {
 	if !regexp.MustCompile(`tablestress: interrupted during the seed phase, with [\d,]+ of 2,000,000 rows written`).MatchString(msg) ||
 		strings.Contains(msg, "canceled") || strings.Contains(msg, "seed phase failed") {
 		t.Errorf("stderr:\n%s", msg)
+	}
+}
+
+// SIGINT and SIGTERM stop advise and keys while they judge: the command
+// leaves with exit 1, says it was interrupted, and prints no advice (the
+// judging loops see the signal's context, so no judging runs on to the
+// end first).
+func TestJudgingStopsAtTheSignal(t *testing.T) {
+	bin := buildBinary(t)
+	for _, tc := range []struct {
+		name string
+		sig  syscall.Signal
+		args []string
+	}{
+		{"advise interrupt", syscall.SIGINT, []string{"advise", "testdata/advise-slow.yaml", "--no-prove"}},
+		{"advise terminate", syscall.SIGTERM, []string{"advise", "testdata/advise-slow.yaml", "--no-prove", "--json"}},
+		{"keys interrupt", syscall.SIGINT, []string{"keys", "testdata/advise-slow.yaml"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mark := "advise: judging"
+			if tc.args[0] == "keys" {
+				mark = ""
+			}
+			cmd, stdout, stderr := startUntil(t, mark, bin, tc.args...)
+			time.Sleep(300 * time.Millisecond)
+			cmd.Process.Signal(tc.sig)
+			waitExit(t, cmd, stderr, tc.args[0])
+			if !strings.Contains(stderr.String(), "interrupted: stopped judging at the signal") || stdout.String() != "" {
+				t.Errorf("stderr %q, stdout %.300q: want the interruption and no advice", stderr.String(), stdout.String())
+			}
+		})
 	}
 }
