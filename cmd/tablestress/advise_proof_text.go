@@ -42,32 +42,41 @@ func printProof(p *textfit.Printer, pr *advise.Proof) {
 		p.Line("%s", note)
 	}
 	printProofQuestions(p, pr)
+	for _, n := range pr.Notes {
+		p.Wrapped("  note: "+n, "")
+	}
 	switch {
 	case !pr.Run:
 		p.Painted(textfit.Red, "proof: not run")
 	case pr.OK:
-		p.Painted(textfit.Green, "proof: ok: the recommendation was throttled on at most %s of its requests and its busiest partition measured within %s of the prediction",
-			pctOf(advise.MaxThrottled), pctOf(pr.Tolerance))
+		p.Painted(textfit.Green, "proof: ok: the recommendation was throttled on at most %s of its requests, its busiest partition measured within %s of the prediction, and its questions' requests and rows visited within theirs, at %s entities",
+			pctOf(advise.MaxThrottled), pctOf(pr.Tolerance), textfit.Int(pr.Entities))
 	default:
 		p.Painted(textfit.Red, "proof: FAILED: %s", strings.Join(pr.Failures, "; "))
 	}
 }
 
-// printProofQuestions prints each question's requests per question,
-// predicted and measured, and its p99, per scheme.
+// printProofQuestions prints each question's requests and rows visited
+// per question, predicted at the proof's depth and measured, the
+// tolerance it is checked with, and its p99, per scheme.
 func printProofQuestions(p *textfit.Printer, pr *advise.Proof) {
 	t := &textfit.Table{Indent: "  ", Cols: []textfit.Column{
 		{Header: "QUESTION", Shrink: true}, {Header: "SCHEME", Shrink: true}, {Header: "PLAN", Drop: 1},
 		{Header: "REQUESTS/Q PREDICTED", Short: "REQS/Q PRED", Right: true}, {Header: "REQUESTS/Q", Short: "REQS/Q", Right: true},
-		{Header: "P99 MS", Right: true}, {Header: "ASKED", Right: true, Drop: 2},
+		{Header: "ROWS VISITED/Q PREDICTED", Short: "VISITED PRED", Right: true}, {Header: "ROWS VISITED/Q", Short: "VISITED", Right: true},
+		{Header: "WITHIN", Right: true, Drop: 3}, {Header: "P99 MS", Right: true, Drop: 1}, {Header: "ASKED", Right: true, Drop: 2},
 	}}
 	for _, r := range pr.Schemes {
 		for _, q := range r.Questions {
-			meas, p99 := "-", "-"
+			meas, visited, p99, within := "-", "-", "-", "-"
 			if q.Asked > 0 {
-				meas, p99 = textfit.Float(textfit.Round2(q.Requests)), textfit.Float(textfit.Round2(q.P99Ms))
+				meas, visited, p99 = textfit.Float(textfit.Round2(q.Requests)), textfit.Float(textfit.Round2(q.RowsVisited)), textfit.Float(textfit.Round2(q.P99Ms))
 			}
-			t.Row(q.Name, r.Scheme, q.Plan, textfit.Float(textfit.Round2(q.PredictedRequests)), meas, p99, fmt.Sprint(q.Asked))
+			if q.Checked {
+				within = pctOf(q.Tolerance)
+			}
+			t.Row(q.Name, r.Scheme, q.Plan, textfit.Float(textfit.Round2(q.PredictedRequests)), meas,
+				textfit.Float(textfit.Round2(q.PredictedRowsVisited)), visited, within, p99, fmt.Sprint(q.Asked))
 		}
 	}
 	if t.Len() == 0 {

@@ -54,6 +54,7 @@ type adviceDoc struct {
 	Proof *struct {
 		Run       bool     `json:"run"`
 		OK        bool     `json:"ok"`
+		Entities  int64    `json:"entities"`
 		Failures  []string `json:"failures"`
 		DurationS float64  `json:"duration_s"`
 		Schemes   []struct {
@@ -68,9 +69,15 @@ type adviceDoc struct {
 				Throttled float64 `json:"throttled_share"`
 			} `json:"measured"`
 			Questions []struct {
-				Name     string  `json:"name"`
-				P99      float64 `json:"p99_ms"`
-				Requests float64 `json:"requests_per_question"`
+				Name                 string  `json:"name"`
+				P99                  float64 `json:"p99_ms"`
+				Requests             float64 `json:"requests_per_question"`
+				PredictedRequests    float64 `json:"predicted_requests_per_question"`
+				RowsVisited          float64 `json:"rows_visited_per_question"`
+				PredictedRowsVisited float64 `json:"predicted_rows_visited_per_question"`
+				Tolerance            float64 `json:"tolerance"`
+				Checked              bool    `json:"checked"`
+				Asked                int64   `json:"questions"`
 			} `json:"questions"`
 		} `json:"schemes"`
 	} `json:"proof"`

@@ -115,6 +115,7 @@ type ProofQuestion struct {
 	Asked              int64   `json:"questions"`
 	PredictedPerSecond float64 `json:"predicted_questions_per_sec"`
 	requestsSD, rowsSD float64
+	visitedFrom        string
 }
 
 // ProofOptions change the proof's plan.

@@ -41,7 +41,9 @@ func measured(r *report.Report) ProofFigures {
 // of its requests were throttled, when its busiest partition's measured
 // mean is further than the tolerance from the prediction, or when the
 // client dropped more than 1% of the operations (the peak was not
-// offered, so nothing was proved). The other schemes are measured for
+// offered, so nothing was proved), or when a question's requests or rows
+// visited per question are further than its tolerance from the
+// prediction at the proof's depth. The other schemes are measured for
 // comparison only.
 func (p *Proof) Judge(reps map[string]*report.Report) {
 	p.Run, p.Failures = true, []string{}
@@ -58,11 +60,14 @@ func (p *Proof) Judge(reps map[string]*report.Report) {
 		r.Measured = &m
 		for q := range r.Questions {
 			if mq, ok := rep.Questions[r.Questions[q].Name]; ok {
-				r.Questions[q].Requests, r.Questions[q].P99Ms, r.Questions[q].Asked = mq.RequestsPerQuestion, mq.Latency.P99, mq.Ops
+				pq := &r.Questions[q]
+				pq.Requests, pq.RowsVisited, pq.P99Ms, pq.Asked = mq.RequestsPerQuestion, mq.RowsVisitedPerQuestion, mq.Latency.P99, mq.Ops
+				pq.visitedFrom = mq.RowsVisitedFrom
 			}
 		}
 		if r.Role == "recommended" {
 			p.Failures = append(p.Failures, p.verdict(r)...)
+			p.Notes = append(p.Notes, questionNotes(r)...)
 		}
 	}
 	p.OK = len(p.Failures) == 0
@@ -82,6 +87,56 @@ func (p *Proof) verdict(r *ProofRun) []string {
 	if off := math.Abs(m.BusiestEntitiesPerSec-pr.BusiestEntitiesPerSec) / math.Max(pr.BusiestEntitiesPerSec, 1e-9); off > p.Tolerance {
 		out = append(out, fmt.Sprintf("the recommendation's busiest partition, %q, took %s entities/s; the prediction was %s ± %s: %s off, over the %s allowed",
 			m.BusiestPartition, textfit.Rate(m.BusiestEntitiesPerSec), textfit.Rate(pr.BusiestEntitiesPerSec), textfit.Rate(pr.BusiestSD), pct(off), pct(p.Tolerance)))
+	}
+	for _, q := range r.Questions {
+		if !q.Checked || q.Asked == 0 {
+			continue
+		}
+		if off := relOff(q.Requests, q.PredictedRequests); off > q.Tolerance {
+			out = append(out, fmt.Sprintf("%s took %s requests a question; the prediction at %s entities was %s: %s off, over the %s allowed",
+				q.Name, textfit.Float(textfit.Round2(q.Requests)), textfit.Int(p.Entities), textfit.Float(textfit.Round2(q.PredictedRequests)), pct(off), pct(q.Tolerance)))
+		}
+		if !visitedCounted(q) {
+			continue
+		}
+		if off := relOff(q.RowsVisited, q.PredictedRowsVisited); off > q.Tolerance {
+			out = append(out, fmt.Sprintf("%s visited %s rows a question; the prediction at %s entities was %s: %s off, over the %s allowed",
+				q.Name, textfit.Float(textfit.Round2(q.RowsVisited)), textfit.Int(p.Entities), textfit.Float(textfit.Round2(q.PredictedRowsVisited)), pct(off), pct(q.Tolerance)))
+		}
+	}
+	return out
+}
+
+// relOff is how far measured is from predicted, as a share of the
+// prediction.
+func relOff(measured, predicted float64) float64 {
+	return math.Abs(measured-predicted) / math.Max(predicted, 1e-9)
+}
+
+// visitedCounted says whether the run counted q's rows visited: the
+// service counted them (or q read points, which visit the rows they
+// read), or it answered no query page (none visited).
+func visitedCounted(q ProofQuestion) bool {
+	switch q.visitedFrom {
+	case "service", "point reads", "":
+		return true
+	}
+	return false
+}
+
+// questionNotes say which of the recommendation's questions the run did
+// not check, and why.
+func questionNotes(r *ProofRun) []string {
+	var out []string
+	for _, q := range r.Questions {
+		switch {
+		case !q.Checked:
+			out = append(out, fmt.Sprintf("%s is predicted to be asked fewer than once in the run: its costs were not checked", q.Name))
+		case q.Asked == 0:
+			out = append(out, fmt.Sprintf("%s was not asked in the run: its costs were not checked", q.Name))
+		case !visitedCounted(q):
+			out = append(out, fmt.Sprintf("the service does not count the rows it visits (%s's figure is its rows returned): %s's rows visited were not checked", q.Name, q.Name))
+		}
 	}
 	return out
 }

@@ -126,6 +126,45 @@ func TestProofVerdict(t *testing.T) {
 	}
 }
 
+// The proof checks each of the recommendation's questions: its requests
+// and rows visited per question within the question's tolerance of the
+// prediction at the proof's depth; rows visited only where the service
+// counted them; a question not asked, or predicted to be asked less than
+// once, is named in the notes, not failed.
+func TestProofChecksTheQuestions(t *testing.T) {
+	rep := func(reqs, visited float64, from string, asked int64) *report.Report {
+		r := &report.Report{Partitions: []report.Partition{{PartitionKey: "a", EntitiesPerSec: 1000}}, Questions: map[string]report.Question{}}
+		r.Totals.Requests, r.Totals.Ops = 1000, 1000
+		q := report.Question{RequestsPerQuestion: reqs, RowsVisitedPerQuestion: visited, RowsVisitedFrom: from}
+		q.Ops = asked
+		r.Questions["feed"] = q
+		return r
+	}
+	for _, c := range []struct {
+		name    string
+		rec     *report.Report
+		checked bool
+		ok      bool
+		says    string
+	}{
+		{"within", rep(3.4, 1140, "service", 50), true, true, ""},
+		{"requests off", rep(3.5, 1000, "service", 50), true, false, "feed took 3.5 requests a question; the prediction at 1,000,000 entities was 3: 16.7% off"},
+		{"rows visited off", rep(3, 1160, "service", 50), true, false, "feed visited 1,160 rows a question"},
+		{"fewer visited", rep(3, 800, "both", 50), true, true, "rows visited were not checked"},
+		{"not asked", rep(0, 0, "", 0), true, true, "feed was not asked in the run"},
+		{"not checked", rep(9, 9, "service", 1), false, true, "fewer than once in the run"},
+	} {
+		p := &Proof{Rate: 100, Entities: 1_000_000, Tolerance: MaxOff, Schemes: []ProofRun{{Scheme: "rec", Role: "recommended",
+			Predicted: ProofFigures{BusiestEntitiesPerSec: 1000},
+			Questions: []ProofQuestion{{Name: "feed", PredictedRequests: 3, PredictedRowsVisited: 1000, Tolerance: MaxOff, Checked: c.checked}}}}}
+		p.Judge(map[string]*report.Report{"rec": c.rec})
+		all := strings.Join(append(p.Failures, p.Notes...), ";")
+		if p.OK != c.ok || !strings.Contains(all, c.says) {
+			t.Errorf("%s: ok %v, failures %q, notes %q; want ok %v saying %q", c.name, p.OK, p.Failures, p.Notes, c.ok, c.says)
+		}
+	}
+}
+
 // A staged workload is proved at its highest stage's rate, constant: the
 // proof's scenario drops the stages.
 func TestProofScenarioOfStages(t *testing.T) {

@@ -236,6 +236,16 @@ func (l *layout) bucketRows(g int, s Size) float64 {
 	return s.within(d) * l.groups[g].share / l.hashes * l.rows
 }
 
+// fullRows is the rows a partition of group g holds in a full time
+// bucket, which the table at size s may not yet fill (bucketRows without
+// time buckets or when event time does not move).
+func (l *layout) fullRows(g int, s Size) float64 {
+	if l.unit <= 0 || s.Span <= 0 {
+		return l.bucketRows(g, s)
+	}
+	return s.perSec() * l.unit.Seconds() * l.groups[g].share / l.hashes * l.rows
+}
+
 // buckets is how many time buckets the table spans at size s (1 without
 // them).
 func (l *layout) buckets(s Size) float64 {

@@ -145,15 +145,13 @@ func (j *judging) question(ctx context.Context, l *loads, s Size, q *question.Qu
 // with the asked values.
 func (qj *qjudge) scanLoads(a ask) {
 	lay, s := qj.lay, qj.s
-	n := lay.buckets(s)
+	fill := fills(lay, s)
 	for g := range lay.groups {
-		full := lay.bucketRows(g, s) / lay.rows * qj.rowsFactor
-		for b := int32(0); b <= recent && float64(b) < n; b++ {
-			rows := full
-			if b == 0 && lay.unit > 0 {
-				rows *= 0.5 // the current bucket is half full on average
+		full := lay.fullRows(g, s) / lay.rows * qj.rowsFactor
+		for b := range int32(recent + 1) {
+			if rows := full * fill[b]; rows > 0 {
+				qj.l.add(pkey{int32(qj.x), int32(g), b}, qj.rate*a.weight, rows, rows*a.pv, 0)
 			}
-			qj.l.add(pkey{int32(qj.x), int32(g), b}, qj.rate*a.weight, rows, rows*a.pv, 0)
 		}
 	}
 }

@@ -26,29 +26,59 @@ func (j *judging) picksOf(lay *layout, s Size, d posLaw) picks {
 		diffuse.cdf = uniformCDF
 	}
 	out := picks{law: d}
+	ps := phases(lay, s)
+	for _, ph := range ps {
+		sh := bucketShares(diffuse, lay, s, ph)
+		for b := range sh {
+			out.shares[b] += sh[b] / float64(len(ps))
+		}
+	}
+	out.fill = fills(lay, s)
+	return out
+}
+
+// phases are how long the current time bucket of lay has run at the
+// moments the size is judged at.
+func phases(lay *layout, s Size) []time.Duration {
 	ns := nows(lay.unitName, lay.unit, s, 0)
 	ps := make([]time.Duration, len(ns))
 	for k, t := range ns {
 		ps[k] = phaseOf(t, lay.unitName, lay.unit)
 	}
+	return ps
+}
+
+// fills are how full each time bucket of lay is at size s, of a full
+// bucket's rows (fullRows), averaged over the moments it is judged at.
+func fills(lay *layout, s Size) [recent + 1]float64 {
+	var out [recent + 1]float64
+	ps := phases(lay, s)
 	for _, ph := range ps {
-		sh := bucketShares(diffuse, lay, s, ph)
-		for b := range sh {
-			out.shares[b] += sh[b] / float64(len(ps))
-			out.fill[b] += fillOf(lay, s, ph, b) / float64(len(ps))
+		for b := range out {
+			out[b] += fillOf(lay, s, ph, b) / float64(len(ps))
 		}
 	}
 	return out
 }
 
 // fillOf is how full time bucket b of lay is at size s when the current
-// one has run for phase: the current bucket the part it has run, the
-// others full (the whole table without time buckets).
+// one has run for phase: the part of it the table's event time covers
+// (the current bucket the part it has run, an older one all of it
+// unless the table begins within it); without time buckets, or when
+// event time does not move, the one bucket holds the whole table.
 func fillOf(lay *layout, s Size, phase time.Duration, b int) float64 {
-	if lay.unit <= 0 || b > 0 {
-		return 1
+	if lay.unit <= 0 || s.Span <= 0 {
+		if b == 0 {
+			return 1
+		}
+		return 0
 	}
-	return math.Min(float64(max(phase, 1)), float64(lay.unit)) / float64(lay.unit)
+	start, end := time.Duration(0), max(phase, 1)
+	if b > 0 {
+		start = phase + time.Duration(b-1)*lay.unit
+		end = start + lay.unit
+	}
+	return float64(overlap(start, end, 0, s.Span)) / float64(lay.unit)
 }
 
 // bucketOf is the time bucket of lay an entity of age fraction age is in
@@ -96,7 +126,7 @@ func (j *judging) picked(l *loads, s Size, o OpRate) {
 	for g, gr := range lay.groups {
 		for b := int32(0); b <= recent; b++ {
 			if p := pk.law.diffuse * gr.share / lay.hashes * pk.shares[b]; p > 0 {
-				put(pkey{int32(x), int32(g), b}, p, lay.bucketRows(g, s)*pk.fill[b])
+				put(pkey{int32(x), int32(g), b}, p, lay.fullRows(g, s)*pk.fill[b])
 			}
 		}
 	}
@@ -104,7 +134,7 @@ func (j *judging) picked(l *loads, s Size, o OpRate) {
 		b := bucketOf(lay, s, a.age)
 		if k, ok := j.atomKey(l, x, a.index, b); ok {
 			base := l.atoms[-1-k.group].base
-			put(k, a.p, lay.bucketRows(int(base.group), s)*pk.fill[b])
+			put(k, a.p, lay.fullRows(int(base.group), s)*pk.fill[b])
 		}
 	}
 }
