@@ -153,7 +153,7 @@ func (p *Population) carried(names []string) ([]int, error) {
 		case !ok:
 			return nil, fmt.Errorf("%w: %q is not a field; an index row can carry a declared field (%s), or write carries: all", ErrScheme, n, strings.Join(p.Fields(), ", "))
 		case seen[n]:
-			return nil, fmt.Errorf("%w: %q is carried twice", ErrScheme, n)
+			return nil, fmt.Errorf("%w: %q is carried twice: list it once", ErrScheme, n)
 		}
 		seen[n] = true
 		out = append(out, k)

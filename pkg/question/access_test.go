@@ -116,7 +116,7 @@ func TestPicks(t *testing.T) {
 		spec Spec
 		says string
 	}{
-		{Spec{Name: "a", Known: []string{"user", "id"}, Want: One, Pick: []Pick{{"user", "uniform"}}}, "pick applies to newest"},
+		{Spec{Name: "a", Known: []string{"user", "id"}, Want: One, Pick: []Pick{{"user", "uniform"}}}, "remove pick, or want newest"},
 		{Spec{Name: "b", Known: []string{"user"}, Want: All, Pick: []Pick{{"kind", "uniform"}}}, "not a known field"},
 		{Spec{Name: "c", Known: []string{"id"}, Want: All, Pick: []Pick{{"id", "uniform"}}}, "no finite set of values"},
 		{Spec{Name: "d", Known: []string{"user"}, Want: All, Pick: []Pick{{"user", "zipf(0)"}}}, "pick.user"},

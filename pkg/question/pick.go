@@ -38,13 +38,13 @@ func (q *Question) compilePicks(spec Spec, bad func(field, format string, a ...a
 		s, finite := q.pop.Support(p.Field)
 		switch {
 		case spec.Want == One:
-			bad(at, "a one question asks for an entity that exists, picked by the request distribution: pick applies to newest, oldest and all")
+			bad(at, "a one question asks for an entity that exists, picked by the request distribution: remove pick, or want newest, oldest or all")
 		case slices.ContainsFunc(spec.Pick[:k], func(o Pick) bool { return o.Field == p.Field }):
-			bad(at, "%q is picked twice", p.Field)
+			bad(at, "%q is picked twice: keep one", p.Field)
 		case !slices.Contains(q.fields, p.Field):
 			bad(at, "%q is not a known field of the question (known: %s): a pick draws the value of a field the application knows", p.Field, strings.Join(spec.Known, ", "))
 		case !finite:
-			bad(at, "%q has no finite set of values to draw from (a sequence, guid or slug is new for every entity)", p.Field)
+			bad(at, "%q has no finite set of values to draw from (a sequence, guid or slug is new for every entity): pick an id, choice, int or bool field", p.Field)
 		case err != nil:
 			bad(at, "%v", err)
 		default:
@@ -55,9 +55,9 @@ func (q *Question) compilePicks(spec Spec, bad func(field, format string, a ...a
 		at := fmt.Sprintf("select[%d]", k)
 		switch {
 		case slices.Contains(spec.Select[:k], f):
-			bad(at, "%q is selected twice", f)
+			bad(at, "%q is selected twice: list it once", f)
 		case !q.pop.HasField(f):
-			bad(at, "%q is not a field; the application can read a declared field (%s)", f, strings.Join(q.pop.Fields(), ", "))
+			bad(at, "%q is not a field: select a declared field (%s)", f, strings.Join(q.pop.Fields(), ", "))
 		}
 	}
 }

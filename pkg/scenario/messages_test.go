@@ -115,6 +115,10 @@ var messageCases = []messageCase{
 	{sub("      - {name: ByKind, partition_key: \"{kind}\", row_key: \"{device}_{inverted_ticks}\"}\n", "      - {name: ByKind, partition_key: \"{kind}\", row_key: \"{device}_{inverted_ticks}\"}\n      - {name: ByKind, partition_key: \"{level}\", row_key: \"{seq}\"}\n"), "schemes[0].indexes[1].name", "give each index its own name"},
 	{sub("    - {op: batch, size: 10, kind: insert}", "    - {op: batch, size: 90, kind: insert}\n"+"    - {op: range_query, index: ByLevel}"), "workload.mix[3].index", "its indexes: ByKind"},
 	{subs("  - name: by-device\n", "  - description: mine\n", "{op: update}", "{op: range_query, index: ByLevel}"), "workload.mix[3].index", "the unnamed schemes[0] has no index table \"ByLevel\"; its indexes: ByKind"},
+	// What an index carries.
+	{sub(`row_key: "{device}_{inverted_ticks}"}`, `row_key: "{device}_{inverted_ticks}", carries: some}`), "schemes[0].indexes[0].carries", "write all (a copy of the entity) or a list of the fields"},
+	{sub(`row_key: "{device}_{inverted_ticks}"}`, `row_key: "{device}_{inverted_ticks}", carries: [colour]}`), "schemes[0].indexes[0].carries", "or write carries: all"},
+	{sub(`row_key: "{device}_{inverted_ticks}"}`, `row_key: "{device}_{inverted_ticks}", carries: [level, level]}`), "schemes[0].indexes[0].carries", "list it once"},
 	{sub("values: [alert, digest]", "values: [alert, di/gest]"), "schemes[0].indexes[0].partition_key", `can generate "di/gest": '/' is not allowed in keys (Azure forbids / \ # ?): use another separator`},
 	// Questions.
 	{sub("questions:\n  - {name: newest-of-device,", "questions:\n  - {name: newest-of-device, known: [kind], want: all}\n  - {name: newest-of-device,"), "questions[1].name", "give each question its own name"},
@@ -122,6 +126,14 @@ var messageCases = []messageCase{
 	{sub("{name: newest-of-device,", "{name: \"newest of device\","), "questions[0].name", "a question's name is 1-64 letters"},
 	{sub("known: [device], want", "known: [device, device], want"), "questions[0].known[1]", "list it once"},
 	{sub("known: [device], want", "known: [devise], want"), "questions[0].known[0]", "a declared field (device"},
+	// What a question picks by a field's own law, and selects.
+	{sub("want: newest, limit: 10}", "want: newest, limit: 10, pick: uniform}"), "questions[0].pick", "write it like pick: {user: uniform}"},
+	{sub("want: newest, limit: 10}", "want: newest, limit: 10, pick: {device: uniform, device: zipf(1)}}"), "questions[0].pick.device", "keep one"},
+	{sub("known: [device], want: newest, limit: 10}", "known: [device, token], want: one, pick: {device: uniform}}"), "questions[0].pick.device", "remove pick, or want newest, oldest or all"},
+	{sub("want: newest, limit: 10}", "want: newest, limit: 10, pick: {kind: uniform}}"), "questions[0].pick.kind", "a pick draws the value of a field the application knows"},
+	{sub("known: [device], want: newest, limit: 10}", "known: [token], want: all, pick: {token: uniform}}"), "questions[0].pick.token", "pick an id, choice, int or bool field"},
+	{sub("want: newest, limit: 10}", "want: newest, limit: 10, select: [kind, kind]}"), "questions[0].select[1]", "list it once"},
+	{sub("want: newest, limit: 10}", "want: newest, limit: 10, select: [colour]}"), "questions[0].select[0]", "select a declared field"},
 	{sub("want: newest, limit: 10}", "want: latest, limit: 10}"), "questions[0].want", "use one (the entity the known fields identify), newest, oldest or all"},
 	{sub("want: newest, limit: 10}", "want: all, limit: 10}"), "questions[0].limit", "remove limit, or want newest or oldest"},
 	{sub("want: newest, limit: 10}", "want: newest, limit: 200000}"), "questions[0].limit", "use 1 to 100000"},

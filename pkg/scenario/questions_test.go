@@ -130,7 +130,7 @@ func TestPicksSelectsAndCarries(t *testing.T) {
 		`p.yaml:8:83: questions[0].pick.id: "id" is not a known field of the question`,
 		`p.yaml:8:108: questions[0].select[1]: "user" is selected twice`,
 		`p.yaml:15:81: schemes[0].indexes[0].carries: "everything": write all (a copy of the entity) or a list`,
-		`p.yaml:16:82: schemes[0].indexes[1].carries: keygen: bad key scheme: "colour" is not a field`,
+		`p.yaml:16:82: schemes[0].indexes[1].carries: "colour" is not a field`,
 	}
 	wantErrors(t, errs, want)
 }
