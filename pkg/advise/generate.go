@@ -274,6 +274,10 @@ func (g *generator) relieve(c *Candidate) error {
 		f := *c.form
 		lo := max(f.k.buckets, 1)
 		x := g.hotIndex(c)
+		// Buckets that relieve writes may let each hold more event time;
+		// buckets that split a query's pass keep theirs, or the pass grows
+		// back.
+		resize := c.Prediction.BusiestEntitiesPerSec > g.in.Opts.Headroom*g.in.PartitionTarget()
 		switch {
 		case x >= 0:
 			lo = max(f.ix[x].buckets, 1)
@@ -282,7 +286,7 @@ func (g *generator) relieve(c *Candidate) error {
 				v.ix = append([]indexDesign(nil), f.ix...)
 				d := &v.ix[x]
 				d.buckets = n
-				if d.unit != "" || d.ident == "" {
+				if resize && (d.unit != "" || d.ident == "") {
 					d.unit = g.in.granularity(g.in.designShare(*d)/float64(n), g.in.itemBytes())
 				}
 				return g.build(v)
@@ -296,7 +300,7 @@ func (g *generator) relieve(c *Candidate) error {
 			at = func(n int) (*Candidate, error) {
 				v := f
 				v.k.buckets = n
-				if v.k.unit != "" {
+				if resize && v.k.unit != "" {
 					if u := g.in.granularity(g.in.keyShare(v.k.field)/float64(n), g.in.itemBytes()); u != "" {
 						v.k.unit = u
 					}
@@ -318,11 +322,11 @@ func (g *generator) relieve(c *Candidate) error {
 	return nil
 }
 
-// hotIndex is the index of the index design holding candidate c's
-// busiest partition (reports name an index table's "Name/PartitionKey"),
-// or -1 when it is in the main table.
+// hotIndex is the index of the index design holding the partition that
+// makes candidate c hot (reports name an index table's
+// "Name/PartitionKey"), or -1 when it is in the main table.
 func (g *generator) hotIndex(c *Candidate) int {
-	name, _, ok := strings.Cut(c.Prediction.BusiestPartition, "/")
+	name, _, ok := strings.Cut(g.in.hotPartition(c.Prediction), "/")
 	if !ok || c.form == nil {
 		return -1
 	}
@@ -376,8 +380,8 @@ func (g *generator) fewest(base *Candidate, lo int, at func(n int) (*Candidate, 
 		if !in.hot(c.Prediction) {
 			break
 		}
-		b := base.Prediction.BusiestEntitiesPerSec
-		if spread := b * (1 - float64(lo)/float64(hi)); first && b-c.Prediction.BusiestEntitiesPerSec < spread/4 {
+		b := in.strain(base.Prediction)
+		if spread := b * (1 - float64(lo)/float64(hi)); first && b-in.strain(c.Prediction) < spread/4 {
 			return nil, nil // buckets hardly relieve it: its load is not one buckets spread
 		}
 		lo, hi = hi, min(2*hi, MaxBuckets+1)

@@ -8,14 +8,60 @@ import (
 )
 
 // hot reports whether a prediction's busiest partition is over the
-// headroom share of its target: Azure's entities/s per partition, or
-// under Cosmos DB a logical partition's request units.
+// headroom share of its target (Azure's entities/s per partition, or
+// under Cosmos DB a logical partition's request units), a query's pass
+// overruns a partition's second, or passes run partitions into debt
+// that refuses more than MaxThrottled of the requests.
 func (in *Input) hot(p *Prediction) bool {
 	h := in.Opts.Headroom
 	if in.Cosmos() {
 		return p.Cosmos.BusiestPerSec > h*in.Opts.Model.Cosmos.LogicalRU
 	}
-	return p.BusiestEntitiesPerSec > h*in.PartitionTarget()
+	return p.BusiestEntitiesPerSec > h*in.PartitionTarget() || in.burst(p) || p.ThrottledShare > MaxThrottled
+}
+
+// burst reports whether a query visits more rows of one partition at
+// once than the service model lets one pass run (PassLimit): the rest of
+// the pass is refused.
+func (in *Input) burst(p *Prediction) bool {
+	return !in.Cosmos() && p.BurstRows > in.PassLimit()
+}
+
+// hotPartition is the partition that makes a prediction hot: the
+// busiest when it is over the headroom, else the one a query's pass
+// overruns, else the one refusing the most requests in debt.
+func (in *Input) hotPartition(p *Prediction) string {
+	switch {
+	case p.BusiestEntitiesPerSec > in.Opts.Headroom*in.PartitionTarget():
+		return p.BusiestPartition
+	case in.burst(p):
+		return p.BurstPartition
+	case p.ThrottledShare > MaxThrottled:
+		return p.ThrottledPartition
+	}
+	return p.BusiestPartition
+}
+
+// strainWords says what makes a prediction hot other than its busiest
+// partition: a pass too big to serve, or refusals while partitions pay
+// passes off.
+func (in *Input) strainWords(p *Prediction) string {
+	if in.burst(p) {
+		return fmt.Sprintf("%s would visit %s rows of partition %q at once, over the %s one query can read", p.BurstOf, textfit.Rate(p.BurstRows), p.BurstPartition, textfit.Rate(in.PassLimit()))
+	}
+	return fmt.Sprintf("%s of the requests would be refused while partitions pay passes off, most on %q", pctText(p.ThrottledShare), p.ThrottledPartition)
+}
+
+// strain is how far a prediction's partitions are from hot, as the
+// largest of its busiest partition's share of the headroom, its largest
+// pass's share of PassLimit and its refused requests' share of
+// MaxThrottled (1 at the limit).
+func (in *Input) strain(p *Prediction) float64 {
+	t := in.PartitionTarget()
+	if in.Cosmos() {
+		return p.Cosmos.BusiestPerSec / (in.Opts.Headroom * in.Opts.Model.Cosmos.LogicalRU)
+	}
+	return math.Max(math.Max(p.BusiestEntitiesPerSec/(in.Opts.Headroom*t), p.BurstRows/in.PassLimit()), p.ThrottledShare/MaxThrottled)
 }
 
 // accountRequests are the requests/s a prediction asks of the account at
@@ -51,6 +97,14 @@ func (in *Input) problems(c *Candidate) []string {
 	} else if !in.Cosmos() && over(p.BusiestEntitiesPerSec, h*in.PartitionTarget()) {
 		add("hot: partition %q would take %s entities/s at the peak, over %s of the %s entities/s partition target", p.BusiestPartition,
 			textfit.Rate(p.BusiestEntitiesPerSec), pct, textfit.Rate(in.PartitionTarget()))
+	}
+	if in.burst(p) && over(p.BurstRows, in.PassLimit()) {
+		add("hot: %s visits %s rows of partition %q at once, over the %s one query can read before the partition, a second into debt at %s entities/s, refuses the rest",
+			p.BurstOf, textfit.Rate(p.BurstRows), p.BurstPartition, textfit.Rate(in.PassLimit()), textfit.Rate(in.PartitionTarget()))
+	}
+	if over(p.ThrottledShare, MaxThrottled) {
+		add("throttled: queries that visit more rows of a partition at once than its bucket holds run it into debt, and it refuses its other requests until paid: %s of the requests, most on partition %q",
+			textfit.Float(textfit.Round2(100*p.ThrottledShare))+"%", p.ThrottledPartition)
 	}
 	if d := p.Deletion; d != nil && !in.Cosmos() && over(d.BusiestEntitiesPerSec, h*in.PartitionTarget()) {
 		add("deleting data older than %s would take %s entities/s of partition %q, over %s of the %s entities/s partition target", d.Retention,

@@ -33,8 +33,13 @@ func (in *Input) why(c *Candidate, all []*Candidate) []string {
 		if c.Searched != "" {
 			of = " of index table " + c.Searched
 		}
-		add("%d hash buckets%s are the fewest that keep it there: %s, the busiest partition (%q) would take %s entities/s, over %s of the target",
-			c.SearchedBuckets, of, with, f.Prediction.BusiestPartition, textfit.Rate(f.Prediction.BusiestEntitiesPerSec), pctText(in.Opts.Headroom))
+		if fp := f.Prediction; fp.BusiestEntitiesPerSec > in.Opts.Headroom*in.PartitionTarget() || !in.hot(fp) {
+			add("%d hash buckets%s are the fewest that keep it there: %s, the busiest partition (%q) would take %s entities/s, over %s of the target",
+				c.SearchedBuckets, of, with, fp.BusiestPartition, textfit.Rate(fp.BusiestEntitiesPerSec), pctText(in.Opts.Headroom))
+		} else {
+			add("%d hash buckets%s are the fewest that serve every query's pass and keep the refusals under %s: %s, %s",
+				c.SearchedBuckets, of, pctText(MaxThrottled), with, in.strainWords(fp))
+		}
 	}
 	for _, ix := range c.Spec.Indexes {
 		var asks []string
@@ -48,7 +53,7 @@ func (in *Input) why(c *Candidate, all []*Candidate) []string {
 		}
 		why := ""
 		if strings.HasPrefix(ix.PartitionKey, "{hash(") {
-			why = " (in hash buckets, as many as its writes need: an identifying value that grows would put every index row on one range partition)"
+			why = " (in hash buckets, as many as its writes and the questions' passes over one partition need: an identifying value that grows would put every index row on one range partition)"
 		}
 		add("index table %s (PartitionKey %s, RowKey %s) answers %s without scanning the main table%s", ix.Name, ix.PartitionKey, ix.RowKey, strings.Join(asks, " and "), why)
 	}

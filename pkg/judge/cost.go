@@ -413,6 +413,10 @@ func (qj *qjudge) attribute(a ask, ts []ptype, e *eval) {
 			f /= math.Max(qj.lay.buckets(qj.s)-recent, 1)
 		}
 		l.addTotals(k, f*h.wv, f*h.wc, f*h.wcc, 0)
+		if h.w > 0 {
+			l.reads(k, f*h.w)
+			l.pass(k, h.wv/h.w, f*h.w, qj.q.Name)
+		}
 	}
 	if qj.acc.Fetches && e.returned > 0 {
 		qj.fetch[compKey(qj.j.mainComp(qj.q, a))] += qj.rate * a.weight * e.returned

@@ -3,6 +3,7 @@ package judge
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
@@ -120,6 +121,24 @@ func (in *Input) intervalNote() string {
 // PartitionTarget is the service's per-partition target in entities/s
 // (Azure's 2,000).
 func (in *Input) PartitionTarget() float64 { return in.Opts.Model.PartitionTarget }
+
+// bucketCap is the entities a partition's bucket holds when full: the
+// model's burst of its target, at least an entity group transaction's
+// 100 (the service model's bucket).
+func (in *Input) bucketCap() float64 {
+	b := in.Opts.Model.Burst
+	if b <= 0 {
+		b = 100 * time.Millisecond
+	}
+	return math.Max(in.PartitionTarget()*b.Seconds(), 100)
+}
+
+// PassLimit is the most rows one query can visit in a partition at once
+// under the service model: a query's page is admitted while the
+// partition owes at most a second of its target, so the pass runs the
+// partition past its full bucket and a second into debt, and its last
+// page (up to 1,000 entities) starts there.
+func (in *Input) PassLimit() float64 { return in.PartitionTarget() + in.bucketCap() + 1000 }
 
 // Cosmos reports whether the service is the Cosmos DB Table API.
 func (in *Input) Cosmos() bool { return in.Opts.Model.Kind == model.Cosmos }

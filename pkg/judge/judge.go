@@ -23,6 +23,21 @@ type Figures struct {
 	BusiestPartition           string  `json:"busiest_partition"`
 	BusiestEntitiesPerSec      float64 `json:"busiest_entities_per_sec"`
 	BusiestWriteEntitiesPerSec float64 `json:"busiest_write_entities_per_sec"`
+	// BurstPartition is the partition one query visits the most rows of
+	// at once: BurstRows the rows, BurstOf the question (or operation of
+	// the mix), BurstEntities those and the partition's load a second
+	// besides. A pass over PassLimit is refused part way.
+	BurstPartition string  `json:"burst_partition,omitempty"`
+	BurstOf        string  `json:"burst_of,omitempty"`
+	BurstRows      float64 `json:"burst_rows,omitempty"`
+	BurstEntities  float64 `json:"burst_entities,omitempty"`
+	// ThrottledShare is the share of the account's requests that
+	// partitions refuse while they pay off passes bigger than their
+	// bucket holds (the service model's: a query may run a partition a
+	// second into debt; its other requests wait), ThrottledPartition the
+	// partition refusing the most.
+	ThrottledShare     float64 `json:"throttled_share,omitempty"`
+	ThrottledPartition string  `json:"throttled_partition,omitempty"`
 	// AccountEntitiesPerSec and AccountRequestsPerSec are the whole
 	// workload's, against the account's 20,000 requests/s (an entity group
 	// transaction counting once).
@@ -183,7 +198,7 @@ func (in *Input) judging(scheme *keygen.Scheme) (*judging, error) {
 
 // at judges the workload on the table at size s.
 func (j *judging) at(ctx context.Context, s Size) (*Figures, error) {
-	l := newLoads(j.lays, s)
+	l := newLoads(j.lays, s, j.in.PartitionTarget(), j.in.bucketCap())
 	f := &Figures{Size: s.Name, Entities: s.Entities, EventTime: spanText(s.Span), loads: l}
 	j.writes(l, s)
 	for _, o := range j.in.Mix {

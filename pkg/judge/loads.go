@@ -28,6 +28,16 @@ type partLoad struct {
 	sq float64
 	// ru are the request units it is charged (Cosmos DB).
 	ru float64
+	// pass is the most rows one query visits in it at once (every page
+	// of one request's pass over the partition), and passOf the question
+	// or operation it is.
+	pass   float64
+	passOf string
+	// reqs are its requests a second; debt the entities a second that
+	// passes bigger than its bucket holds leave it owing (the sum over
+	// passes of their rate times what they overrun), while which it
+	// refuses every request but a query's next page.
+	reqs, debt float64
 }
 
 // loads accumulates a workload's predicted load on the tables of a
@@ -47,10 +57,13 @@ type loads struct {
 	// atoms are the partitions of entities picked with a probability of
 	// their own: the key of atom id has group -1-id.
 	atoms []atomPart
+	// target is a partition's entities a second, cap what its bucket
+	// holds when full.
+	target, cap float64
 }
 
-func newLoads(lays []*layout, s Size) *loads {
-	return &loads{lays: lays, size: s, parts: map[pkey]*partLoad{}}
+func newLoads(lays []*layout, s Size, target, cap float64) *loads {
+	return &loads{lays: lays, size: s, parts: map[pkey]*partLoad{}, target: target, cap: cap}
 }
 
 // add puts rate requests a second on each partition of k, each charging
@@ -68,6 +81,7 @@ func (l *loads) add(k pkey, rate, charged, counted, ru float64) {
 	p.counted += rate * counted
 	p.sq += rate * counted * counted
 	p.ru += rate * ru
+	p.reqs += rate
 }
 
 // addTotals adds to each partition of k the entities charged and counted
@@ -86,6 +100,57 @@ func (l *loads) addTotals(k pkey, charged, counted, sq, ru float64) {
 	p.counted += counted
 	p.sq += sq
 	p.ru += ru
+}
+
+// pass notes queries visiting rows of each partition of k at once, rate
+// a second, for what (a question's or an operation's name): the largest
+// pass, and the debt of those bigger than the partition's bucket holds
+// (cap entities, refilled at target a second).
+func (l *loads) pass(k pkey, rows, rate float64, what string) {
+	if !(rows > 0) || !(rate > 0) {
+		return // a question the mix does not ask visits nothing
+	}
+	p := l.parts[k]
+	if p == nil {
+		p = &partLoad{}
+		l.parts[k] = p
+	}
+	if rows > p.pass {
+		p.pass, p.passOf = rows, what
+	}
+	if over := rows - l.cap; over > 0 {
+		p.debt += rate * over
+	}
+}
+
+// reads adds rate requests a second on each partition of k.
+func (l *loads) reads(k pkey, rate float64) {
+	if p := l.parts[k]; p != nil && rate > 0 {
+		p.reqs += rate
+	}
+}
+
+// refused are the requests a second that the partitions refuse while
+// in debt after big passes (each partition's requests times the share of
+// the time it is in debt), and the partition refusing the most.
+func (l *loads) refused() (float64, pkey, bool) {
+	total, most := 0.0, 0.0
+	var worst pkey
+	ok := false
+	for _, k := range l.keys() {
+		p := l.load(k)
+		if p.debt <= 0 {
+			continue
+		}
+		// The debt is paid off at what the partition's target leaves
+		// over from its load.
+		r := math.Min(p.debt/math.Max(l.target-p.charged, 0.1*l.target), 1) * p.reqs
+		total += l.mult(k) * r
+		if !ok || r > most {
+			worst, most, ok = k, r, true
+		}
+	}
+	return total, worst, ok
 }
 
 // account adds rate requests a second, of entities entities and ru units
@@ -133,6 +198,10 @@ func (l *loads) load(k pkey) partLoad {
 	if k.group < 0 {
 		if b := l.parts[l.atoms[-1-k.group].base]; b != nil {
 			p.charged, p.counted, p.sq, p.ru = p.charged+b.charged, p.counted+b.counted, p.sq+b.sq, p.ru+b.ru
+			p.reqs, p.debt = p.reqs+b.reqs, p.debt+b.debt
+			if b.pass > p.pass {
+				p.pass, p.passOf = b.pass, b.passOf
+			}
 		}
 	}
 	return p
@@ -147,6 +216,21 @@ func (l *loads) busiest() (pkey, partLoad, bool) {
 	for _, k := range l.keys() {
 		p := l.load(k)
 		if l.mult(k) > 0 && (!ok || p.charged > bl.charged) {
+			best, bl, ok = k, p, true
+		}
+	}
+	return best, bl, ok
+}
+
+// burstiest is the partition one query visits the most rows of at
+// once, with its load, or none.
+func (l *loads) burstiest() (pkey, partLoad, bool) {
+	var best pkey
+	var bl partLoad
+	ok := false
+	for _, k := range l.keys() {
+		p := l.load(k)
+		if l.mult(k) > 0 && p.pass > 0 && (!ok || p.pass > bl.pass) {
 			best, bl, ok = k, p, true
 		}
 	}

@@ -104,10 +104,30 @@ func (j *judging) picked(l *loads, s Size, o OpRate) {
 			x = k + 1
 		}
 	}
+	j.pickedOn(l, s, o, x, j.opCost)
+	if o.Spec.Index != "" {
+		return
+	}
+	switch o.Kind {
+	case metrics.Update, metrics.UpsertMerge, metrics.UpsertReplace:
+		// An index row that carries the entity is written again with it,
+		// a request of its own.
+		writeRU := model.WriteUnits(j.item.bytes, j.item.props)
+		for k, ix := range j.scheme.Indexes {
+			if ix.Projects() {
+				j.pickedOn(l, s, o, k+1, func(OpRate, float64) (float64, float64, float64) { return 1, 1, writeRU })
+			}
+		}
+	}
+}
+
+// pickedOn puts operation o on the partition of table x (0 the main
+// table) holding the entity it picks, each costing what cost says.
+func (j *judging) pickedOn(l *loads, s Size, o OpRate, x int, cost func(OpRate, float64) (e, reqs, ru float64)) {
 	lay := j.lays[x]
 	pk := j.picksOf(lay, s, j.in.positions(o.Dist, s, j.newEntities()))
 	put := func(k pkey, p, rows float64) {
-		e, reqs, ru := j.opCost(o, rows)
+		e, reqs, ru := cost(o, rows)
 		if o.Spec.Across {
 			// A PartitionKey range: the client counts it under no one
 			// partition; the picked one stands for those it visits.
@@ -116,10 +136,13 @@ func (j *judging) picked(l *loads, s Size, o OpRate) {
 		} else {
 			l.add(k, o.Rate*p, e, e, ru)
 		}
+		if o.Kind == metrics.RangeQuery || o.Kind == metrics.PartitionScan {
+			l.pass(k, e, o.Rate*p, string(o.Kind))
+		}
 		l.account(o.Rate*p*l.mult(k)*reqs, e/reqs, ru/reqs)
 	}
 	if lay.unique {
-		e, reqs, ru := j.opCost(o, lay.rows)
+		e, reqs, ru := cost(o, lay.rows)
 		l.account(o.Rate*reqs, e/reqs, ru/reqs)
 		return
 	}
@@ -198,6 +221,7 @@ func (j *judging) tableScan(l *loads, s Size, o OpRate) {
 		total += take
 		for b := int32(0); b <= recent; b++ {
 			l.add(pkey{0, int32(g), b}, o.Rate, per, 0, model.QueryUnits(0, int(per), int(per), j.item.bytes))
+			l.pass(pkey{0, int32(g), b}, per, o.Rate, string(o.Kind))
 		}
 	}
 	l.cross += o.Rate * total

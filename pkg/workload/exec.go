@@ -150,11 +150,12 @@ func (x *executor) upsert(ctx context.Context, s Step) (string, bool) {
 		body = x.body
 	}
 	res := x.a.do(ctx, s.Op.Kind, pk, false, func(ctx context.Context) table.Result { return x.main.Upsert(ctx, body, mode) })
-	if okResult(res) {
-		x.plan.Written(s.Entity) // an upsert of a new entity creates it
-		x.ledger.wrote(s.Entity, v)
+	if !okResult(res) {
+		return pk, false
 	}
-	return pk, okResult(res)
+	x.plan.Written(s.Entity) // an upsert of a new entity creates it
+	x.ledger.wrote(s.Entity, v)
+	return pk, x.rewriteCopies(ctx, s)
 }
 
 // update replaces the main row. With etag (the default) it reads the entity
@@ -175,10 +176,30 @@ func (x *executor) update(ctx context.Context, s Step) (string, bool) {
 	res := x.a.do(ctx, s.Op.Kind, pk, false, func(ctx context.Context) table.Result {
 		return x.main.Update(ctx, body, table.UpdateModeReplace, etag)
 	})
-	if okResult(res) {
-		x.ledger.wrote(s.Entity, v)
+	if !okResult(res) {
+		return pk, false
 	}
-	return pk, okResult(res)
+	x.ledger.wrote(s.Entity, v)
+	return pk, x.rewriteCopies(ctx, s)
+}
+
+// rewriteCopies writes again, after an update, the entity's row in every
+// index table whose rows carry its properties (a copy kept in step).
+func (x *executor) rewriteCopies(ctx context.Context, s Step) bool {
+	ok := true
+	for k := range x.plan.Scheme.Indexes {
+		ix := &x.plan.Scheme.Indexes[k]
+		if !ix.Projects() {
+			continue
+		}
+		ik := x.keys.Index[k]
+		body := x.plan.Pop.AppendIndexRowJSON(nil, &x.ent, ix, ik.PK, ik.RK, x.keys.PK, x.keys.RK)
+		res := x.a.do(ctx, s.Op.Kind, indexLabel(ix.Name, ik.PK), false, func(ctx context.Context) table.Result {
+			return x.indexes[k].Upsert(ctx, body, table.UpdateModeReplace)
+		})
+		ok = ok && okResult(res)
+	}
+	return ok
 }
 
 func (x *executor) delete(ctx context.Context, s Step) (string, bool) {
