@@ -66,6 +66,7 @@ func (in *Input) outgrown(cs []*Candidate) {
 		if len(c.Problems) == 0 && !in.bounded(c.Prediction) {
 			c.Problems = append(c.Problems, in.growth(c)+"; "+under.Spec.Name+" stays under it")
 			c.Over = c.Prediction.LargestPartitionRows / float64(in.Opts.MaxPartitionRows)
+			c.outgrown = true
 		}
 	}
 }

@@ -35,6 +35,10 @@ type Candidate struct {
 	// its limit; 0 when within them).
 	Problems []string
 	Over     float64
+	// outgrown is set when its one problem is that its partitions
+	// outgrow the bound while another's stay under it: it serves the
+	// load.
+	outgrown bool
 	// form is what a generated candidate was built from.
 	form *form
 }

@@ -9,20 +9,24 @@ import (
 // 1%, below what the model's service times can tell apart.
 const costTie = 0.01
 
-// rank orders candidates best first: those that can be recommended
-// before those that cannot; among them the cheaper questions (the
+// rank orders candidates best first: those that can be recommended,
+// then those that serve the load but outgrow the partition bound, then
+// those that cannot serve it. Among the first, the cheaper questions (the
 // weighted mean service time of a question), then partitions that stay
 // under the size bound over the horizon, then the main table answering
 // more of the questions asked itself (the primary query pattern keys it),
-// then fewer requests to the account (deleting old data's included),
-// then the cooler busiest partition, then the name. Among those that
-// cannot, the nearest to its limits first (how far over: the largest
+// then fewer requests to the account (deleting old data's included), then
+// fewer entities read and written at the account (the rows the questions
+// visit), then fewer index tables (each written apart from its entity, in
+// no entity group transaction with it), then the cooler busiest
+// partition, then the name. Among the
+// others, the nearest to its limits first (how far over: the largest
 // ratio of a figure to its limit), then fewer problems.
 func (in *Input) rank(cs []*Candidate) {
 	sort.SliceStable(cs, func(a, b int) bool {
 		x, y := cs[a], cs[b]
-		if (len(x.Problems) == 0) != (len(y.Problems) == 0) {
-			return len(x.Problems) == 0
+		if tx, ty := tier(x), tier(y); tx != ty {
+			return tx < ty
 		}
 		if len(x.Problems) > 0 && !tie(x.Over, y.Over) {
 			return x.Over < y.Over // the nearest to serving the load first
@@ -43,11 +47,30 @@ func (in *Input) rank(cs []*Candidate) {
 		if ax, ay := accountRequests(px), accountRequests(py); !tie(ax, ay) {
 			return ax < ay // the workload's and deleting old data's requests
 		}
+		if ex, ey := px.AccountEntitiesPerSec, py.AccountEntitiesPerSec; !tie(ex, ey) {
+			return ex < ey // the rows the service reads and writes: a question that visits only the rows of what it knows
+		}
+		if nx, ny := len(x.Spec.Indexes), len(y.Spec.Indexes); nx != ny {
+			return nx < ny // an index table is written apart from its entity, in no transaction with it
+		}
 		if !tie(px.BusiestEntitiesPerSec, py.BusiestEntitiesPerSec) {
 			return px.BusiestEntitiesPerSec < py.BusiestEntitiesPerSec
 		}
 		return x.Spec.Name < y.Spec.Name
 	})
+}
+
+// tier is 0 for a candidate that can be recommended, 1 for one that
+// serves the load but whose partitions outgrow the bound while another's
+// stay under it, 2 for one that cannot serve the load.
+func tier(c *Candidate) int {
+	switch {
+	case len(c.Problems) == 0:
+		return 0
+	case c.outgrown:
+		return 1
+	}
+	return 2
 }
 
 // mainShare is the share of the questions asked (by weight in the mix)
