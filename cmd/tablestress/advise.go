@@ -88,7 +88,7 @@ provision).`,
 	f.BoolVar(&af.quiet, "quiet", false, "no live status line during the proof")
 	f.DurationVar(&af.proofDuration, "proof-duration", 0, "measure the proof for this long (default: the shortest that measures the busiest partition to within 15%)")
 	f.DurationVar(&af.proofWarmup, "proof-warmup", advise.ProofWarmup, "warm up this long before each of the proof's measured runs (on a fast machine or a fake clock, less will do)")
-	f.Int64Var(&af.proofEntities, "proof-entities", advise.DefaultProofDepth, "how many entities the proof seeds (at least the scenario's): the questions are measured, and predicted, at that depth")
+	f.Int64Var(&af.proofEntities, "proof-entities", advise.DefaultProofDepth, "how many entities the proof seeds (at least the scenario's; by default 1,000,000, or the table at the horizon when it holds fewer): the questions are measured, and predicted, at that depth")
 	f.StringVar(&af.proofSchemes, "proof-schemes", "all", "what the proof runs: all (the recommendation, the runner-up and the scenario's own schemes) or recommended (the recommendation alone, faster)")
 	f.StringVar(&af.saveProof, "save-proof", "", "write the proof's scenario (the schemes to prove, at the peak) to this file, to rerun with compare; with --no-prove too")
 	return cmd
@@ -193,7 +193,10 @@ func runAdvise(cmd *cobra.Command, e *env, path string, af *adviseFlags) error {
 	}
 	var proof *advise.Proof
 	var proveErr error
-	po := advise.ProofOptions{Duration: af.proofDuration, Warmup: af.proofWarmup, RecommendedOnly: af.proofSchemes == "recommended", Depth: af.proofEntities}
+	po := advise.ProofOptions{Duration: af.proofDuration, Warmup: af.proofWarmup, RecommendedOnly: af.proofSchemes == "recommended"}
+	if cmd.Flags().Changed("proof-entities") {
+		po.Depth = af.proofEntities
+	}
 	p, err := a.Plan(cmd.Context(), po)
 	if err != nil {
 		return withCode(exitFailure, interrupted(cmd.Context(), err))

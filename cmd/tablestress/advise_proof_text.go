@@ -49,8 +49,12 @@ func printProof(p *textfit.Printer, pr *advise.Proof) {
 	case !pr.Run:
 		p.Painted(textfit.Red, "proof: not run")
 	case pr.OK:
-		p.Painted(textfit.Green, "proof: ok: the recommendation was throttled on at most %s of its requests, its busiest partition measured within %s of the prediction, and its questions' requests and rows visited within theirs, at %s entities",
-			pctOf(advise.MaxThrottled), pctOf(pr.Tolerance), textfit.Int(pr.Entities))
+		busiest := "its busiest partition measured within " + pctOf(pr.Tolerance) + " of the prediction"
+		if len(pr.Schemes) > 0 && pr.Schemes[0].Predicted.BusiestEntitiesPerSec < pr.CoolBelow {
+			busiest = "its busiest partition stayed under " + textfit.Rate(pr.HotAbove) + " entities/s"
+		}
+		p.Painted(textfit.Green, "proof: ok: the recommendation was throttled on at most %s of its requests, %s, and its questions' requests and rows visited within theirs, at %s entities",
+			pctOf(advise.MaxThrottled), busiest, textfit.Int(pr.Entities))
 	default:
 		p.Painted(textfit.Red, "proof: FAILED: %s", strings.Join(pr.Failures, "; "))
 	}

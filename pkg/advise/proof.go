@@ -41,6 +41,10 @@ const ProofWarmup = 2 * time.Second
 // costs are measured where they differ.
 const DefaultProofDepth = 1_000_000
 
+// CoolShare is the share of its target under which a busiest partition's
+// prediction is checked only for staying under the headroom.
+const CoolShare = 0.1
+
 // Proof is the plan of the proof run (the recommendation, the runner-up
 // and the scenario's own schemes on the same entity stream at the peak,
 // on a table seeded Entities deep) and, once run and judged, what it
@@ -56,7 +60,14 @@ type Proof struct {
 	// Tolerance is how far the measured busiest partition may be from
 	// its prediction: MaxOff, or when 3 standard deviations of sampling
 	// are wider even at the longest duration, those (DurationWhy says).
-	Tolerance float64    `json:"tolerance"`
+	Tolerance float64 `json:"tolerance"`
+	// CoolBelow is the busiest partition's predicted entities/s under
+	// which it is not checked against the prediction but against
+	// HotAbove (the headroom share of its target): a partition that cool
+	// decides nothing, and the busiest of many cool partitions is the
+	// luckiest, which a mean and its spread do not describe.
+	CoolBelow float64    `json:"cool_below"`
+	HotAbove  float64    `json:"hot_above"`
 	Schemes   []ProofRun `json:"schemes"`
 	Run       bool       `json:"run"`
 	OK        bool       `json:"ok"`
@@ -129,8 +140,9 @@ type ProofOptions struct {
 	RecommendedOnly bool
 	// Warmup is the warm-up before each measured run (0: ProofWarmup).
 	Warmup time.Duration
-	// Depth is the entities the proof seeds (0: DefaultProofDepth, and
-	// never fewer than the scenario seeds).
+	// Depth is the entities the proof seeds (0: DefaultProofDepth, or
+	// the table at the horizon when it holds fewer; never fewer than the
+	// scenario seeds).
 	Depth int64
 }
 
@@ -150,10 +162,14 @@ func (a *Advice) Plan(ctx context.Context, o ProofOptions) (*Proof, error) {
 	}
 	depth := o.Depth
 	if depth <= 0 {
-		depth = DefaultProofDepth
+		// No deeper than the table will ever be: a table that does not
+		// grow (or that the retention keeps small) is proved at its own
+		// size, not as another application's.
+		depth = int64(math.Min(DefaultProofDepth, math.Ceil(in.HorizonSize().Entities)))
 	}
 	depth = max(depth, in.Seeded)
-	p := &Proof{Rate: in.Peak, Entities: depth, WarmupS: ProofWarmup.Seconds(), Failures: []string{}}
+	p := &Proof{Rate: in.Peak, Entities: depth, WarmupS: ProofWarmup.Seconds(), Failures: []string{},
+		CoolBelow: CoolShare * in.PartitionTarget(), HotAbove: in.Opts.Headroom * in.PartitionTarget()}
 	if o.Warmup > 0 {
 		p.WarmupS = o.Warmup.Seconds()
 	}

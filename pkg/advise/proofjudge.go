@@ -39,7 +39,8 @@ func measured(r *report.Report) ProofFigures {
 // Judge reads the proof run's reports (by scheme name) into the proof and
 // gives its verdict: the recommendation fails when more than MaxThrottled
 // of its requests were throttled, when its busiest partition's measured
-// mean is further than the tolerance from the prediction, or when the
+// mean is further than the tolerance from the prediction (or, predicted
+// under CoolBelow, when it is over HotAbove), or when the
 // client dropped more than 1% of the operations (the peak was not
 // offered, so nothing was proved), or when a question's requests or rows
 // visited per question are further than its tolerance from the
@@ -67,6 +68,10 @@ func (p *Proof) Judge(reps map[string]*report.Report) {
 		}
 		if r.Role == "recommended" {
 			p.Failures = append(p.Failures, p.verdict(r)...)
+			if r.Predicted.BusiestEntitiesPerSec < p.CoolBelow {
+				p.Notes = append(p.Notes, fmt.Sprintf("the busiest partition is predicted at %s entities/s, under %s of its target: it was checked to stay under %s entities/s, not against the prediction",
+					textfit.Rate(r.Predicted.BusiestEntitiesPerSec), pct(CoolShare), textfit.Rate(p.HotAbove)))
+			}
 			p.Notes = append(p.Notes, questionNotes(r)...)
 		}
 	}
@@ -84,7 +89,12 @@ func (p *Proof) verdict(r *ProofRun) []string {
 	if m.ThrottledShare > MaxThrottled {
 		out = append(out, fmt.Sprintf("the recommendation %s was throttled: %s of its requests, over %s", r.Scheme, pct(m.ThrottledShare), pct(MaxThrottled)))
 	}
-	if off := math.Abs(m.BusiestEntitiesPerSec-pr.BusiestEntitiesPerSec) / math.Max(pr.BusiestEntitiesPerSec, 1e-9); off > p.Tolerance {
+	if pr.BusiestEntitiesPerSec < p.CoolBelow {
+		if m.BusiestEntitiesPerSec > p.HotAbove {
+			out = append(out, fmt.Sprintf("the recommendation's busiest partition, %q, took %s entities/s, over the %s a partition should take; the prediction was %s",
+				m.BusiestPartition, textfit.Rate(m.BusiestEntitiesPerSec), textfit.Rate(p.HotAbove), textfit.Rate(pr.BusiestEntitiesPerSec)))
+		}
+	} else if off := math.Abs(m.BusiestEntitiesPerSec-pr.BusiestEntitiesPerSec) / math.Max(pr.BusiestEntitiesPerSec, 1e-9); off > p.Tolerance {
 		out = append(out, fmt.Sprintf("the recommendation's busiest partition, %q, took %s entities/s; the prediction was %s ± %s: %s off, over the %s allowed",
 			m.BusiestPartition, textfit.Rate(m.BusiestEntitiesPerSec), textfit.Rate(pr.BusiestEntitiesPerSec), textfit.Rate(pr.BusiestSD), pct(off), pct(p.Tolerance)))
 	}

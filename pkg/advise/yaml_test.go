@@ -165,6 +165,25 @@ func TestProofChecksTheQuestions(t *testing.T) {
 	}
 }
 
+// A busiest partition predicted under a tenth of its target is checked
+// to stay under the headroom, not against its prediction: the busiest of
+// many cool partitions is the luckiest.
+func TestProofOfACoolPartition(t *testing.T) {
+	for _, c := range []struct {
+		measured float64
+		ok       bool
+	}{{3, true}, {1300, true}, {1500, false}} {
+		p := &Proof{Rate: 100, Tolerance: MaxOff, CoolBelow: 200, HotAbove: 1400, Schemes: []ProofRun{{Scheme: "rec", Role: "recommended",
+			Predicted: ProofFigures{BusiestEntitiesPerSec: 1.3}}}}
+		r := &report.Report{Partitions: []report.Partition{{PartitionKey: "a", EntitiesPerSec: c.measured}}}
+		r.Totals.Requests, r.Totals.Ops = 1000, 1000
+		p.Judge(map[string]*report.Report{"rec": r})
+		if p.OK != c.ok || !strings.Contains(strings.Join(p.Notes, ";"), "checked to stay under 1,400 entities/s") {
+			t.Errorf("measured %v: ok %v, failures %q, notes %q; want ok %v", c.measured, p.OK, p.Failures, p.Notes, c.ok)
+		}
+	}
+}
+
 // A staged workload is proved at its highest stage's rate, constant: the
 // proof's scenario drops the stages.
 func TestProofScenarioOfStages(t *testing.T) {
