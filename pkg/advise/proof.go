@@ -88,6 +88,11 @@ type ProofRun struct {
 	Questions []ProofQuestion `json:"questions"`
 	cand      *Candidate
 	depth     *judge.Figures
+	// excess is the share of the run's requests that the partitions
+	// refused, by the prediction, after questions asked more often in
+	// the run than their rate says (a rare question asked once in a short
+	// run): throttling the run owes to its draw, not to the keys.
+	excess float64
 }
 
 // ProofFigures are the busiest partition's figures of a run: the same
@@ -125,6 +130,10 @@ type ProofQuestion struct {
 	P99Ms              float64 `json:"p99_ms"`
 	Asked              int64   `json:"questions"`
 	PredictedPerSecond float64 `json:"predicted_questions_per_sec"`
+	// PredictedRefused are the other requests the partitions are
+	// predicted to refuse per question asked, while they pay off its
+	// passes.
+	PredictedRefused   float64 `json:"predicted_refused_per_question,omitempty"`
 	requestsSD, rowsSD float64
 	visitedFrom        string
 }
@@ -264,7 +273,7 @@ func (in *Input) predictRun(r *ProofRun, depth int64, warmup, d time.Duration) {
 	r.Questions = nil
 	for _, q := range f.Questions {
 		pq := ProofQuestion{Name: q.Name, Plan: q.Label, PredictedRequests: q.RequestsPerQuestion, PredictedRowsVisited: q.RowsVisitedPerQuestion,
-			PredictedPerSecond: q.PerSec, requestsSD: q.RequestsSD, rowsSD: q.RowsVisitedSD}
+			PredictedPerSecond: q.PerSec, PredictedRefused: q.RefusedPerQuestion, requestsSD: q.RequestsSD, rowsSD: q.RowsVisitedSD}
 		pq.Tolerance = questionTolerance(pq, d)
 		if pq.Checked = !math.IsInf(pq.Tolerance, 1); !pq.Checked {
 			pq.Tolerance = 0

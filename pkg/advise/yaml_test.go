@@ -231,3 +231,33 @@ func TestProofCountsWhatAClientCounts(t *testing.T) {
 		t.Errorf("charged %v entities/s, counted %v: the service is charged every row the filters visit", p.Seeded.BusiestEntitiesPerSec, mean)
 	}
 }
+
+// A rare question that runs partitions into debt, asked once in a short
+// run where its rate says 0.3 times, has the refusals the prediction puts
+// on each of the 0.7 questions more allowed besides MaxThrottled: 1,400
+// of the run's 100,000 requests; past them, or with no refusals
+// predicted, the throttling fails the proof.
+func TestProofAllowsARareQuestionsRefusals(t *testing.T) {
+	for _, c := range []struct {
+		throttled int64
+		refused   float64
+		ok        bool
+	}{{2300, 2000, true}, {2500, 2000, false}, {2300, 0, false}, {900, 0, true}} {
+		r := &report.Report{Partitions: []report.Partition{{PartitionKey: "a", EntitiesPerSec: 1000}}, Questions: map[string]report.Question{}}
+		r.Totals.Requests, r.Totals.Ops, r.Totals.Throttled = 100_000, 100_000, c.throttled
+		q := report.Question{RequestsPerQuestion: 58, RowsVisitedPerQuestion: 180_000, RowsVisitedFrom: "service"}
+		q.Ops = 1
+		r.Questions["screen"] = q
+		p := &Proof{Rate: 3100, Entities: 1_000_000, DurationS: 30, Tolerance: MaxOff, Schemes: []ProofRun{{Scheme: "rec", Role: "recommended",
+			Predicted: ProofFigures{BusiestEntitiesPerSec: 1000},
+			Questions: []ProofQuestion{{Name: "screen", PredictedRequests: 58, PredictedRowsVisited: 180_000, PredictedPerSecond: 0.01, PredictedRefused: c.refused}}}}}
+		p.Schemes[0].Predicted.BusiestEntitiesPerSec = 1000
+		p.Judge(map[string]*report.Report{"rec": r})
+		if p.OK != c.ok {
+			t.Errorf("%d throttled, %v refused a question: ok %v, failures %q, notes %q; want ok %v", c.throttled, c.refused, p.OK, p.Failures, p.Notes, c.ok)
+		}
+		if c.refused > 0 && !strings.Contains(strings.Join(p.Notes, ";"), "screen was asked 1 times in the run, 0.7 more than its rate says; the prediction puts 2,000 refused requests on each: 1.4% of the requests") {
+			t.Errorf("notes %q", p.Notes)
+		}
+	}
+}

@@ -78,6 +78,10 @@ type QuestionCost struct {
 	RowsPerQuestion        float64 `json:"rows_returned_per_question"`
 	RequestsSD             float64 `json:"requests_sd"`
 	RowsVisitedSD          float64 `json:"rows_visited_sd"`
+	// RefusedPerQuestion are the other requests the partitions refuse,
+	// per question asked, while they pay off the debt its passes leave
+	// (a pass bigger than a partition's bucket).
+	RefusedPerQuestion float64 `json:"refused_per_question,omitempty"`
 	// RequestUnitsPerQuestion is under the Cosmos DB model only.
 	RequestUnitsPerQuestion float64 `json:"request_units_per_question,omitempty"`
 	// Ms is the modelled service time of one question.

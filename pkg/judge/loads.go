@@ -36,8 +36,10 @@ type partLoad struct {
 	// reqs are its requests a second; debt the entities a second that
 	// passes bigger than its bucket holds leave it owing (the sum over
 	// passes of their rate times what they overrun), while which it
-	// refuses every request but a query's next page.
+	// refuses every request but a query's next page. debtOf is that debt
+	// by the question or operation whose passes leave it (nil without).
 	reqs, debt float64
+	debtOf     map[string]float64
 }
 
 // loads accumulates a workload's predicted load on the tables of a
@@ -120,6 +122,10 @@ func (l *loads) pass(k pkey, rows, rate float64, what string) {
 	}
 	if over := rows - l.cap; over > 0 {
 		p.debt += rate * over
+		if p.debtOf == nil {
+			p.debtOf = map[string]float64{}
+		}
+		p.debtOf[what] += rate * over
 	}
 }
 
@@ -132,10 +138,13 @@ func (l *loads) reads(k pkey, rate float64) {
 
 // refused are the requests a second that the partitions refuse while
 // in debt after big passes (each partition's requests times the share of
-// the time it is in debt), and the partition refusing the most.
-func (l *loads) refused() (float64, pkey, bool) {
+// the time it is in debt), the partition refusing the most, and those
+// requests by the question or operation whose passes left the debt (each
+// its share of the partition's debt).
+func (l *loads) refused() (float64, pkey, map[string]float64, bool) {
 	total, most := 0.0, 0.0
 	var worst pkey
+	by := map[string]float64{}
 	ok := false
 	for _, k := range l.keys() {
 		p := l.load(k)
@@ -146,11 +155,14 @@ func (l *loads) refused() (float64, pkey, bool) {
 		// over from its load.
 		r := math.Min(p.debt/math.Max(l.target-p.charged, 0.1*l.target), 1) * p.reqs
 		total += l.mult(k) * r
+		for what, d := range p.debtOf {
+			by[what] += l.mult(k) * r * d / p.debt
+		}
 		if !ok || r > most {
 			worst, most, ok = k, r, true
 		}
 	}
-	return total, worst, ok
+	return total, worst, by, ok
 }
 
 // account adds rate requests a second, of entities entities and ru units
@@ -199,6 +211,13 @@ func (l *loads) load(k pkey) partLoad {
 		if b := l.parts[l.atoms[-1-k.group].base]; b != nil {
 			p.charged, p.counted, p.sq, p.ru = p.charged+b.charged, p.counted+b.counted, p.sq+b.sq, p.ru+b.ru
 			p.reqs, p.debt = p.reqs+b.reqs, p.debt+b.debt
+			if b.debtOf != nil {
+				m := maps.Clone(b.debtOf)
+				for what, d := range p.debtOf {
+					m[what] += d
+				}
+				p.debtOf = m
+			}
 			if b.pass > p.pass {
 				p.pass, p.passOf = b.pass, b.passOf
 			}

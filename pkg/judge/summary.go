@@ -33,8 +33,13 @@ func (j *judging) summarize(f *Figures, s Size) {
 		f.BurstPartition, f.BurstOf, f.BurstRows, f.BurstEntities = j.partName(l, k, s), bl.passOf, bl.pass, bl.pass+bl.charged
 	}
 	f.AccountEntitiesPerSec, f.AccountRequestsPerSec, f.WriteRequestsPerSec = l.entities, l.requests, l.writes
-	if r, k, ok := l.refused(); ok && l.requests > 0 && !j.in.Cosmos() {
+	if r, k, by, ok := l.refused(); ok && l.requests > 0 && !j.in.Cosmos() {
 		f.ThrottledShare, f.ThrottledPartition = math.Min(r/l.requests, 1), j.partName(l, k, s)
+		for x, q := range f.Questions {
+			if q.PerSec > 0 {
+				f.Questions[x].RefusedPerQuestion = by[q.Name] / q.PerSec
+			}
+		}
 	}
 	f.BusiestWriteEntitiesPerSec = j.topWrite(s)
 	for x, lay := range j.lays {
