@@ -14,7 +14,6 @@ import (
 	"github.com/tablestress/tablestress/pkg/report"
 	"github.com/tablestress/tablestress/pkg/scenario"
 	"github.com/tablestress/tablestress/pkg/threshold"
-	"github.com/tablestress/tablestress/pkg/workload"
 )
 
 // The manual against the formats tablestress writes and reads: every
@@ -110,7 +109,7 @@ func TestManualAdviseFields(t *testing.T) {
 }
 
 func TestManualKeysFields(t *testing.T) {
-	names := jsonNames(reflect.TypeFor[[]*workload.Analysis]())
+	names := jsonNames(reflect.TypeFor[[]*keysAnalysis]())
 	checkNames(t, "docs/choosing-keys.md", "keys---json", "keys --json", names, "compare")
 }
 
