@@ -137,7 +137,7 @@ func (j *judging) pickedOn(l *loads, s Size, o OpRate, x int, cost func(OpRate, 
 			l.add(k, o.Rate*p, e, e, ru)
 		}
 		if o.Kind == metrics.RangeQuery || o.Kind == metrics.PartitionScan {
-			l.pass(k, e, o.Rate*p, string(o.Kind))
+			l.pass(k, e, o.Rate*p, o.Kind.String())
 		}
 		l.account(o.Rate*p*l.mult(k)*reqs, e/reqs, ru/reqs)
 	}
@@ -221,7 +221,7 @@ func (j *judging) tableScan(l *loads, s Size, o OpRate) {
 		total += take
 		for b := int32(0); b <= recent; b++ {
 			l.add(pkey{0, int32(g), b}, o.Rate, per, 0, model.QueryUnits(0, int(per), int(per), j.item.bytes))
-			l.pass(pkey{0, int32(g), b}, per, o.Rate, string(o.Kind))
+			l.pass(pkey{0, int32(g), b}, per, o.Rate, o.Kind.String())
 		}
 	}
 	l.cross += o.Rate * total
