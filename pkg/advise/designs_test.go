@@ -1,6 +1,7 @@
 package advise
 
 import (
+	"context"
 	"math"
 	"path/filepath"
 	"slices"
@@ -148,5 +149,20 @@ func TestNoScanOverTheBoundWhenAnotherServes(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A proof lasts no longer for what it checks at no duration: sparse-feed's
+// busiest partition is predicted under a tenth of its target (checked
+// against the headroom alone), so its proof is as short as its question
+// allows, not the 30s that measuring a cool partition within 15% takes.
+func TestProofDurationSkipsACoolPartition(t *testing.T) {
+	a := adviseOn(t, "sparse-feed")
+	p, err := a.Plan(context.Background(), ProofOptions{RecommendedOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.DurationS > 5 || p.Schemes[0].Predicted.BusiestEntitiesPerSec >= p.CoolBelow {
+		t.Errorf("the proof lasts %vs, its busiest partition predicted at %v (cool below %v): %s", p.DurationS, p.Schemes[0].Predicted.BusiestEntitiesPerSec, p.CoolBelow, p.DurationWhy)
 	}
 }

@@ -322,16 +322,22 @@ func (a *Advice) ranked() []*Candidate {
 // duration is the shortest proof duration over which the busiest
 // partition's measured mean and each question's are within MaxOff of
 // their predictions at sigmas standard deviations (the longest when none
-// is).
+// is). What the verdict does not check at any duration sets none: a
+// busiest partition predicted under CoolBelow (checked against HotAbove
+// alone), a question asked less than once even in the longest run.
 func (in *Input) duration(r *ProofRun, depth int64, warmup time.Duration) time.Duration {
 	var d time.Duration
+	longest := proofDurations[len(proofDurations)-1] * time.Second
 	for _, s := range proofDurations {
 		d = s * time.Second
 		m, sd := r.depth.BusiestOver(d, in.windowShare(r.cand, depth, warmup, d))
-		ok := sigmas*sd <= MaxOff*m
+		ok := sigmas*sd <= MaxOff*m || m < CoolShare*in.PartitionTarget()
 		for _, q := range r.depth.Questions {
 			pq := ProofQuestion{PredictedRequests: q.RequestsPerQuestion, PredictedRowsVisited: q.RowsVisitedPerQuestion, PredictedPerSecond: q.PerSec,
 				requestsSD: q.RequestsSD, rowsSD: q.RowsVisitedSD}
+			if math.IsInf(questionTolerance(pq, longest), 1) {
+				continue // never checked
+			}
 			ok = ok && questionTolerance(pq, d) <= MaxOff
 		}
 		if ok {
