@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/tablestress/tablestress/pkg/advise"
@@ -59,15 +58,19 @@ func printProofQuestions(p *textfit.Printer, pr *advise.Proof) {
 	t := &textfit.Table{Indent: "  ", Cols: []textfit.Column{
 		{Header: "QUESTION", Shrink: true}, {Header: "SCHEME", Shrink: true}, {Header: "PLAN", Drop: 1},
 		{Header: "REQUESTS/Q PREDICTED", Short: "REQS/Q PRED", Right: true}, {Header: "REQUESTS/Q", Short: "REQS/Q", Right: true},
-		{Header: "P99 MS", Right: true}, {Header: "ASKED", Right: true, Drop: 2},
+		{Header: "P99 MS", Right: true}, {Header: "ASKED", Right: true, Drop: 2}, {Header: "FAILED", Right: true},
 	}}
 	for _, r := range pr.Schemes {
 		for _, q := range r.Questions {
 			meas, p99 := "-", "-"
 			if q.Asked > 0 {
-				meas, p99 = textfit.Float(textfit.Round2(q.Requests)), textfit.Float(textfit.Round2(q.P99Ms))
+				meas = textfit.Float(textfit.Round2(q.Requests))
 			}
-			t.Row(q.Name, r.Scheme, q.Plan, textfit.Float(textfit.Round2(q.PredictedRequests)), meas, p99, fmt.Sprint(q.Asked))
+			if q.Asked > q.Failed {
+				p99 = textfit.Float(textfit.Round2(q.P99Ms))
+			}
+			t.Row(q.Name, r.Scheme, q.Plan, textfit.Float(textfit.Round2(q.PredictedRequests)), meas, p99,
+				textfit.Int(q.Asked), textfit.Int(q.Failed))
 		}
 	}
 	if t.Len() == 0 {

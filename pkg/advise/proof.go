@@ -83,12 +83,17 @@ type ProofFigures struct {
 // ProofQuestion is one question of a proof run: its requests per
 // question, predicted and measured, and its measured p99.
 type ProofQuestion struct {
-	Name               string  `json:"name"`
-	Plan               string  `json:"plan"`
-	PredictedRequests  float64 `json:"predicted_requests_per_question"`
-	Requests           float64 `json:"requests_per_question"`
-	P99Ms              float64 `json:"p99_ms"`
+	Name              string  `json:"name"`
+	Plan              string  `json:"plan"`
+	PredictedRequests float64 `json:"predicted_requests_per_question"`
+	Requests          float64 `json:"requests_per_question"`
+	// P99Ms is the p99 of the questions answered; 0 when none was.
+	P99Ms float64 `json:"p99_ms"`
+	// Asked counts the questions asked, Failed those of them that failed
+	// (after retries): their time is not in P99Ms. Failed is absent from
+	// JSON when none failed.
 	Asked              int64   `json:"questions"`
+	Failed             int64   `json:"failed,omitempty"`
 	PredictedPerSecond float64 `json:"predicted_questions_per_sec"`
 }
 

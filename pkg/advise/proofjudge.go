@@ -55,7 +55,8 @@ func (p *Proof) Judge(reps map[string]*report.Report) {
 		r.Measured = &m
 		for q := range r.Questions {
 			if mq, ok := rep.Questions[r.Questions[q].Name]; ok {
-				r.Questions[q].Requests, r.Questions[q].P99Ms, r.Questions[q].Asked = mq.RequestsPerQuestion, mq.Latency.P99, mq.Ops
+				pq := &r.Questions[q]
+				pq.Requests, pq.P99Ms, pq.Asked, pq.Failed = mq.RequestsPerQuestion, mq.Latency.P99, mq.Ops, mq.Failed
 			}
 		}
 		if r.Role == "recommended" {
@@ -75,6 +76,12 @@ func (p *Proof) verdict(r *ProofRun) []string {
 	}
 	if m.ThrottledShare > MaxThrottled {
 		out = append(out, fmt.Sprintf("the recommendation %s was throttled: %s of its requests, over %s", r.Scheme, pct(m.ThrottledShare), pct(MaxThrottled)))
+	}
+	for _, q := range r.Questions {
+		if q.Asked > 0 && float64(q.Failed)/float64(q.Asked) > MaxThrottled {
+			out = append(out, fmt.Sprintf("the recommendation's question %s failed %s of the %s times it was asked (after retries), over %s",
+				q.Name, textfit.Int(q.Failed), textfit.Int(q.Asked), pct(MaxThrottled)))
+		}
 	}
 	if off := math.Abs(m.BusiestEntitiesPerSec-pr.BusiestEntitiesPerSec) / math.Max(pr.BusiestEntitiesPerSec, 1e-9); off > p.Tolerance {
 		out = append(out, fmt.Sprintf("the recommendation's busiest partition, %q, took %s entities/s; the prediction was %s ± %s: %s off, over the %s allowed",

@@ -89,7 +89,7 @@ func TestProofVerdict(t *testing.T) {
 	}
 	plan := func() *Proof {
 		return &Proof{Rate: 100, Tolerance: MaxOff, Schemes: []ProofRun{
-			{Scheme: "rec", Role: "recommended", Predicted: ProofFigures{BusiestEntitiesPerSec: 1000}},
+			{Scheme: "rec", Role: "recommended", Predicted: ProofFigures{BusiestEntitiesPerSec: 1000}, Questions: []ProofQuestion{{Name: "newest"}}},
 			{Scheme: "own", Role: "own", Predicted: ProofFigures{BusiestEntitiesPerSec: 1000}},
 		}}
 	}
@@ -106,6 +106,8 @@ func TestProofVerdict(t *testing.T) {
 		{"too idle", rep(840, 0, 0), false, "16% off"},
 		{"dropped", rep(1000, 0, 11), false, "dropped"},
 		{"not run", nil, false, "was not run"},
+		{"question failed", withQuestion(rep(1000, 0, 0), 50, 50), false, "question newest failed 50 of the 50 times"},
+		{"question failed once", withQuestion(rep(1000, 0, 0), 1, 200), true, ""},
 	} {
 		p := plan()
 		reps := map[string]*report.Report{"own": rep(5000, 900, 0)}
@@ -120,6 +122,15 @@ func TestProofVerdict(t *testing.T) {
 			t.Errorf("%s: busiest %q: a request spanning partitions is no partition", c.name, p.Schemes[0].Measured.BusiestPartition)
 		}
 	}
+}
+
+// withQuestion gives the report a question "newest" asked asked times, of
+// which failed failed.
+func withQuestion(r *report.Report, failed, asked int64) *report.Report {
+	q := report.Question{}
+	q.Ops, q.Failed = asked, failed
+	r.Questions = map[string]report.Question{"newest": q}
+	return r
 }
 
 // A staged workload is proved at its highest stage's rate, constant: the

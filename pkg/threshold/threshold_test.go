@@ -50,7 +50,7 @@ func TestParseErrors(t *testing.T) {
 		{"max_partition_peak(insert) < 3", "applies to the whole run"},
 		{"dropped == none", `"none" is not a number`},
 		{"p99 < 1,5ms", `"1,5": a comma only separates thousands (2,000); write a decimal point: 1.5`}, // never 15 ms
-		{"max_partition_peak < 20,00", `"20,00": a comma only separates thousands`},                 // never 2000
+		{"max_partition_peak < 20,00", `"20,00": a comma only separates thousands`},                    // never 2000
 		{"max_partition_peak < 2,000,0", `a comma only separates thousands`},
 	}
 	for _, tt := range tests {
