@@ -44,9 +44,10 @@ func benchServer(b *testing.B, n int) *Server {
 // million is a 1,000,000-entity service shared by the read benchmarks
 // (building it takes seconds; they do not change it).
 var million struct {
-	once sync.Once
-	s    *Server
-	in   *Instance
+	once   sync.Once
+	s      *Server
+	in     *Instance
+	inproc *InProcess
 }
 
 func millionServer(b *testing.B) *Server {
@@ -55,10 +56,17 @@ func millionServer(b *testing.B) *Server {
 	return million.s
 }
 
-// millionClient serves the shared 1,000,000-entity service on loopback and
-// returns an aztables client for its table.
-func millionClient(b *testing.B) *aztables.Client {
+// millionClient serves the shared 1,000,000-entity service on loopback, or
+// in process, and returns an aztables client for its table.
+func millionClient(b *testing.B, way reach) *aztables.Client {
 	s := millionServer(b)
+	if way.name == "in process" {
+		if million.inproc == nil {
+			million.inproc = inProcessOf(s) // serves until the test binary exits
+		}
+		p := million.inproc
+		return azClient(b, &reached{Server: s, url: p.URL(), conn: p.ConnectionString(), rt: p}, DevKey).NewClient("bench")
+	}
 	if million.in == nil {
 		in, err := serveOn("127.0.0.1:0", s)
 		if err != nil {
@@ -66,7 +74,15 @@ func millionClient(b *testing.B) *aztables.Client {
 		}
 		million.in = in // serves until the test binary exits
 	}
-	return azClient(b, million.in, DevKey).NewClient("bench")
+	return azClient(b, socketReached(million.in), DevKey).NewClient("bench")
+}
+
+// benchReaches runs f as a sub-benchmark for each way of reaching the
+// service.
+func benchReaches(b *testing.B, f func(b *testing.B, way reach)) {
+	for _, r := range reaches {
+		b.Run(strings.ReplaceAll(r.name, " ", "-"), func(b *testing.B) { f(b, r) })
+	}
 }
 
 // pointKey is the i-th key of a spread of reads over the million entities.
@@ -182,11 +198,13 @@ func BenchmarkPropertyFilterScan100k(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/100_000, "ns/entity")
 }
 
-// The same operations through aztables over loopback TCP: what the load
-// generator pays per request, client and server together.
+// The same operations through aztables over loopback TCP and in process:
+// what the load generator pays per request, client and server together.
 
-func BenchmarkAztablesInsert(b *testing.B) {
-	in := startServer(b, Config{Model: model.Off()})
+func BenchmarkAztablesInsert(b *testing.B) { benchReaches(b, benchmarkAztablesInsert) }
+
+func benchmarkAztablesInsert(b *testing.B, way reach) {
+	in := way.start(b, Config{Model: model.Off()})
 	tc := azClient(b, in, DevKey).NewClient("bench")
 	ctx := context.Background()
 	if _, err := tc.CreateTable(ctx, nil); err != nil {
@@ -202,8 +220,10 @@ func BenchmarkAztablesInsert(b *testing.B) {
 	}
 }
 
-func BenchmarkAztablesBatch100(b *testing.B) {
-	in := startServer(b, Config{Model: model.Off()})
+func BenchmarkAztablesBatch100(b *testing.B) { benchReaches(b, benchmarkAztablesBatch100) }
+
+func benchmarkAztablesBatch100(b *testing.B, way reach) {
+	in := way.start(b, Config{Model: model.Off()})
 	tc := azClient(b, in, DevKey).NewClient("bench")
 	ctx := context.Background()
 	if _, err := tc.CreateTable(ctx, nil); err != nil {
@@ -264,8 +284,10 @@ func BenchmarkRangeQuery50In1M(b *testing.B) {
 	})
 }
 
-func BenchmarkAztablesPointReadIn1M(b *testing.B) {
-	tc := millionClient(b)
+func BenchmarkAztablesPointReadIn1M(b *testing.B) { benchReaches(b, benchmarkAztablesPointReadIn1M) }
+
+func benchmarkAztablesPointReadIn1M(b *testing.B, way reach) {
+	tc := millionClient(b, way)
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -278,7 +300,11 @@ func BenchmarkAztablesPointReadIn1M(b *testing.B) {
 }
 
 func BenchmarkAztablesRangeQuery50In1M(b *testing.B) {
-	tc := millionClient(b)
+	benchReaches(b, benchmarkAztablesRangeQuery50In1M)
+}
+
+func benchmarkAztablesRangeQuery50In1M(b *testing.B, way reach) {
+	tc := millionClient(b, way)
 	ctx := context.Background()
 	top := int32(50)
 	b.ReportAllocs()

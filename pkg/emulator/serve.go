@@ -124,7 +124,8 @@ func (s *Server) settle(ctx context.Context, rep *reply, now time.Time) {
 }
 
 // hold waits, on the request's own goroutine, until the modelled answer
-// time, or until the client gives up. The time the service spent computing
+// time, or until the service stops, or until an in-process client served
+// on its own goroutine gives up (clientGone). The time the service spent computing
 // counts toward it: the answer leaves at arrival + injected latency +
 // service time, or as soon as it is ready when computing took longer.
 func (s *Server) hold(ctx context.Context, until time.Time) {
@@ -137,6 +138,7 @@ func (s *Server) hold(ctx context.Context, until time.Time) {
 	select {
 	case <-t.C:
 	case <-ctx.Done():
+	case <-clientGone(ctx):
 	}
 }
 
