@@ -254,7 +254,8 @@ func (ss *session) config(i int, seedOnly bool, live *live) workload.Config {
 
 // meta is what the reports say about the target and the run.
 func (ss *session) meta() workload.Meta {
-	return workload.Meta{Target: report.Target{Kind: string(ss.target.Kind), Endpoint: ss.target.Where()}, RunID: ss.f.runID, Source: string(ss.source), Model: ss.model}
+	return workload.Meta{Target: report.Target{Kind: string(ss.target.Kind), Endpoint: ss.target.Where()}, RunID: ss.f.runID, Source: string(ss.source), Model: ss.model,
+		InProcess: ss.target.InProcess}
 }
 
 // runScheme runs one scheme and builds its report.
