@@ -24,6 +24,8 @@ type adviseFlags struct {
 	maxRequests, maxVisited         float64
 	asJSON, prove, noProve          bool
 	target, saveProof, proofSchemes string
+	proofOut                        string
+	embeddedTransport               string
 	yes, quiet                      bool
 	proofDuration, proofWarmup      time.Duration
 }
@@ -84,6 +86,8 @@ provision).`,
 	f.DurationVar(&af.proofWarmup, "proof-warmup", advise.ProofWarmup, "warm up this long before each of the proof's measured runs (on a fast machine or a fake clock, less will do)")
 	f.StringVar(&af.proofSchemes, "proof-schemes", "all", "what the proof runs: all (the recommendation, the runner-up and the scenario's own schemes) or recommended (the recommendation alone, faster)")
 	f.StringVar(&af.saveProof, "save-proof", "", "write the proof's scenario (the schemes to prove, at the peak) to this file, to rerun with compare; with --no-prove too")
+	f.StringVar(&af.proofOut, "proof-out", "", "write the proof's runs to this file, the JSON report compare --out writes (tablestress.compare/v1)")
+	f.StringVar(&af.embeddedTransport, "embedded-transport", transportInProcess, "embedded target: how the proof's SDK reaches the service, in-process (no socket) or socket (a loopback port)")
 	return cmd
 }
 
