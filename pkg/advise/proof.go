@@ -78,6 +78,9 @@ type ProofFigures struct {
 	PeakEntitiesPerSec float64 `json:"busiest_peak_entities_per_sec"`
 	ThrottledShare     float64 `json:"throttled_share"`
 	DroppedShare       float64 `json:"dropped_share,omitempty"`
+	// ClientLimit says why the client dropped work, when it could not
+	// offer the load (report.ClientLimit's sentence).
+	ClientLimit string `json:"client_limit,omitempty"`
 }
 
 // ProofQuestion is one question of a proof run: its requests per

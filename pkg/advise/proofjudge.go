@@ -30,6 +30,9 @@ func measured(r *report.Report) ProofFigures {
 	if n := r.Totals.Offered(); n > 0 {
 		f.DroppedShare = float64(r.Totals.Dropped) / float64(n)
 	}
+	if r.Client != nil && r.Client.Limit != nil {
+		f.ClientLimit = r.Client.Limit.Sentence()
+	}
 	return f
 }
 
@@ -70,7 +73,10 @@ func (p *Proof) Judge(reps map[string]*report.Report) {
 func (p *Proof) verdict(r *ProofRun) []string {
 	var out []string
 	m, pr := r.Measured, r.Predicted
-	if m.DroppedShare > 0.01 {
+	switch {
+	case m.DroppedShare > 0.01 && m.ClientLimit != "":
+		out = append(out, fmt.Sprintf("the client dropped %s of the operations, so the run proves nothing: %s", pct(m.DroppedShare), m.ClientLimit))
+	case m.DroppedShare > 0.01:
 		out = append(out, fmt.Sprintf("the client dropped %s of the operations: it could not offer %s ops/s, so the run proves nothing (raise --workers, or run where the client has the CPU)",
 			pct(m.DroppedShare), textfit.Rate(p.Rate)))
 	}

@@ -24,4 +24,7 @@ type Client struct {
 	// (the embedded target in process): its CPU is client and service
 	// together.
 	WithService bool `json:"with_service,omitempty"`
+	// Limit is set when the run dropped work because the client could
+	// not offer the load (JudgeClient).
+	Limit *ClientLimit `json:"limit,omitempty"`
 }

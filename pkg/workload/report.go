@@ -88,6 +88,9 @@ func (c *Config) Report(res *Result, err error, m Meta) *report.Report {
 	}, res.Summary)
 	rep.Model = m.Model
 	rep.Client = clientReport(res, rep, m.InProcess)
+	if rep.Client != nil {
+		rep.Client.Limit = report.JudgeClient(rep)
+	}
 	if res.Summary != nil {
 		// The expressions were validated with the scenario.
 		_, _ = rep.EvaluateThresholds(c.Scenario.Exprs())
