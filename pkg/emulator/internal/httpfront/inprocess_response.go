@@ -106,12 +106,8 @@ func (w *inWriter) convert() bool {
 	if w.status < 200 || w.status > 999 || w.status == http.StatusNotModified {
 		return false
 	}
-	n := 0
-	for _, vs := range w.h {
-		n += len(vs)
-	}
-	out := make(http.Header, len(w.h)+2)
-	vals := make([]string, 0, n+2)
+	out := make(http.Header, len(w.h)+1)
+	vals := make([]string, 0, len(w.h)+2)
 	w.headLength = -1
 	for k, vs := range w.h {
 		if len(vs) == 0 {
