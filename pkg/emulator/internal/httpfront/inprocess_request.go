@@ -2,10 +2,8 @@ package httpfront
 
 import (
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
-	"strconv"
 	"sync"
 )
 
@@ -214,6 +212,21 @@ func (x *inExchange) headers(req *http.Request, method string, framing int) bool
 		hasAE = hasAE || c == "Accept-Encoding"
 		add(c, vs...)
 	}
+	x.vals = vals
+	return x.transportHeaders(req, method, framing, hasAE)
+}
+
+// transportHeaders adds to x.hdr the headers net/http's Transport writes
+// of its own: User-Agent (the map's first value, else Go's), the body's
+// Content-Length, and Accept-Encoding: gzip unless the request has one
+// (the Transport would then decode a gzip answer); false when the
+// User-Agent is not of a plain form.
+func (x *inExchange) transportHeaders(req *http.Request, method string, framing int, hasAE bool) bool {
+	add := func(k, v string) {
+		x.vals = append(x.vals, v)
+		n := len(x.vals)
+		x.hdr[k] = x.vals[n-1 : n : n]
+	}
 	ua := defaultUserAgent
 	if vs, ok := req.Header["User-Agent"]; ok {
 		ua = ""
@@ -233,10 +246,9 @@ func (x *inExchange) headers(req *http.Request, method string, framing int) bool
 	case framing == frameNone && (method == http.MethodPost || method == http.MethodPut || method == http.MethodPatch):
 		add("Content-Length", "0")
 	}
-	if !hasAE && method != http.MethodHead { // the Transport asks for gzip, and would decode it
+	if !hasAE && method != http.MethodHead {
 		add("Accept-Encoding", gzipValue)
 	}
-	x.vals = vals
 	return true
 }
 
@@ -261,77 +273,3 @@ func (x *inExchange) readBody(req *http.Request, framing int) error {
 	}
 	return nil
 }
-
-// readAll appends r's bytes to b.
-func readAll(b []byte, r io.Reader) ([]byte, error) {
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return b, err
-		}
-	}
-}
-
-// plainHost reports whether a Host needs no rewriting by the Transport (no
-// punycode, no zone): letters, digits, '.', '-', ':', '[' and ']'.
-func plainHost(h string) bool {
-	if h == "" {
-		return false
-	}
-	for i := 0; i < len(h); i++ {
-		c := h[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == ':' || c == '[' || c == ']') {
-			return false
-		}
-	}
-	return true
-}
-
-// plainValue reports whether a header value reaches the other side as it
-// is: no control byte (a tab inside is kept), no space or tab at either
-// end (both sides trim them).
-func plainValue(v string) bool {
-	for i := 0; i < len(v); i++ {
-		if c := v[i]; c < 0x20 && c != '\t' || c == 0x7f {
-			return false
-		}
-	}
-	return v == "" || v[0] != ' ' && v[0] != '\t' && v[len(v)-1] != ' ' && v[len(v)-1] != '\t'
-}
-
-// tokenName reports whether k is a valid header name: RFC 7230 token
-// bytes only.
-func tokenName(k string) bool {
-	if k == "" {
-		return false
-	}
-	for i := 0; i < len(k); i++ {
-		if !tokenByte[k[i]] {
-			return false
-		}
-	}
-	return true
-}
-
-var tokenByte = func() (t [256]bool) {
-	for c := '0'; c <= '9'; c++ {
-		t[c] = true
-	}
-	for c := 'a'; c <= 'z'; c++ {
-		t[c], t[c-'a'+'A'] = true, true
-	}
-	for _, c := range "!#$%&'*+-.^_`|~" {
-		t[c] = true
-	}
-	return t
-}()
-
-// formatLength is n in decimal.
-func formatLength(n int64) string { return strconv.FormatInt(n, 10) }
