@@ -38,10 +38,12 @@ type reply struct {
 	delay time.Duration
 }
 
-// bufPool recycles response buffers: a page of 1,000 entities is large, and
-// garbage is what slows a service holding a million entities (every
-// collection marks them all).
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+// bufPool recycles request and response buffers: a page of 1,000
+// entities is large, and garbage is what slows a service holding a
+// million entities (every collection marks them all). A new buffer is
+// small (a collection empties the pool, and most bodies are an entity) and
+// grows as a page needs; a grown one returns to the pool up to 4 MiB.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
 
 func getBuf() *[]byte { return bufPool.Get().(*[]byte) }
 

@@ -57,7 +57,7 @@ import (
 type InProcess struct {
 	h      http.Handler
 	detach func() bool
-	host   string // the address a refused dial names
+	idle   chan *inExchange // detached requests, to a server goroutine waiting for one
 	life   lifeContext
 	pipe   pipeOnce
 }
@@ -72,7 +72,7 @@ const InProcessAddr = "127.0.0.1:0"
 // service time, an injected latency): if so it runs on a goroutine of its
 // own.
 func NewInProcess(h http.Handler, detach func() bool) *InProcess {
-	p := &InProcess{h: h, detach: detach}
+	p := &InProcess{h: h, detach: detach, idle: make(chan *inExchange)}
 	p.life.done = make(chan struct{})
 	p.pipe.front = p
 	return p
@@ -129,14 +129,11 @@ func (p *InProcess) RoundTrip(req *http.Request) (*http.Response, error) {
 // released by whoever is last.
 func (p *InProcess) detached(x *inExchange, req *http.Request) (*http.Response, error) {
 	x.served = make(chan struct{}, 1)
-	go func() {
-		p.serve(x)
-		if x.state.Swap(stateServed) == stateAbandoned {
-			x.release()
-			return
-		}
-		x.served <- struct{}{}
-	}()
+	select {
+	case p.idle <- x: // a server goroutine waiting for work takes it
+	default:
+		go p.serveLoop(x)
+	}
 	ctx := req.Context()
 	select {
 	case <-x.served:
@@ -148,6 +145,45 @@ func (p *InProcess) detached(x *inExchange, req *http.Request) (*http.Response, 
 		return nil, context.Cause(ctx)
 	}
 	return p.answer(x, req)
+}
+
+// serverIdle is how long a goroutine that served a detached request waits
+// for another before it ends: kept, its stack has grown to what serving
+// takes, which a new goroutine grows again (copying it) at every request.
+const serverIdle = time.Second
+
+// serveLoop serves detached requests, x first, then those handed over on
+// p.idle, until none came for serverIdle or the front closed.
+func (p *InProcess) serveLoop(x *inExchange) {
+	var t *time.Timer
+	for {
+		p.serveDetached(x)
+		if t == nil {
+			t = time.NewTimer(serverIdle)
+		} else {
+			t.Reset(serverIdle)
+		}
+		select {
+		case x = <-p.idle:
+			t.Stop()
+		case <-t.C:
+			return
+		case <-p.life.done:
+			t.Stop()
+			return
+		}
+	}
+}
+
+// serveDetached serves x and tells its client, or releases x when the
+// client has left.
+func (p *InProcess) serveDetached(x *inExchange) {
+	p.serve(x)
+	if x.state.Swap(stateServed) == stateAbandoned {
+		x.release()
+		return
+	}
+	x.served <- struct{}{}
 }
 
 // serve runs the handler on x's request, as serveFast does on a
