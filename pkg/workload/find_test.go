@@ -89,12 +89,14 @@ func TestFindHotPartitionLimit(t *testing.T) {
 
 // A step that dropped work fails, and says why: a client limit (the
 // client ran out of CPU, and what it sustained) as its own outcome,
-// distinct from a partition's or the account's; without one, the target
-// stalled. The search's limit then names it.
+// distinct from a partition's or the account's; without one, when the
+// client measured its CPU and had some to spare, the target stalled. The
+// search's limit then names it.
 func TestFindStepDroppedByTheClient(t *testing.T) {
 	rep := &report.Report{Run: report.RunInfo{Mode: "open"}}
 	rep.Totals.Ops, rep.Totals.Dropped, rep.Totals.Requests = 9000, 1000, 9000
 	rule := StopRule{}
+	rep.Client = &report.Client{Busy: 0.3, Cores: 2, Workers: 8}
 	stalled := rule.judge(rep)
 	if !strings.HasSuffix(stalled, "the target stalled at times (the client had CPU and workers to spare)") {
 		t.Errorf("no client limit: %q", stalled)
