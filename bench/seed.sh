@@ -5,6 +5,10 @@
 # runs it, model off. It prints the wall time, entities per second, the CPU
 # time and the peak resident memory of the tablestress process (its VmHWM
 # and VmRSS, sampled from /proc every 100 ms), and that peak per entity.
+# The last line is in `go test -bench` form for bench/readme-figures.sh:
+#   BenchmarkSeed/ENTITIES  1  WALL ns/op  CPU ns/cpu  PEAK bytes/peak-rss  BYTES bytes/entity
+# which a Measured row's figure cell writes "77.0 s, 71.8 s per cpu,
+# 3,836 MiB per peak-rss, 402 bytes per entity".
 #   bench/seed.sh                       # 1,000,000 entities
 #   bench/seed.sh --entities 10000000   # ten million
 # Requires Go.
@@ -64,5 +68,7 @@ awk -v n="$entities" -v s="$start" -v e="$end" -v kb="$peak" -v t="$cpu" -v hz="
   wall = e - s
   printf "seed %d entities of 256 B: %.1f s wall, %.0f entities/s, %.1f s CPU, peak RSS %.0f MiB (%.0f bytes per entity)\n",
     n, wall, n / wall, t / hz, kb / 1024, kb * 1024 / n
+  printf "BenchmarkSeed/%d\t1\t%.0f ns/op\t%.0f ns/cpu\t%.0f bytes/peak-rss\t%.0f bytes/entity\n",
+    n, wall * 1e9, t / hz * 1e9, kb * 1024, kb * 1024 / n
 }'
 rm -rf "$out"

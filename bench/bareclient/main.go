@@ -8,9 +8,14 @@
 // computes every key before it measures, then prints one JSON line: the
 // operations done and the CPU time (user + system) this process used
 // while doing them, and with -server-pid the CPU time that process (the
-// server, on this machine) used over the same loop.
+// server, on this machine) used over the same loop. With -canned there is
+// no service: every request is answered by the embedded service's answer
+// to the first one, recorded once, so the figures are the SDK's alone
+// (building, signing, sending, reading and decoding each request and
+// answer): the ceiling a client of the SDK cannot pass on this machine.
 //
 //	bareclient -conn CONNSTR -table T -scenario bench/scenarios/point-read-1k.yaml -duration 10s
+//	bareclient -canned -workers 8 -scenario bench/scenarios/point-read-1k.yaml -duration 10s
 //	bareclient -conn CONNSTR -table T2 -scenario bench/scenarios/point-read-1k.yaml -op insert -server-pid 1234
 package main
 
@@ -40,12 +45,16 @@ func main() {
 	workers := flag.Int("workers", 32, "goroutines calling the SDK")
 	duration := flag.Duration("duration", 10*time.Second, "how long to measure")
 	serverPID := flag.Int("server-pid", 0, "process whose CPU time over the measured loop to report too (0: none)")
+	cannedMode := flag.Bool("canned", false, "no service: every request is answered with the embedded service's answer to the first one, recorded once (the SDK alone); -conn is then unused")
 	flag.Parse()
 	if *op != "read" && *op != "insert" {
 		fmt.Fprintf(os.Stderr, "bareclient: -op %q: want read or insert\n", *op)
 		os.Exit(2)
 	}
-	if err := run(*conn, *tableName, *scen, *op, *workers, *duration, *serverPID); err != nil {
+	if *cannedMode && *tableName == "" {
+		*tableName = "canned"
+	}
+	if err := run(*conn, *tableName, *scen, *op, *workers, *duration, *serverPID, *cannedMode); err != nil {
 		fmt.Fprintln(os.Stderr, "bareclient:", err)
 		os.Exit(1)
 	}
@@ -64,20 +73,15 @@ type result struct {
 	ServerCPUPerOp float64 `json:"server_cpu_us_per_op,omitempty"`
 }
 
-func run(conn, tableName, scen, op string, workers int, duration time.Duration, serverPID int) error {
+func run(conn, tableName, scen, op string, workers int, duration time.Duration, serverPID int, cannedMode bool) error {
 	src, err := loadSource(scen)
 	if err != nil {
 		return err
 	}
-	idle := workers + 8
-	tr := &http.Transport{DialContext: (&net.Dialer{Timeout: 10 * time.Second}).DialContext,
-		MaxIdleConns: 2 * idle, MaxIdleConnsPerHost: idle, IdleConnTimeout: 90 * time.Second}
-	svc, err := aztables.NewServiceClientFromConnectionString(conn, &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{
-		Transport: transport{tr}, Retry: policy.RetryOptions{MaxRetries: -1}}})
+	client, err := newClient(conn, tableName, src, op, workers, cannedMode)
 	if err != nil {
 		return err
 	}
-	client := svc.NewClient(tableName)
 	call, err := prepare(client, src, op)
 	if err != nil {
 		return err
@@ -117,6 +121,24 @@ func run(conn, tableName, scen, op string, workers int, duration time.Duration, 
 		res.ServerCPUPerOp = res.ServerCPUMs * 1000 / float64(max(n, 1))
 	}
 	return json.NewEncoder(os.Stdout).Encode(res)
+}
+
+// newClient is the SDK's client of the table: of the service conn names,
+// over a connection pool sized to the workers, or answered by a canned
+// answer (cannedClient).
+func newClient(conn, tableName string, src *source, op string, workers int, cannedMode bool) (*aztables.Client, error) {
+	if cannedMode {
+		return cannedClient(src, tableName, op)
+	}
+	idle := workers + 8
+	tr := &http.Transport{DialContext: (&net.Dialer{Timeout: 10 * time.Second}).DialContext,
+		MaxIdleConns: 2 * idle, MaxIdleConnsPerHost: idle, IdleConnTimeout: 90 * time.Second}
+	svc, err := aztables.NewServiceClientFromConnectionString(conn, &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{
+		Transport: transport{tr}, Retry: policy.RetryOptions{MaxRetries: -1}}})
+	if err != nil {
+		return nil, err
+	}
+	return svc.NewClient(tableName), nil
 }
 
 // transport sends the SDK's requests on the pool directly, as tablestress

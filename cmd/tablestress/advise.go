@@ -29,6 +29,8 @@ type adviseFlags struct {
 	maxRequests, maxVisited         float64
 	asJSON, prove, noProve          bool
 	target, saveProof, proofSchemes string
+	proofOut                        string
+	embeddedTransport               string
 	yes, quiet                      bool
 	proofDuration, proofWarmup      time.Duration
 }
@@ -91,6 +93,8 @@ provision).`,
 	f.Int64Var(&af.proofEntities, "proof-entities", advise.DefaultProofDepth, "how many entities the proof seeds (at least the scenario's; by default 1,000,000, or the table at the horizon when it holds fewer): the questions are measured, and predicted, at that depth")
 	f.StringVar(&af.proofSchemes, "proof-schemes", "all", "what the proof runs: all (the recommendation, the runner-up and the scenario's own schemes) or recommended (the recommendation alone, faster)")
 	f.StringVar(&af.saveProof, "save-proof", "", "write the proof's scenario (the schemes to prove, at the peak) to this file, to rerun with compare; with --no-prove too")
+	f.StringVar(&af.proofOut, "proof-out", "", "write the proof's runs to this file, the JSON report compare --out writes (tablestress.compare/v1)")
+	f.StringVar(&af.embeddedTransport, "embedded-transport", transportInProcess, "embedded target: how the proof's SDK reaches the service, in-process (no socket) or socket (a loopback port)")
 	return cmd
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/tablestress/tablestress/pkg/advise"
@@ -69,18 +68,22 @@ func printProofQuestions(p *textfit.Printer, pr *advise.Proof) {
 		{Header: "REQUESTS/Q PREDICTED", Short: "REQS/Q PRED", Right: true}, {Header: "REQUESTS/Q", Short: "REQS/Q", Right: true},
 		{Header: "ROWS VISITED/Q PREDICTED", Short: "VISITED PRED", Right: true}, {Header: "ROWS VISITED/Q", Short: "VISITED", Right: true},
 		{Header: "WITHIN", Right: true, Drop: 3}, {Header: "P99 MS", Right: true, Drop: 1}, {Header: "ASKED", Right: true, Drop: 2},
+		{Header: "FAILED", Right: true},
 	}}
 	for _, r := range pr.Schemes {
 		for _, q := range r.Questions {
 			meas, visited, p99, within := "-", "-", "-", "-"
 			if q.Asked > 0 {
-				meas, visited, p99 = textfit.Float(textfit.Round2(q.Requests)), textfit.Float(textfit.Round2(q.RowsVisited)), textfit.Float(textfit.Round2(q.P99Ms))
+				meas, visited = textfit.Float(textfit.Round2(q.Requests)), textfit.Float(textfit.Round2(q.RowsVisited))
+			}
+			if q.Asked > q.Failed {
+				p99 = textfit.Float(textfit.Round2(q.P99Ms))
 			}
 			if q.Checked {
 				within = pctOf(q.Tolerance)
 			}
 			t.Row(q.Name, r.Scheme, q.Plan, textfit.Float(textfit.Round2(q.PredictedRequests)), meas,
-				textfit.Float(textfit.Round2(q.PredictedRowsVisited)), visited, within, p99, fmt.Sprint(q.Asked))
+				textfit.Float(textfit.Round2(q.PredictedRowsVisited)), visited, within, p99, textfit.Int(q.Asked), textfit.Int(q.Failed))
 		}
 	}
 	if t.Len() == 0 {

@@ -38,6 +38,10 @@ func prove(cmd *cobra.Command, e *env, af *adviseFlags, a *advise.Advice, p *adv
 	f := &runFlags{}
 	f.register(pc.Flags(), true)
 	f.target, f.model, f.yes, f.quiet = af.target, a.ProofModel(), af.yes, af.quiet
+	f.embeddedTransport = af.embeddedTransport
+	if af.embeddedTransport != transportInProcess {
+		_ = pc.Flags().Set("embedded-transport", af.embeddedTransport) // marks it given, so another target refuses it
+	}
 	if !af.quiet {
 		fmt.Fprintf(e.stderr, "proving %s: %s on the same entity stream at %s ops/s, %gs each after a %gs warm-up\n",
 			p.Schemes[0].Scheme, schemeNames(p), fmtRate(p.Rate), p.DurationS, p.WarmupS)
@@ -49,6 +53,11 @@ func prove(cmd *cobra.Command, e *env, af *adviseFlags, a *advise.Advice, p *adv
 	}
 	if len(reps) > 0 {
 		p.Target = reps[0].Target.Kind
+		if af.proofOut != "" {
+			if werr := emitFiles(&runFlags{out: af.proofOut}, reps...); werr != nil && err == nil {
+				err = werr
+			}
+		}
 	}
 	p.Judge(byName)
 	return p, err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -66,6 +67,8 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"keys", "../../scenarios/quickstart.yaml", "--rate", "fast"},
 		{"keys", "../../scenarios/quickstart.yaml", "--scheme", "nope"},
 		{"validate", "does-not-exist.yaml"},
+		{"run", "../../scenarios/quickstart.yaml", "--embedded-transport", "pipe"},
+		{"run", "../../scenarios/quickstart.yaml", "--embedded-transport", "socket", "--target", "azurite"},
 	} {
 		if code, _, errs := runCLI(t, args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want 2 (%s)", args, code, errs)
@@ -113,7 +116,19 @@ func TestSchemesAndSchemaAndVersion(t *testing.T) {
 
 // A run on the embedded service writes a report that `report` renders
 // again identically in every format.
+// A run reaches the embedded service in process by default, or over a
+// loopback socket with --embedded-transport socket, and its report says
+// which; either way it re-renders as it printed.
 func TestRunThenReport(t *testing.T) {
+	for _, tc := range []struct{ transport, endpoint string }{
+		{"", "in-process"},
+		{"socket", "http://127.0.0.1:"},
+	} {
+		t.Run("transport="+tc.transport, func(t *testing.T) { testRunThenReport(t, tc.transport, tc.endpoint) })
+	}
+}
+
+func testRunThenReport(t *testing.T, transport, endpoint string) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "r.json")
 	csvPath := filepath.Join(dir, "p.csv")
@@ -125,10 +140,17 @@ func TestRunThenReport(t *testing.T) {
 	}
 	scen := filepath.Join(dir, "quickstart.yaml")
 	os.WriteFile(scen, []byte(string(src[:strings.Index(string(src), "thresholds:")])), 0o644)
-	code, text, errs := runCLI(t, "run", scen, "--duration", "2s", "--warmup", "0s", "--entities", "2000",
-		"--rate", "200", "--quiet", "--out", out, "--csv", csvPath)
+	args := []string{"run", scen, "--duration", "2s", "--warmup", "0s", "--entities", "2000",
+		"--rate", "200", "--quiet", "--out", out, "--csv", csvPath}
+	if transport != "" {
+		args = append(args, "--embedded-transport", transport)
+	}
+	code, text, errs := runCLI(t, args...)
 	if code != exitOK {
 		t.Fatalf("run exited %d: %s\n%s", code, errs, text)
+	}
+	if !strings.Contains(text, "on embedded ("+endpoint) {
+		t.Errorf("the report does not say the target is embedded (%s...):\n%s", endpoint, text)
 	}
 	code, again, errs := runCLI(t, "report", out)
 	if code != exitOK || again != text {
@@ -143,6 +165,9 @@ func TestRunThenReport(t *testing.T) {
 	var doc map[string]any
 	if code != exitOK || json.Unmarshal([]byte(js), &doc) != nil || doc["schema"] != "tablestress.report/v1" {
 		t.Errorf("json: exit %d %.100s", code, js)
+	}
+	if tg, _ := doc["target"].(map[string]any); tg["kind"] != "embedded" || !strings.HasPrefix(fmt.Sprint(tg["endpoint"]), endpoint) {
+		t.Errorf("the report's target %v, want embedded at %s...", tg, endpoint)
 	}
 	// The intervals are the measured window's 2 seconds, no drain second
 	// after it.

@@ -30,7 +30,8 @@ type env struct {
 	// wide is --wide: every column, no wrapping.
 	wide bool
 	// embed starts the embedded Table service for a session; nil is
-	// startEmbedded (a free loopback port). Tests serve it over in-memory
+	// startEmbedded (in process, or a free loopback port, as
+	// --embedded-transport says). Tests serve it over in-memory
 	// connections on a fake clock.
 	embed func(emulator.Config) (*embeddedService, error)
 }

@@ -70,10 +70,12 @@ lowest that failed until they are within 5%.
 A step fails when the scenario's thresholds fail, or, when it has none, when
 more than --max-throttled of its requests are throttled or its p99 is over
 --max-p99; and always when more than 1% of its operations are dropped (the
-client could not offer the rate: raise --workers). It stops by itself at
---max-rate, after --max-steps, or when the bisection closes. The result says
-what limited each scheme (a partition's 2,000 entities/s target, a limit
-shared by partitions, latency) and is in the JSON report's "find" section: the
+client could not offer the rate). It stops by itself at --max-rate, after
+--max-steps, or when the bisection closes. The result says what limited each
+scheme (a partition's 2,000 entities/s target, a limit shared by partitions,
+latency, or a client limit: this machine ran out of CPU or workers before the
+target pushed back, with the rate it sustained and what would help: --workers,
+shards, a larger machine) and is in the JSON report's "find" section: the
 report is the run at the highest rate that passed.
 
 A target that is not on this machine needs --max-rate, and asks before it is

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/http"
 	"strings"
 	"time"
 
@@ -71,10 +72,13 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 	if err != nil {
 		return nil, err
 	}
+	if err := checkTransport(f, tg, cmd.Flags().Changed("embedded-transport")); err != nil {
+		return nil, err
+	}
 	applyGC(e.getenv, tg.Kind == table.KindEmbedded)
-	var dial dialFunc
+	var reach reachFuncs
 	if tg.Kind == table.KindEmbedded {
-		if tg, dial, err = ss.startEmbedded(s); err != nil {
+		if tg, reach, err = ss.startEmbedded(s); err != nil {
 			return nil, err
 		}
 	}
@@ -90,7 +94,7 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 	if f.partitionRU > 0 {
 		ss.partitionUnits = f.partitionRU
 	}
-	if err := ss.open(tg, dial); err != nil {
+	if err := ss.open(tg, reach); err != nil {
 		ss.close()
 		return nil, err
 	}
@@ -110,21 +114,29 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 // dialFunc connects to the service (nil: over the network).
 type dialFunc func(ctx context.Context, network, addr string) (net.Conn, error)
 
+// reachFuncs is how the client reaches a service other than by the
+// network: dial opens its connections, or rt carries its requests (the
+// embedded service in process).
+type reachFuncs struct {
+	dial dialFunc
+	rt   http.RoundTripper
+}
+
 // startEmbedded starts the embedded service the flags or the scenario
 // describe and returns the target bound to it and how to reach it; the
 // session's close then stops it.
-func (ss *session) startEmbedded(s *scenario.Scenario) (table.Target, dialFunc, error) {
+func (ss *session) startEmbedded(s *scenario.Scenario) (table.Target, reachFuncs, error) {
 	cfg, err := embeddedConfig(s, ss.f)
 	if err != nil {
-		return table.Target{}, nil, err
+		return table.Target{}, reachFuncs{}, err
 	}
-	start := startEmbedded
+	start := func(cfg emulator.Config) (*embeddedService, error) { return startEmbedded(cfg, ss.f.embeddedTransport) }
 	if ss.e.embed != nil {
 		start = ss.e.embed
 	}
 	es, err := start(cfg)
 	if err != nil {
-		return table.Target{}, nil, err
+		return table.Target{}, reachFuncs{}, err
 	}
 	ss.close, ss.embedded, ss.model = es.stop, es.server, cfg.Model.String()
 	if cfg.Model.ChargesUnits() && ss.f.partitionRU == 0 {
@@ -133,19 +145,20 @@ func (ss *session) startEmbedded(s *scenario.Scenario) (table.Target, dialFunc, 
 	tg, err := table.BindEmbedded(es.conn)
 	if err != nil {
 		es.stop()
-		return table.Target{}, nil, withCode(exitFailure, err)
+		return table.Target{}, reachFuncs{}, withCode(exitFailure, err)
 	}
-	return tg, es.dial, nil
+	tg.InProcess = es.rt != nil
+	return tg, reachFuncs{dial: es.dial, rt: es.rt}, nil
 }
 
 // open connects the session to the target, trusting --ca-file's
 // certificates; the session's close then closes the connection too.
-func (ss *session) open(tg table.Target, dial dialFunc) error {
+func (ss *session) open(tg table.Target, reach reachFuncs) error {
 	roots, err := trustedRoots(ss.e, ss.f)
 	if err != nil {
 		return err
 	}
-	svc, err := table.Open(tg, table.Options{Workers: ss.spec.Workers, Timeout: ss.spec.Timeout, UserAgent: "tablestress/" + shortVersion(), RootCAs: roots, Dial: dial})
+	svc, err := table.Open(tg, table.Options{Workers: ss.spec.Workers, Timeout: ss.spec.Timeout, UserAgent: "tablestress/" + shortVersion(), RootCAs: roots, Dial: reach.dial, RoundTripper: reach.rt})
 	if err != nil {
 		return withCode(exitFailure, err)
 	}
@@ -241,7 +254,8 @@ func (ss *session) config(i int, seedOnly bool, live *live) workload.Config {
 
 // meta is what the reports say about the target and the run.
 func (ss *session) meta() workload.Meta {
-	return workload.Meta{Target: report.Target{Kind: string(ss.target.Kind), Endpoint: ss.target.Endpoint}, RunID: ss.f.runID, Source: string(ss.source), Model: ss.model}
+	return workload.Meta{Target: report.Target{Kind: string(ss.target.Kind), Endpoint: ss.target.Where()}, RunID: ss.f.runID, Source: string(ss.source), Model: ss.model,
+		InProcess: ss.target.InProcess}
 }
 
 // runScheme runs one scheme and builds its report.

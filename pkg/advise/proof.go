@@ -108,6 +108,9 @@ type ProofFigures struct {
 	PeakEntitiesPerSec float64 `json:"busiest_peak_entities_per_sec"`
 	ThrottledShare     float64 `json:"throttled_share"`
 	DroppedShare       float64 `json:"dropped_share,omitempty"`
+	// ClientLimit says why the client dropped work, when it could not
+	// offer the load (report.ClientLimit's sentence).
+	ClientLimit string `json:"client_limit,omitempty"`
 }
 
 // ProofQuestion is one question of a proof run: its requests and rows
@@ -125,10 +128,15 @@ type ProofQuestion struct {
 	// prediction: MaxOff, or 3 standard deviations of the mean of the
 	// questions the run is predicted to ask, when wider; Checked is
 	// false when the run is predicted to ask it less than once.
-	Tolerance          float64 `json:"tolerance"`
-	Checked            bool    `json:"checked"`
-	P99Ms              float64 `json:"p99_ms"`
+	Tolerance float64 `json:"tolerance"`
+	Checked   bool    `json:"checked"`
+	// P99Ms is the p99 of the questions answered; 0 when none was.
+	P99Ms float64 `json:"p99_ms"`
+	// Asked counts the questions asked, Failed those of them that failed
+	// (after retries): their time is not in P99Ms. Failed is absent from
+	// JSON when none failed.
 	Asked              int64   `json:"questions"`
+	Failed             int64   `json:"failed,omitempty"`
 	PredictedPerSecond float64 `json:"predicted_questions_per_sec"`
 	// PredictedRefused are the other requests the partitions are
 	// predicted to refuse per question asked, while they pay off its

@@ -33,6 +33,9 @@ func measured(r *report.Report) ProofFigures {
 	if n := r.Totals.Offered(); n > 0 {
 		f.DroppedShare = float64(r.Totals.Dropped) / float64(n)
 	}
+	if r.Client != nil && r.Client.Limit != nil {
+		f.ClientLimit = r.Client.Limit.Sentence()
+	}
 	return f
 }
 
@@ -62,7 +65,7 @@ func (p *Proof) Judge(reps map[string]*report.Report) {
 		for q := range r.Questions {
 			if mq, ok := rep.Questions[r.Questions[q].Name]; ok {
 				pq := &r.Questions[q]
-				pq.Requests, pq.RowsVisited, pq.P99Ms, pq.Asked = mq.RequestsPerQuestion, mq.RowsVisitedPerQuestion, mq.Latency.P99, mq.Ops
+				pq.Requests, pq.RowsVisited, pq.P99Ms, pq.Asked, pq.Failed = mq.RequestsPerQuestion, mq.RowsVisitedPerQuestion, mq.Latency.P99, mq.Ops, mq.Failed
 				pq.visitedFrom = mq.RowsVisitedFrom
 			}
 		}
@@ -83,7 +86,10 @@ func (p *Proof) Judge(reps map[string]*report.Report) {
 func (p *Proof) verdict(r *ProofRun) []string {
 	var out []string
 	m, pr := r.Measured, r.Predicted
-	if m.DroppedShare > 0.01 {
+	switch {
+	case m.DroppedShare > 0.01 && m.ClientLimit != "":
+		out = append(out, fmt.Sprintf("the client dropped %s of the operations, so the run proves nothing: %s", pct(m.DroppedShare), m.ClientLimit))
+	case m.DroppedShare > 0.01:
 		out = append(out, fmt.Sprintf("the client dropped %s of the operations: it could not offer %s ops/s, so the run proves nothing (raise --workers, or run where the client has the CPU)",
 			pct(m.DroppedShare), textfit.Rate(p.Rate)))
 	}
@@ -93,6 +99,12 @@ func (p *Proof) verdict(r *ProofRun) []string {
 			over += " and the " + pct(r.excess) + " its questions asked more often than their rate owe"
 		}
 		out = append(out, fmt.Sprintf("the recommendation %s was throttled: %s of its requests, over %s", r.Scheme, pct(m.ThrottledShare), over))
+	}
+	for _, q := range r.Questions {
+		if q.Asked > 0 && float64(q.Failed)/float64(q.Asked) > MaxThrottled {
+			out = append(out, fmt.Sprintf("the recommendation's question %s failed %s of the %s times it was asked (after retries), over %s",
+				q.Name, textfit.Int(q.Failed), textfit.Int(q.Asked), pct(MaxThrottled)))
+		}
 	}
 	if pr.BusiestEntitiesPerSec < p.CoolBelow {
 		if m.BusiestEntitiesPerSec > p.HotAbove {

@@ -93,7 +93,7 @@ func TestProofVerdict(t *testing.T) {
 	}
 	plan := func() *Proof {
 		return &Proof{Rate: 100, Tolerance: MaxOff, Schemes: []ProofRun{
-			{Scheme: "rec", Role: "recommended", Predicted: ProofFigures{BusiestEntitiesPerSec: 1000}},
+			{Scheme: "rec", Role: "recommended", Predicted: ProofFigures{BusiestEntitiesPerSec: 1000}, Questions: []ProofQuestion{{Name: "newest"}}},
 			{Scheme: "own", Role: "own", Predicted: ProofFigures{BusiestEntitiesPerSec: 1000}},
 		}}
 	}
@@ -110,6 +110,8 @@ func TestProofVerdict(t *testing.T) {
 		{"too idle", rep(840, 0, 0), false, "16% off"},
 		{"dropped", rep(1000, 0, 11), false, "dropped"},
 		{"not run", nil, false, "was not run"},
+		{"question failed", withQuestion(rep(1000, 0, 0), 50, 50), false, "question newest failed 50 of the 50 times"},
+		{"question failed once", withQuestion(rep(1000, 0, 0), 1, 200), true, ""},
 	} {
 		p := plan()
 		reps := map[string]*report.Report{"own": rep(5000, 900, 0)}
@@ -182,6 +184,15 @@ func TestProofOfACoolPartition(t *testing.T) {
 			t.Errorf("measured %v: ok %v, failures %q, notes %q; want ok %v", c.measured, p.OK, p.Failures, p.Notes, c.ok)
 		}
 	}
+}
+
+// withQuestion gives the report a question "newest" asked asked times, of
+// which failed failed.
+func withQuestion(r *report.Report, failed, asked int64) *report.Report {
+	q := report.Question{}
+	q.Ops, q.Failed = asked, failed
+	r.Questions = map[string]report.Question{"newest": q}
+	return r
 }
 
 // A staged workload is proved at its highest stage's rate, constant: the

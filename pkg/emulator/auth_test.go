@@ -11,8 +11,10 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 )
 
-func TestAztablesKeys(t *testing.T) {
-	in := startServer(t, Config{})
+func TestAztablesKeys(t *testing.T) { forEachReach(t, testAztablesKeys) }
+
+func testAztablesKeys(t *testing.T, way reach) {
+	in := way.start(t, Config{})
 	ctx := context.Background()
 	if _, err := azClient(t, in, DevKey).CreateTable(ctx, "authok", nil); err != nil {
 		t.Fatalf("the right key: %v", err)

@@ -134,21 +134,28 @@ func checkBatch(ops []batchOp, g *grant) (int, *apiError) {
 // applyBatch checks every operation against the table as changed by the
 // ones before it, then applies them all, or none.
 func (s *Server) applyBatch(t *store.Table, ops []batchOp, discard bool) ([]*store.Entity, int, *apiError) {
+	staged, errs := s.prestage(t, ops)
 	t.Lock()
 	defer t.Unlock()
-	staged := make([]*store.Entity, len(ops))
 	delta := 0
 	for i, o := range ops {
 		var old *store.Entity
-		if needsCurrent(t, o.op) {
+		switch {
+		case needsCurrent(t, o.op):
 			old = t.Get(o.pk, o.rk)
+			e, err := s.check(t.Names(), old, o.op)
+			if err != nil {
+				return nil, i, err
+			}
+			staged[i] = e
+		case errs[i] != nil:
+			return nil, i, errs[i]
+		default:
+			// Written in the order of the table's lock, as the staged
+			// ones are.
+			staged[i].SetTime(s.store.Timestamp())
 		}
-		e, err := s.check(t.Names(), old, o.op)
-		if err != nil {
-			return nil, i, err
-		}
-		staged[i] = e
-		delta += e.Bytes() - old.Bytes()
+		delta += staged[i].Bytes() - old.Bytes()
 	}
 	if discard {
 		return staged, -1, nil
@@ -164,6 +171,22 @@ func (s *Server) applyBatch(t *store.Table, ops []batchOp, discard bool) ([]*sto
 		}
 	}
 	return staged, -1, nil
+}
+
+// prestage checks and encodes, before the table's lock is taken, the
+// operations whose outcome does not depend on the table's current entity
+// (see needsCurrent): their encoding is most of a transaction's work, and
+// outside the lock transactions of other partitions do it at once. It
+// returns each such operation's entity or error by index; applyBatch
+// stamps their write time under the lock.
+func (s *Server) prestage(t *store.Table, ops []batchOp) ([]*store.Entity, []*apiError) {
+	staged, errs := make([]*store.Entity, len(ops)), make([]*apiError, len(ops))
+	for i, o := range ops {
+		if !needsCurrent(t, o.op) {
+			staged[i], errs[i] = s.check(t.Names(), nil, o.op)
+		}
+	}
+	return staged, errs
 }
 
 const (

@@ -28,9 +28,10 @@ var bearerClients = []tokenauthority.Client{
 		Audience: "https://vault.azure.net"},
 }
 
-// bearerService starts an authority and a service over TLS that takes its
-// tokens, and returns a client factory signing in as each bearerClients.
-func bearerService(t *testing.T) (*Instance, func(i int) *aztables.ServiceClient) {
+// bearerService starts an authority and a service over TLS (reached the
+// way way reaches it) that takes its tokens, and returns a client factory
+// signing in as each bearerClients.
+func bearerService(t *testing.T, way reach) (*reached, func(i int) *aztables.ServiceClient) {
 	t.Helper()
 	ca, err := devcert.NewCA("test")
 	if err != nil {
@@ -44,11 +45,14 @@ func bearerService(t *testing.T) (*Instance, func(i int) *aztables.ServiceClient
 	t.Cleanup(func() { auth.Close(context.Background()) })
 	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: ca.Pool()}}}
 	stls, _ := ca.ServerConfig("127.0.0.1")
-	in := startServer(t, Config{Model: model.Off(), TLS: stls, Entra: entra.New(entra.Config{Discovery: auth.DiscoveryURL(), Account: DevAccount, Client: hc,
+	in := way.start(t, Config{Model: model.Off(), TLS: stls, Entra: entra.New(entra.Config{Discovery: auth.DiscoveryURL(), Account: DevAccount, Client: hc,
 		Assignments: []entra.Assignment{{Principal: bearerClients[0].ObjectID, Role: entra.Contributor},
 			{Principal: bearerClients[1].ObjectID, Role: entra.Reader}, {Principal: bearerClients[3].ObjectID, Role: entra.Contributor}}})})
 	credOpts := azcore.ClientOptions{Transport: hc, Cloud: cloud.Configuration{ActiveDirectoryAuthorityHost: auth.Host()}}
 	opts := azcore.ClientOptions{Transport: hc, Retry: policy.RetryOptions{MaxRetries: -1}}
+	if in.rt != nil {
+		opts.Transport = transporter{in.rt}
+	}
 	return in, func(i int) *aztables.ServiceClient {
 		c := bearerClients[i]
 		cred, err := azidentity.NewClientSecretCredential(auth.Tenant(), c.ID, c.Secret,
@@ -56,7 +60,7 @@ func bearerService(t *testing.T) (*Instance, func(i int) *aztables.ServiceClient
 		if err != nil {
 			t.Fatal(err)
 		}
-		svc, err := aztables.NewServiceClient(in.URL(), cred, &aztables.ClientOptions{ClientOptions: opts})
+		svc, err := aztables.NewServiceClient(in.url, cred, &aztables.ClientOptions{ClientOptions: opts})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,8 +81,10 @@ func codeOf(err error) (int, string, http.Header) {
 // every write with 403 AuthorizationPermissionMismatch; a principal
 // without a role is refused a read too; a token for another resource is
 // 401 InvalidAuthenticationInfo with Azure's challenge and its detail.
-func TestBearerTokens(t *testing.T) {
-	in, client := bearerService(t)
+func TestBearerTokens(t *testing.T) { forEachReach(t, testBearerTokens) }
+
+func testBearerTokens(t *testing.T, way reach) {
+	in, client := bearerService(t, way)
 	ctx := context.Background()
 	w, r, n, x := client(0), client(1), client(2), client(3)
 	if _, err := w.CreateTable(ctx, "Tokens", nil); err != nil {

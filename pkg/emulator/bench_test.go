@@ -5,14 +5,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 
 	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
@@ -44,9 +48,10 @@ func benchServer(b *testing.B, n int) *Server {
 // million is a 1,000,000-entity service shared by the read benchmarks
 // (building it takes seconds; they do not change it).
 var million struct {
-	once sync.Once
-	s    *Server
-	in   *Instance
+	once   sync.Once
+	s      *Server
+	in     *Instance
+	inproc *InProcess
 }
 
 func millionServer(b *testing.B) *Server {
@@ -55,10 +60,17 @@ func millionServer(b *testing.B) *Server {
 	return million.s
 }
 
-// millionClient serves the shared 1,000,000-entity service on loopback and
-// returns an aztables client for its table.
-func millionClient(b *testing.B) *aztables.Client {
+// millionClient serves the shared 1,000,000-entity service on loopback, or
+// in process, and returns an aztables client for its table.
+func millionClient(b *testing.B, way reach) *aztables.Client {
 	s := millionServer(b)
+	if way.name == "in process" {
+		if million.inproc == nil {
+			million.inproc = inProcessOf(s) // serves until the test binary exits
+		}
+		p := million.inproc
+		return azClient(b, &reached{Server: s, url: p.URL(), conn: p.ConnectionString(), rt: p}, DevKey).NewClient("bench")
+	}
 	if million.in == nil {
 		in, err := serveOn("127.0.0.1:0", s)
 		if err != nil {
@@ -66,7 +78,15 @@ func millionClient(b *testing.B) *aztables.Client {
 		}
 		million.in = in // serves until the test binary exits
 	}
-	return azClient(b, million.in, DevKey).NewClient("bench")
+	return azClient(b, socketReached(million.in), DevKey).NewClient("bench")
+}
+
+// benchReaches runs f as a sub-benchmark for each way of reaching the
+// service.
+func benchReaches(b *testing.B, f func(b *testing.B, way reach)) {
+	for _, r := range reaches {
+		b.Run(strings.ReplaceAll(r.name, " ", "-"), func(b *testing.B) { f(b, r) })
+	}
 }
 
 // pointKey is the i-th key of a spread of reads over the million entities.
@@ -182,11 +202,13 @@ func BenchmarkPropertyFilterScan100k(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/100_000, "ns/entity")
 }
 
-// The same operations through aztables over loopback TCP: what the load
-// generator pays per request, client and server together.
+// The same operations through aztables over loopback TCP and in process:
+// what the load generator pays per request, client and server together.
 
-func BenchmarkAztablesInsert(b *testing.B) {
-	in := startServer(b, Config{Model: model.Off()})
+func BenchmarkAztablesInsert(b *testing.B) { benchReaches(b, benchmarkAztablesInsert) }
+
+func benchmarkAztablesInsert(b *testing.B, way reach) {
+	in := way.start(b, Config{Model: model.Off()})
 	tc := azClient(b, in, DevKey).NewClient("bench")
 	ctx := context.Background()
 	if _, err := tc.CreateTable(ctx, nil); err != nil {
@@ -202,8 +224,10 @@ func BenchmarkAztablesInsert(b *testing.B) {
 	}
 }
 
-func BenchmarkAztablesBatch100(b *testing.B) {
-	in := startServer(b, Config{Model: model.Off()})
+func BenchmarkAztablesBatch100(b *testing.B) { benchReaches(b, benchmarkAztablesBatch100) }
+
+func benchmarkAztablesBatch100(b *testing.B, way reach) {
+	in := way.start(b, Config{Model: model.Off()})
 	tc := azClient(b, in, DevKey).NewClient("bench")
 	ctx := context.Background()
 	if _, err := tc.CreateTable(ctx, nil); err != nil {
@@ -264,11 +288,19 @@ func BenchmarkRangeQuery50In1M(b *testing.B) {
 	})
 }
 
-func BenchmarkAztablesPointReadIn1M(b *testing.B) {
-	tc := millionClient(b)
+func BenchmarkAztablesPointReadIn1M(b *testing.B) { benchReaches(b, benchmarkAztablesPointReadIn1M) }
+
+func benchmarkAztablesPointReadIn1M(b *testing.B, way reach) {
+	pointReads(b, millionClient(b, way))
+}
+
+// pointReads times b.N point reads of the million entities with tc,
+// reporting their CPU time too.
+func pointReads(b *testing.B, tc *aztables.Client) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()
+	defer cpuPerOp(b)()
 	for i := 0; i < b.N; i++ {
 		pk, rk := pointKey(i)
 		if _, err := tc.GetEntity(ctx, pk, rk, nil); err != nil {
@@ -277,8 +309,28 @@ func BenchmarkAztablesPointReadIn1M(b *testing.B) {
 	}
 }
 
+// cpuPerOp starts measuring the process's CPU time (user and system, the
+// client's and the service's) over a benchmark's loop; the function it
+// returns reports it per operation, as cpu-ns/op. On a machine other work
+// shares, the CPU an operation costs wobbles less than its wall time.
+func cpuPerOp(b *testing.B) func() {
+	start := processCPU()
+	return func() { b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op") }
+}
+
+// processCPU is the CPU time this process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 func BenchmarkAztablesRangeQuery50In1M(b *testing.B) {
-	tc := millionClient(b)
+	benchReaches(b, benchmarkAztablesRangeQuery50In1M)
+}
+
+func benchmarkAztablesRangeQuery50In1M(b *testing.B, way reach) {
+	tc := millionClient(b, way)
 	ctx := context.Background()
 	top := int32(50)
 	b.ReportAllocs()
@@ -313,4 +365,59 @@ func BenchmarkRangeSeek50In1M(b *testing.B) {
 			b.Fatalf("%d rows", n)
 		}
 	}
+}
+
+// cannedTransport answers every request with one recorded answer: the SDK
+// alone, with no service behind it.
+type cannedTransport struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (c *cannedTransport) Do(r *http.Request) (*http.Response, error) {
+	if r.Body != nil {
+		io.Copy(io.Discard, r.Body)
+		r.Body.Close()
+	}
+	return &http.Response{StatusCode: c.status, Status: http.StatusText(c.status), Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: c.header.Clone(), Body: io.NopCloser(bytes.NewReader(c.body)), ContentLength: int64(len(c.body)), Request: r}, nil
+}
+
+// BenchmarkSDKCannedPointRead is aztables' GetEntity answered by a canned
+// transport with the service's own answer to it (recorded once): what the
+// SDK costs alone, beside BenchmarkAztablesPointReadIn1M.
+func BenchmarkSDKCannedPointRead(b *testing.B) {
+	s := millionServer(b)
+	p := inProcessOf(s)
+	pk, rk := pointKey(0)
+	rec := &recordingTransport{rt: p}
+	cred, _ := aztables.NewSharedKeyCredential(DevAccount, DevKey)
+	opts := &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{Retry: policy.RetryOptions{MaxRetries: -1}, Transport: rec}}
+	svc, _ := aztables.NewServiceClientWithSharedKey(p.URL(), cred, opts)
+	if _, err := svc.NewClient("bench").GetEntity(context.Background(), pk, rk, nil); err != nil {
+		b.Fatal(err)
+	}
+	opts.Transport = rec.canned
+	svc, _ = aztables.NewServiceClientWithSharedKey(p.URL(), cred, opts)
+	pointReads(b, svc.NewClient("bench"))
+}
+
+// recordingTransport passes requests to rt and keeps the last answer as a
+// canned transport.
+type recordingTransport struct {
+	rt     http.RoundTripper
+	canned *cannedTransport
+}
+
+func (t *recordingTransport) Do(r *http.Request) (*http.Response, error) {
+	resp, err := t.rt.RoundTrip(r)
+	if err != nil {
+		return nil, err
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	t.canned = &cannedTransport{status: resp.StatusCode, header: resp.Header, body: body}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	return resp, err
 }

@@ -26,8 +26,9 @@ func rawClient(t *testing.T, tg target, table string) *aztables.Client {
 		t.Fatal(err)
 	}
 	cred, _ := aztables.NewSharedKeyCredential(DevAccount, DevKey)
-	svc, err := aztables.NewServiceClientWithSharedKey(p.Endpoint, cred,
-		&aztables.ClientOptions{ClientOptions: azcore.ClientOptions{Retry: policy.RetryOptions{MaxRetries: -1}}})
+	o := azcore.ClientOptions{Retry: policy.RetryOptions{MaxRetries: -1}}
+	sdkTransport(&o, tg)
+	svc, err := aztables.NewServiceClientWithSharedKey(p.Endpoint, cred, &aztables.ClientOptions{ClientOptions: o})
 	if err != nil {
 		t.Fatal(err)
 	}

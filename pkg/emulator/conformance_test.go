@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"sort"
 	"strings"
@@ -20,24 +21,39 @@ import (
 	client "github.com/tablestress/tablestress/pkg/table"
 )
 
-// target is one service the conformance suite runs against.
+// target is one service the conformance suite runs against: its
+// connection string, and the transport under the SDK (nil: the network).
 type target struct {
-	name string
-	conn string
+	name     string
+	conn     string
+	rt       http.RoundTripper
+	embedded bool
 }
 
-// targets returns the embedded service and Azurite (the one the test
-// script started: TABLESTRESS_AZURITE), so the same sequences are checked
-// against both. Without Azurite its target has no connection string, and
-// its subtest skips (or fails in CI) saying so.
+// targets returns the embedded service, reached each way (reaches: over
+// its socket, in process), and Azurite (the one the test script started:
+// TABLESTRESS_AZURITE), so the same sequences are checked against all.
+// Without Azurite its target has no connection string, and its subtest
+// skips (or fails in CI) saying so.
 func targets(t *testing.T) []target {
 	t.Helper()
-	in, err := Start("127.0.0.1:0", Config{Model: model.Off()})
-	if err != nil {
-		t.Fatal(err)
+	var out []target
+	for _, r := range reaches {
+		in := r.start(t, Config{Model: model.Off()})
+		name := "embedded"
+		if in.rt != nil {
+			name = "embedded in process"
+		}
+		out = append(out, target{name: name, conn: in.conn, rt: in.rt, embedded: true})
 	}
-	t.Cleanup(func() { in.Close(context.Background()) })
-	return []target{{"embedded", in.ConnectionString()}, {"azurite", os.Getenv("TABLESTRESS_AZURITE")}}
+	return append(out, target{name: "azurite", conn: os.Getenv("TABLESTRESS_AZURITE")})
+}
+
+// sdkTransport is the transport aztables should use for tg.
+func sdkTransport(o *azcore.ClientOptions, tg target) {
+	if tg.rt != nil {
+		o.Transport = transporter{tg.rt}
+	}
 }
 
 func forEach(t *testing.T, f func(t *testing.T, tg target, svc *client.Service)) {
@@ -50,7 +66,7 @@ func forEach(t *testing.T, f func(t *testing.T, tg target, svc *client.Service))
 			if err != nil {
 				t.Fatal(err)
 			}
-			svc, err := client.Open(p, client.Options{Workers: 4, Timeout: 20 * time.Second})
+			svc, err := client.Open(p, client.Options{Workers: 4, Timeout: 20 * time.Second, RoundTripper: tg.rt})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -292,7 +308,7 @@ func TestConformanceBatches(t *testing.T) {
 		r = tb.Submit(ctx, []client.Action{{Kind: client.ActionInsert, Entity: ent("p", "d")}, {Kind: client.ActionUpsertMerge, Entity: ent("p", "d")}})
 		if r.Outcome.Status != 400 {
 			t.Errorf("the same entity twice: %s, want a 400", r.Outcome.Key())
-		} else if tg.name == "embedded" && r.Outcome.Code != "InvalidDuplicateRow" {
+		} else if tg.embedded && r.Outcome.Code != "InvalidDuplicateRow" {
 			t.Errorf("the same entity twice: %s, want InvalidDuplicateRow", r.Outcome.Key())
 		}
 		r = tb.Submit(ctx, []client.Action{{Kind: client.ActionInsert, Entity: ent("p", "e")}, {Kind: client.ActionInsert, Entity: ent("q", "e")}})
@@ -316,7 +332,9 @@ func TestConformanceTooManyOperations(t *testing.T) {
 		tb := freshTable(t, svc)
 		cred, _ := aztables.NewSharedKeyCredential(DevAccount, DevKey)
 		p, _ := client.ParseTarget(tg.conn)
-		azc, err := aztables.NewServiceClientWithSharedKey(p.Endpoint, cred, &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{Retry: policy.RetryOptions{MaxRetries: -1}}})
+		o := azcore.ClientOptions{Retry: policy.RetryOptions{MaxRetries: -1}}
+		sdkTransport(&o, tg)
+		azc, err := aztables.NewServiceClientWithSharedKey(p.Endpoint, cred, &aztables.ClientOptions{ClientOptions: o})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -361,7 +379,7 @@ func TestConformanceWrongKey(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		svc, _ := client.Open(bad, client.Options{Workers: 1})
+		svc, _ := client.Open(bad, client.Options{Workers: 1, RoundTripper: tg.rt})
 		r := svc.CreateTable(context.Background(), "wrongkeytable")
 		want := "403 AuthenticationFailed" // Azure's code; Azurite says AuthorizationFailure
 		if tg.name == "azurite" {

@@ -34,6 +34,8 @@ func (s *Server) gate(ctx context.Context, part string, req model.Request, exten
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
+		case <-clientGone(ctx):
+			t.Stop()
 		}
 	}
 	if f.Drop {

@@ -42,20 +42,87 @@ func startServer(t testing.TB, cfg Config) *Instance {
 	return in
 }
 
-// azClient returns an aztables service client for an instance, sending
-// every request once (no retries).
-func azClient(t testing.TB, in *Instance, key string) *aztables.ServiceClient {
+// reach is how a test's Go SDK client reaches the embedded service: over
+// its socket front on a loopback port (Start), or in process with no
+// socket (StartInProcess). Every Go SDK test of the service runs both
+// ways (forEachReach): the service must be the same to its clients.
+type reach struct {
+	name  string
+	start func(t testing.TB, cfg Config) *reached
+}
+
+// reached is a started service as its client reaches it: its URL and
+// connection string, and the transport to install under the SDK (nil:
+// the network).
+type reached struct {
+	*Server
+	url, conn string
+	rt        http.RoundTripper
+}
+
+var reaches = []reach{
+	{"socket", func(t testing.TB, cfg Config) *reached {
+		in := startServer(t, cfg)
+		return &reached{Server: in.Server, url: in.URL(), conn: in.ConnectionString()}
+	}},
+	{"in process", func(t testing.TB, cfg Config) *reached {
+		p := startInProcess(t, cfg)
+		return &reached{Server: p.Server, url: p.URL(), conn: p.ConnectionString(), rt: p}
+	}},
+}
+
+// forEachReach runs f as a subtest for each way of reaching the service.
+func forEachReach(t *testing.T, f func(t *testing.T, r reach)) {
 	t.Helper()
-	cred, err := aztables.NewSharedKeyCredential(in.account, key)
+	for _, r := range reaches {
+		t.Run(r.name, func(t *testing.T) { f(t, r) })
+	}
+}
+
+// startInProcess starts cfg's service in process for the test.
+func startInProcess(t testing.TB, cfg Config) *InProcess {
+	t.Helper()
+	p, err := StartInProcess(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := aztables.NewServiceClientWithSharedKey(in.URL(), cred,
-		&aztables.ClientOptions{ClientOptions: azcore.ClientOptions{Retry: policy.RetryOptions{MaxRetries: -1}}})
+	t.Cleanup(func() { p.Close(context.Background()) })
+	return p
+}
+
+// transporter is azcore's policy.Transporter over an http.RoundTripper.
+type transporter struct{ rt http.RoundTripper }
+
+func (t transporter) Do(r *http.Request) (*http.Response, error) { return t.rt.RoundTrip(r) }
+
+// sdkOptions are aztables' options for a client of svc, sending every
+// request once (no retries).
+func sdkOptions(svc *reached) *aztables.ClientOptions {
+	o := &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{Retry: policy.RetryOptions{MaxRetries: -1}}}
+	if svc.rt != nil {
+		o.Transport = transporter{svc.rt}
+	}
+	return o
+}
+
+// azClient returns an aztables service client of svc signed with key,
+// sending every request once (no retries).
+func azClient(t testing.TB, svc *reached, key string) *aztables.ServiceClient {
+	t.Helper()
+	cred, err := aztables.NewSharedKeyCredential(svc.account, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := aztables.NewServiceClientWithSharedKey(svc.url, cred, sdkOptions(svc))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// socketReached is an instance reached over its socket.
+func socketReached(in *Instance) *reached {
+	return &reached{Server: in.Server, url: in.URL(), conn: in.ConnectionString()}
 }
 
 // signed builds a request signed with Shared Key Lite, as aztables does,

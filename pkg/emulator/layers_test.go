@@ -23,12 +23,14 @@ const module = "github.com/tablestress/tablestress/"
 // model or fault injection, the filter no store, the JSON and Edm forms
 // nothing at all. tests lists what a package's tests may import besides.
 var layers = map[string]struct{ imports, tests []string }{
-	"internal/jsontext":               {},
-	"internal/keyorder":               {},
-	"pkg/outcome":                     {},
-	"pkg/percent":                     {},
-	"pkg/emulator/internal/edm":       {},
-	"pkg/emulator/internal/httpfront": {},
+	"internal/jsontext":         {},
+	"internal/keyorder":         {},
+	"pkg/outcome":               {},
+	"pkg/percent":               {},
+	"pkg/emulator/internal/edm": {},
+	// httpfront serves its in-process front's odd requests over
+	// in-memory connections.
+	"pkg/emulator/internal/httpfront": {imports: []string{"internal/pipenet"}},
 	"pkg/emulator/internal/filter":    {imports: []string{"internal/keyorder", "pkg/emulator/internal/edm"}},
 	"pkg/emulator/internal/store": {imports: []string{"internal/jsontext", "internal/keyorder", "pkg/emulator/internal/edm",
 		"pkg/emulator/internal/filter"}},

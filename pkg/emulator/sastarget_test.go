@@ -19,7 +19,7 @@ import (
 // ss=t, srt=sco, the permissions perms, over http and https (aztables'
 // GetAccountSASURL signs for https only, which this http service refuses
 // as Azure would).
-func accountSASURL(t *testing.T, in *Instance, perms aztables.AccountSASPermissions) string {
+func accountSASURL(t *testing.T, in *reached, perms aztables.AccountSASPermissions) string {
 	t.Helper()
 	cred, err := aztables.NewSharedKeyCredential(DevAccount, DevKey)
 	if err != nil {
@@ -31,20 +31,22 @@ func accountSASURL(t *testing.T, in *Instance, perms aztables.AccountSASPermissi
 	if err != nil {
 		t.Fatal(err)
 	}
-	return in.URL() + "?" + qp.Encode()
+	return in.url + "?" + qp.Encode()
 }
 
 // tablestress's own SAS targets, a SAS URL and a connection string with
 // SharedAccessSignature, run every kind of request it sends against the
 // embedded service, and a SAS without write permission is refused the
 // way the client classifies refusals.
-func TestSASTargetsEndToEnd(t *testing.T) {
-	in := startServer(t, Config{Model: model.Off()})
+func TestSASTargetsEndToEnd(t *testing.T) { forEachReach(t, testSASTargetsEndToEnd) }
+
+func testSASTargetsEndToEnd(t *testing.T, way reach) {
+	in := way.start(t, Config{Model: model.Off()})
 	all := accountSASURL(t, in, aztables.AccountSASPermissions{Read: true, Write: true, Delete: true, List: true, Add: true, Create: true, Update: true})
 	u, _ := url.Parse(all)
 	specs := map[string]string{
 		"SAS URL":           all,
-		"connection string": "TableEndpoint=" + in.URL() + ";SharedAccessSignature=" + u.RawQuery,
+		"connection string": "TableEndpoint=" + in.url + ";SharedAccessSignature=" + u.RawQuery,
 	}
 	for name, spec := range specs {
 		t.Run(name, func(t *testing.T) {
@@ -55,7 +57,7 @@ func TestSASTargetsEndToEnd(t *testing.T) {
 			if tg.Kind != client.KindSAS && tg.Kind != client.KindConnString {
 				t.Fatalf("parsed as %s", tg.Kind)
 			}
-			svc, err := client.Open(tg, client.Options{Workers: 2})
+			svc, err := client.Open(tg, client.Options{Workers: 2, RoundTripper: in.rt})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -92,7 +94,7 @@ func TestSASTargetsEndToEnd(t *testing.T) {
 	}
 	readOnly := accountSASURL(t, in, aztables.AccountSASPermissions{Read: true, List: true})
 	tg, _ := client.ParseTarget(readOnly)
-	svc, _ := client.Open(tg, client.Options{Workers: 1})
+	svc, _ := client.Open(tg, client.Options{Workers: 1, RoundTripper: in.rt})
 	defer svc.Close()
 	key(t, "create table with a read-only SAS", svc.CreateTable(context.Background(), "readonlysas"), "403 AuthorizationPermissionMismatch")
 }

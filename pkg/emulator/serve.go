@@ -38,10 +38,12 @@ type reply struct {
 	delay time.Duration
 }
 
-// bufPool recycles response buffers: a page of 1,000 entities is large, and
-// garbage is what slows a service holding a million entities (every
-// collection marks them all).
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+// bufPool recycles request and response buffers: a page of 1,000
+// entities is large, and garbage is what slows a service holding a
+// million entities (every collection marks them all). A new buffer is
+// small (a collection empties the pool, and most bodies are an entity) and
+// grows as a page needs; a grown one returns to the pool up to 4 MiB.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
 
 func getBuf() *[]byte { return bufPool.Get().(*[]byte) }
 
@@ -124,7 +126,8 @@ func (s *Server) settle(ctx context.Context, rep *reply, now time.Time) {
 }
 
 // hold waits, on the request's own goroutine, until the modelled answer
-// time, or until the client gives up. The time the service spent computing
+// time, or until the service stops, or until an in-process client served
+// on its own goroutine gives up (clientGone). The time the service spent computing
 // counts toward it: the answer leaves at arrival + injected latency +
 // service time, or as soon as it is ready when computing took longer.
 func (s *Server) hold(ctx context.Context, until time.Time) {
@@ -137,6 +140,7 @@ func (s *Server) hold(ctx context.Context, until time.Time) {
 	select {
 	case <-t.C:
 	case <-ctx.Done():
+	case <-clientGone(ctx):
 	}
 }
 

@@ -39,22 +39,25 @@ func requests(s *Server, table string) tally {
 	return out
 }
 
-func openClient(t *testing.T, in *Instance) *client.Service {
+// openClient opens tablestress's client of svc.
+func openClient(t *testing.T, svc *reached) *client.Service {
 	t.Helper()
-	tg, err := client.ParseTarget(in.ConnectionString())
+	tg, err := client.ParseTarget(svc.conn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := client.Open(tg, client.Options{Workers: 2, Timeout: 10 * time.Second})
+	c, err := client.Open(tg, client.Options{Workers: 2, Timeout: 10 * time.Second, RoundTripper: svc.rt})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(svc.Close)
-	return svc
+	t.Cleanup(c.Close)
+	return c
 }
 
-func TestStatsMatchKnownSequence(t *testing.T) {
-	in := startServer(t, Config{Model: model.Off()})
+func TestStatsMatchKnownSequence(t *testing.T) { forEachReach(t, testStatsMatchKnownSequence) }
+
+func testStatsMatchKnownSequence(t *testing.T, way reach) {
+	in := way.start(t, Config{Model: model.Off()})
 	svc := openClient(t, in)
 	ctx := context.Background()
 	got := tally{}
@@ -110,9 +113,11 @@ func TestStatsMatchKnownSequence(t *testing.T) {
 	}
 }
 
-func TestStatsUnderFaults(t *testing.T) {
+func TestStatsUnderFaults(t *testing.T) { forEachReach(t, testStatsUnderFaults) }
+
+func testStatsUnderFaults(t *testing.T, way reach) {
 	fc := faults.Config{Status: map[int]float64{503: 0.2, 500: 0.1}, Drop: 0.1, Discard: 0.25, Seed: 3}
-	in := startServer(t, Config{Model: model.Off(), Faults: fc})
+	in := way.start(t, Config{Model: model.Off(), Faults: fc})
 	svc := openClient(t, in)
 	ctx := context.Background()
 	if r := svc.CreateTable(ctx, "faulty"); r.Err != nil {
@@ -184,7 +189,9 @@ func TestFaultDelay(t *testing.T) {
 	})
 }
 
-func TestFaultAnswers(t *testing.T) {
+func TestFaultAnswers(t *testing.T) { forEachReach(t, testFaultAnswers) }
+
+func testFaultAnswers(t *testing.T, way reach) {
 	tests := []struct {
 		cfg  faults.Config
 		want string // the client's outcome
@@ -196,7 +203,7 @@ func TestFaultAnswers(t *testing.T) {
 		{faults.Config{Status: map[int]float64{503: 1}, Partitions: []string{"other"}}, "200"}, // only for another partition
 	}
 	for _, tt := range tests {
-		in := startServer(t, Config{Model: model.Off()})
+		in := way.start(t, Config{Model: model.Off()})
 		svc := openClient(t, in)
 		ctx := context.Background()
 		svc.CreateTable(ctx, "faulty")

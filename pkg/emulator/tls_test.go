@@ -18,8 +18,9 @@ import (
 )
 
 // startTLS starts a service over TLS with a certificate of a fresh
-// authority, and returns it with an HTTP client trusting that authority.
-func startTLS(t *testing.T, cfg Config) (*Instance, *http.Client) {
+// authority, reached the way way reaches it, and returns it with an HTTP
+// client trusting that authority (in process: the service's transport).
+func startTLS(t *testing.T, way reach, cfg Config) (*reached, *http.Client) {
 	t.Helper()
 	ca, err := devcert.NewCA("test")
 	if err != nil {
@@ -28,21 +29,28 @@ func startTLS(t *testing.T, cfg Config) (*Instance, *http.Client) {
 	if cfg.TLS, err = ca.ServerConfig("127.0.0.1"); err != nil {
 		t.Fatal(err)
 	}
-	in := startServer(t, cfg)
+	in := way.start(t, cfg)
+	if in.rt != nil {
+		return in, &http.Client{Transport: in.rt}
+	}
 	return in, &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: ca.Pool()}}}
 }
 
 // Served over TLS, the service is an https endpoint: its URL and
 // connection string say so, an SDK trusting its authority works through
 // them, the metadata URLs it answers with are https, a SAS for https only
-// is accepted, and a plain-http request gets no answer.
-func TestServedOverTLS(t *testing.T) {
-	in, hc := startTLS(t, Config{Model: model.Off()})
-	if !strings.HasPrefix(in.URL(), "https://127.0.0.1:") || !strings.Contains(in.ConnectionString(), "DefaultEndpointsProtocol=https;") {
-		t.Fatalf("URL %s, connection string %s", in.URL(), in.ConnectionString())
+// is accepted, and (over its socket) a plain-http request gets no answer.
+// In process nothing is encrypted, but the client addresses the service
+// as https, and the service answers as it does over TLS.
+func TestServedOverTLS(t *testing.T) { forEachReach(t, testServedOverTLS) }
+
+func testServedOverTLS(t *testing.T, way reach) {
+	in, hc := startTLS(t, way, Config{Model: model.Off()})
+	if !strings.HasPrefix(in.url, "https://127.0.0.1") || !strings.Contains(in.conn, "DefaultEndpointsProtocol=https;") {
+		t.Fatalf("URL %s, connection string %s", in.url, in.conn)
 	}
 	opts := &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{Transport: hc, Retry: policy.RetryOptions{MaxRetries: -1}}}
-	svc, err := aztables.NewServiceClientFromConnectionString(in.ConnectionString(), opts)
+	svc, err := aztables.NewServiceClientFromConnectionString(in.conn, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +67,7 @@ func TestServedOverTLS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if body := string(got.Value); !strings.Contains(body, `"odata.metadata":"https://127.0.0.1:`) || !strings.Contains(body, `"odata.id":"https://127.0.0.1:`) {
+	if body := string(got.Value); !strings.Contains(body, `"odata.metadata":"https://127.0.0.1`) || !strings.Contains(body, `"odata.id":"https://127.0.0.1`) {
 		t.Errorf("metadata URLs are not https: %s", body)
 	}
 
@@ -70,7 +78,7 @@ func TestServedOverTLS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sas, err := aztables.NewServiceClientWithNoCredential(in.URL()+"?"+qp.Encode(), opts)
+	sas, err := aztables.NewServiceClientWithNoCredential(in.url+"?"+qp.Encode(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +86,11 @@ func TestServedOverTLS(t *testing.T) {
 		t.Errorf("a SAS for https only, over https: %v", err)
 	}
 
-	resp, err := http.Get("http://" + in.Addr() + "/" + DevAccount + "/Tables")
+	if in.rt != nil {
+		return // in process: there is no socket to speak plain http to
+	}
+	host := strings.TrimSuffix(strings.TrimPrefix(in.url, "https://"), "/"+DevAccount)
+	resp, err := http.Get("http://" + host + "/" + DevAccount + "/Tables")
 	if err == nil {
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()

@@ -31,14 +31,12 @@ func DroppedAdvice(r *Report) string {
 	if r.Run.Mode != "open" {
 		return head + ": they found no existing entity to act on (deletes outpaced inserts); seed more entities (--entities) or lower the weight of delete in the mix"
 	}
+	if r.Client != nil && r.Client.Limit != nil {
+		return head + ": " + r.Client.Limit.Sentence()
+	}
 	workers := max(r.Run.Workers, 1)
 	busy := t.OpsPerSec * t.Latency.P90 / 1000
-	bad := t.Throttled // and server errors, timeouts, lost connections
-	for k, n := range t.Status {
-		if !isThrottleKey(k) && (k == "" || k[0] < '0' || k[0] > '9' || k[0] == '5') {
-			bad += n
-		}
-	}
+	bad := badRequests(t) // throttled, and server errors, timeouts, lost connections
 	switch {
 	case t.Requests > 0 && float64(bad) > 0.01*float64(t.Requests):
 		return fmt.Sprintf("%s: the target cannot keep up: %s of requests were refused or failed and p99 is %s ms, so operations hold the %s workers longer than the schedule allows; more workers would only queue more requests: lower --rate, or spread the load over more partitions",

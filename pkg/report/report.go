@@ -67,6 +67,8 @@ type Report struct {
 	Find *Find `json:"find,omitempty"`
 	// ScenarioSource is the scenario file as run, for the HTML report.
 	ScenarioSource string `json:"scenario_source,omitempty"`
+	// Client is the CPU the run used on the client's machine.
+	Client *Client `json:"client,omitempty"`
 }
 
 // Target is where the run went. Endpoint never contains a secret.

@@ -8,12 +8,17 @@ import (
 // Defaults of every optional scenario value. applyDefaults is the only place
 // that fills them in.
 const (
-	DefaultSeed         = 1
-	DefaultEntities     = 10_000
-	DefaultInterval     = time.Second
-	DefaultPayload      = 512
-	DefaultDuration     = 30 * time.Second
-	DefaultWorkers      = 16
+	DefaultSeed     = 1
+	DefaultEntities = 10_000
+	DefaultInterval = time.Second
+	DefaultPayload  = 512
+	DefaultDuration = 30 * time.Second
+	DefaultWorkers  = 16
+	// DefaultOpenWorkers bounds an open loop's workers when the file
+	// gives none: the loop starts a few and adds them as its operations
+	// need (rate × latency), so the bound costs nothing until a slow
+	// target needs it.
+	DefaultOpenWorkers  = 1000
 	DefaultTimeout      = 10 * time.Second
 	DefaultRangeRows    = 50
 	DefaultMaxPages     = 10

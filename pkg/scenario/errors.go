@@ -74,3 +74,7 @@ func lastIndexAny(s, chars string) int {
 
 // given reports whether the file sets path (as opposed to a default).
 func (s *Scenario) given(path string) bool { _, ok := s.pos[path]; return ok }
+
+// Given reports whether the file gave the value at path (like
+// "workload.workers") rather than leaving it to its default.
+func (s *Scenario) Given(path string) bool { return s.given(path) }

@@ -103,7 +103,7 @@ type Workload struct {
 	Duration         Duration     `yaml:"duration" doc:"How long the measured run lasts (default 30s), after the warm-up."`
 	MaxOperations    Count        `yaml:"max_operations" doc:"Stop after this many operations (0: no limit); whichever of duration and max_operations comes first."`
 	Warmup           Duration     `yaml:"warmup" doc:"Run this long before measuring; excluded from every figure (default 0s)."`
-	Workers          int          `yaml:"workers" doc:"Concurrent workers (default 16). Without rate they run flat out (closed loop); with rate they bound concurrency."`
+	Workers          int          `yaml:"workers" doc:"Concurrent workers. Without rate they run flat out (closed loop; default 16); with rate they bound concurrency (open loop; default 1,000: the loop adds workers as its operations need them, up to this)."`
 	Rate             Rate         `yaml:"rate" doc:"Open loop: operations started per second (e.g. 2000 or 2000/s), whatever the latency. Late starts are measured from the scheduled time and starts that cannot happen are counted as dropped."`
 	Stages           []Stage      `yaml:"stages" doc:"Open loop ramps: each stage moves the rate linearly to its target over its duration. Replaces duration."`
 	Distribution     Distribution `yaml:"distribution" doc:"Which existing entity an operation picks (entities, by index, not partitions): uniform (default), zipf(S), hotspot(HOT,OPS) (the share OPS of the picks to the first HOT of the entities), latest(S), sequential, single(I)."`

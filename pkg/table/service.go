@@ -34,6 +34,12 @@ type Options struct {
 	// run the embedded service over in-memory connections, on a fake
 	// clock).
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// RoundTripper, when set, carries the requests instead of a connection
+	// pool (Dial and RootCAs are then unused): the embedded service in
+	// this process (emulator.InProcess), which the SDK reaches with no
+	// socket. Its CloseIdleConnections, when it has one, is called by
+	// Close.
+	RoundTripper http.RoundTripper
 	// RootCAs are the certificate authorities trusted for the target's
 	// TLS and for signing in (nil: the system's): the system's and a
 	// loopback service's own, for the embedded service over TLS and its
@@ -46,7 +52,7 @@ type Options struct {
 type Service struct {
 	target    Target
 	svc       *aztables.ServiceClient
-	transport *http.Transport
+	transport http.RoundTripper
 	cred      *credential // nil unless signed in with a token
 	timeout   time.Duration
 	deadlines *deadlines
@@ -68,12 +74,16 @@ func Open(t Target, o Options) (*Service, error) {
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
 	}
-	tr := newHTTPTransport(o.Workers)
-	if o.Dial != nil {
-		tr.DialContext = o.Dial
-	}
-	if o.RootCAs != nil {
-		tr.TLSClientConfig = &tls.Config{RootCAs: o.RootCAs, MinVersion: tls.VersionTLS12}
+	var tr http.RoundTripper = o.RoundTripper
+	if tr == nil {
+		pool := newHTTPTransport(o.Workers)
+		if o.Dial != nil {
+			pool.DialContext = o.Dial
+		}
+		if o.RootCAs != nil {
+			pool.TLSClientConfig = &tls.Config{RootCAs: o.RootCAs, MinVersion: tls.VersionTLS12}
+		}
+		tr = pool
 	}
 	opts := &aztables.ClientOptions{ClientOptions: azcore.ClientOptions{
 		Transport: transporter{rt: tr},
@@ -113,7 +123,9 @@ func (s *Service) Target() Target { return s.target }
 // request opens a new connection.
 func (s *Service) Close() {
 	s.deadlines.close()
-	s.transport.CloseIdleConnections()
+	if c, ok := s.transport.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
 }
 
 // begin starts an operation: the caller's context bounded by the request

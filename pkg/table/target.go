@@ -67,6 +67,10 @@ type Target struct {
 	// Cosmos is set for Cosmos DB Table API endpoints, whose throttling is
 	// 429 with x-ms-retry-after-ms.
 	Cosmos bool
+	// InProcess is set for the embedded service in this process reached
+	// with no socket (Options.RoundTripper): Endpoint is then the URL its
+	// client addresses, on which nothing listens.
+	InProcess bool
 
 	key    string // shared key (base64)
 	sas    string // SAS query string, without '?'
@@ -74,12 +78,24 @@ type Target struct {
 	rawSig string // the SAS signature as it was written (URL-encoded)
 }
 
-// String describes the target without secrets: "KIND ENDPOINT".
+// String describes the target without secrets: "KIND WHERE".
 func (t Target) String() string {
 	if t.Endpoint == "" {
 		return string(t.Kind)
 	}
-	return string(t.Kind) + " " + t.Endpoint
+	return string(t.Kind) + " " + t.Where()
+}
+
+// InProcessEndpoint is what Where says of a target in process.
+const InProcessEndpoint = "in-process"
+
+// Where is the endpoint as reports name it: the URL, or "in-process" for
+// the embedded service reached with no socket (InProcess).
+func (t Target) Where() string {
+	if t.InProcess {
+		return InProcessEndpoint
+	}
+	return t.Endpoint
 }
 
 // IsLoopback reports whether the endpoint is on this machine: its host is

@@ -145,7 +145,7 @@ func TestPoolSizedToWorkers(t *testing.T) {
 	if n := news.Load(); n > workers+8 {
 		t.Errorf("%d connections for %d rounds of %d concurrent requests, want at most %d", n, rounds, workers, workers+8)
 	}
-	if tr := svc.transport; tr.MaxIdleConnsPerHost < workers {
+	if tr := svc.transport.(*http.Transport); tr.MaxIdleConnsPerHost < workers {
 		t.Errorf("MaxIdleConnsPerHost = %d < %d workers", tr.MaxIdleConnsPerHost, workers)
 	}
 }

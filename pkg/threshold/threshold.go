@@ -18,6 +18,7 @@ package threshold
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -128,7 +129,12 @@ func Split(expr string) (lhs, cmp, rhs string, ok bool) {
 // parseValue reads the right-hand side in the metric's unit.
 func parseValue(s string, k Kind) (float64, error) {
 	num := func(text string) (float64, error) {
-		v, err := strconv.ParseFloat(strings.TrimSpace(strings.ReplaceAll(text, ",", "")), 64)
+		text = strings.TrimSpace(text)
+		plain, err := dropThousands(text)
+		if err != nil {
+			return 0, err
+		}
+		v, err := strconv.ParseFloat(plain, 64)
 		if err != nil {
 			return 0, fmt.Errorf("%q is not a number; write one like 20ms, 1%% or 2000", text)
 		}
@@ -155,6 +161,23 @@ func parseValue(s string, k Kind) (float64, error) {
 	}
 	s = strings.TrimSuffix(s, "/s")
 	return num(s)
+}
+
+// thousands matches a number whose commas separate groups of three digits
+// (2,000 or 12,500.5), the only commas a threshold's value may carry.
+var thousands = regexp.MustCompile(`^[+-]?[0-9]{1,3}(,[0-9]{3})+(\.[0-9]*)?$`)
+
+// dropThousands removes the thousands separators of a number written with
+// them ("2,000" is "2000"); a comma anywhere else ("1,5", a decimal comma)
+// is an error naming the fix, never read as another number.
+func dropThousands(text string) (string, error) {
+	if !strings.Contains(text, ",") {
+		return text, nil
+	}
+	if !thousands.MatchString(text) {
+		return "", fmt.Errorf("%q: a comma only separates thousands (2,000); write a decimal point: %s", text, strings.ReplaceAll(text, ",", "."))
+	}
+	return strings.ReplaceAll(text, ",", ""), nil
 }
 
 // Source gives the observed value of a metric for the totals (op "") or an

@@ -20,6 +20,7 @@ func TestParse(t *testing.T) {
 		{"error_rate(batch) == 0%", Threshold{Metric: "error_rate", Op: "batch", Cmp: "==", Value: 0}},
 		{"throttle_rate < 0.5 %", Threshold{Metric: "throttle_rate", Cmp: "<", Value: 0.5}},
 		{"max_partition_peak < 2,000", Threshold{Metric: "max_partition_peak", Cmp: "<", Value: 2000}},
+		{"max_partition_peak < 1,234,567.5", Threshold{Metric: "max_partition_peak", Cmp: "<", Value: 1234567.5}},
 		{"dropped == 0", Threshold{Metric: "dropped", Cmp: "==", Value: 0}},
 		{"ops_per_sec(batch) >= 100/s", Threshold{Metric: "ops_per_sec", Op: "batch", Cmp: ">=", Value: 100}},
 		{"partitions_over_target != 3", Threshold{Metric: "partitions_over_target", Cmp: "!=", Value: 3}},
@@ -48,6 +49,9 @@ func TestParseErrors(t *testing.T) {
 		{"throttle_rate < 1,5%", `a rate is a percentage: "1,5%" has a comma`}, // never 15%
 		{"max_partition_peak(insert) < 3", "applies to the whole run"},
 		{"dropped == none", `"none" is not a number`},
+		{"p99 < 1,5ms", `"1,5": a comma only separates thousands (2,000); write a decimal point: 1.5`}, // never 15 ms
+		{"max_partition_peak < 20,00", `"20,00": a comma only separates thousands`},                    // never 2000
+		{"max_partition_peak < 2,000,0", `a comma only separates thousands`},
 	}
 	for _, tt := range tests {
 		_, err := Parse(tt.expr, ops)

@@ -100,7 +100,13 @@ func (r StopRule) judge(rep *report.Report) string {
 	r = r.withDefaults()
 	t := rep.Totals
 	if overDropped(t.Counts, r.MaxDropped) {
-		return fmt.Sprintf("%s of the operations offered were dropped: the client could not offer this rate (raise --workers)", pctText(t.Dropped, t.Offered()))
+		switch {
+		case rep.Client == nil: // the client's CPU was not measured
+			return fmt.Sprintf("%s of the operations offered were dropped: the client could not offer this rate (raise --workers)", pctText(t.Dropped, t.Offered()))
+		case rep.Client.Limit != nil:
+			return fmt.Sprintf("%s of the operations offered were dropped: %s", pctText(t.Dropped, t.Offered()), rep.Client.Limit.Sentence())
+		}
+		return fmt.Sprintf("%s of the operations offered were dropped: the target stalled at times (the client had CPU and workers to spare)", pctText(t.Dropped, t.Offered()))
 	}
 	if rep.Failure != "" {
 		return "the run failed: " + rep.Failure

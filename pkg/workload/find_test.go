@@ -86,3 +86,27 @@ func TestFindHotPartitionLimit(t *testing.T) {
 		}
 	})
 }
+
+// A step that dropped work fails, and says why: a client limit (the
+// client ran out of CPU, and what it sustained) as its own outcome,
+// distinct from a partition's or the account's; without one, when the
+// client measured its CPU and had some to spare, the target stalled. The
+// search's limit then names it.
+func TestFindStepDroppedByTheClient(t *testing.T) {
+	rep := &report.Report{Run: report.RunInfo{Mode: "open"}}
+	rep.Totals.Ops, rep.Totals.Dropped, rep.Totals.Requests = 9000, 1000, 9000
+	rule := StopRule{}
+	rep.Client = &report.Client{Busy: 0.3, Cores: 2, Workers: 8}
+	stalled := rule.judge(rep)
+	if !strings.HasSuffix(stalled, "the target stalled at times (the client had CPU and workers to spare)") {
+		t.Errorf("no client limit: %q", stalled)
+	}
+	rep.Client = &report.Client{Limit: &report.ClientLimit{Cause: "cpu", OfferedOpsPerSec: 1000, SustainedOpsPerSec: 900, Help: "split the load"}}
+	why := rule.judge(rep)
+	if !strings.HasPrefix(why, "10% of the operations offered were dropped: client limit: the client could not offer 1,000 ops/s, it ran out of CPU: it sustained at most 900 ops/s") {
+		t.Errorf("client limit: %q", why)
+	}
+	if got := rule.limitedBy(rep, why); got != why {
+		t.Errorf("limited by %q, want the step's reason", got)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -32,13 +33,52 @@ func startEmbedded(t *testing.T, mc model.Config, fc faults.Config) *emulator.In
 	return in
 }
 
+// reached is a started embedded service as a client reaches it (ways):
+// over its socket, or in process (rt, the transport under the SDK).
+type reached struct {
+	*emulator.Server
+	conn string
+	rt   http.RoundTripper
+}
+
+// ways are how a client reaches the embedded service: the tests of what
+// the client and the service count run both ways.
+var ways = []string{"socket", "in-process"}
+
+// startReached runs the embedded service for a test, reached the way way
+// says.
+func startReached(t *testing.T, way string, mc model.Config, fc faults.Config) *reached {
+	t.Helper()
+	if way == "socket" {
+		in := startEmbedded(t, mc, fc)
+		return &reached{Server: in.Server, conn: in.ConnectionString()}
+	}
+	p, err := emulator.StartInProcess(emulator.Config{Model: mc, Faults: fc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close(context.Background()) })
+	return &reached{Server: p.Server, conn: p.ConnectionString(), rt: p}
+}
+
+// client opens a client of r that switches its measurement with the run's
+// phases, as the command line does.
+func (r *reached) client(t *testing.T, workers int) TableService {
+	return TableService{Service: openVia(t, r.conn, workers, r.rt), Measured: r.Server}
+}
+
 func open(t *testing.T, conn string, workers int) *table.Service {
+	return openVia(t, conn, workers, nil)
+}
+
+// openVia opens a client of conn over rt (nil: the network).
+func openVia(t *testing.T, conn string, workers int, rt http.RoundTripper) *table.Service {
 	t.Helper()
 	tg, err := table.ParseTarget(conn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := table.Open(tg, table.Options{Workers: workers, Timeout: 10 * time.Second})
+	svc, err := table.Open(tg, table.Options{Workers: workers, Timeout: 10 * time.Second, RoundTripper: rt})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,14 +162,17 @@ func TestAccountingMatchesServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct{ loop, retry string }{
-		{"rate: 400", "none"},
-		{"rate: 400", "exponential(2ms,1ms,20ms,3)"},
-		{"", "fixed(1ms,2)"},
+	for _, tc := range []struct{ way, loop, retry string }{
+		{"socket", "rate: 400", "none"},
+		{"in-process", "rate: 400", "none"},
+		{"socket", "rate: 400", "exponential(2ms,1ms,20ms,3)"},
+		{"in-process", "rate: 400", "exponential(2ms,1ms,20ms,3)"},
+		{"socket", "", "fixed(1ms,2)"},
+		{"in-process", "", "fixed(1ms,2)"},
 	} {
-		t.Run(tc.loop+"/"+tc.retry, func(t *testing.T) {
-			in := startEmbedded(t, model.Off(), fc)
-			svc := embedded(t, in, 16)
+		t.Run(tc.way+"/"+tc.loop+"/"+tc.retry, func(t *testing.T) {
+			in := startReached(t, tc.way, model.Off(), fc)
+			svc := in.client(t, 16)
 			c := config(t, fmt.Sprintf(accountingScenario, tc.loop, tc.retry), svc, Overrides{})
 			c.Events.Phase = func(p Phase) {
 				if p == PhaseRun {
@@ -248,17 +291,25 @@ func checkRaces(t *testing.T, s *metrics.Summary, workers int) {
 }
 
 // Without faults the table's contents match the counts exactly, against
-// the embedded service and Azurite, and every error is a race of two
-// workers on one entity (checkRaces), none with a single worker.
+// the embedded service (over its socket and in process) and Azurite, and
+// every error is a race of two workers on one entity (checkRaces), none
+// with a single worker.
 func TestTableContentsMatchCounts(t *testing.T) {
-	conns := map[string]func(t *testing.T) string{
-		"embedded": func(t *testing.T) string { return startEmbedded(t, model.Off(), faults.Config{}).ConnectionString() },
-		"azurite":  func(t *testing.T) string { return testenv.Azurite(t) },
+	conns := map[string]func(t *testing.T) (string, http.RoundTripper){
+		"embedded": func(t *testing.T) (string, http.RoundTripper) {
+			return startEmbedded(t, model.Off(), faults.Config{}).ConnectionString(), nil
+		},
+		"embedded in process": func(t *testing.T) (string, http.RoundTripper) {
+			r := startReached(t, "in-process", model.Off(), faults.Config{})
+			return r.conn, r.rt
+		},
+		"azurite": func(t *testing.T) (string, http.RoundTripper) { return testenv.Azurite(t), nil },
 	}
 	for name, conn := range conns {
 		for _, workers := range []int{16, 1} {
 			t.Run(fmt.Sprintf("%s/workers=%d", name, workers), func(t *testing.T) {
-				svc := open(t, conn(t), 16)
+				cs, rt := conn(t)
+				svc := openVia(t, cs, 16, rt)
 				loop, o := "rate: 300", Overrides{Workers: workers}
 				if workers == 1 {
 					// Closed: one operation after another, a fixed number of
@@ -340,32 +391,40 @@ func TestExistingTableRefusedUnlessReused(t *testing.T) {
 // --verify reads back every acknowledged write: it finds nothing wrong on a
 // faithful service and catches one that acknowledges writes and drops them.
 func TestVerifyCatchesDiscardedWrites(t *testing.T) {
-	for _, spec := range []string{"", "discard=3%,seed=5"} {
-		fc, _ := faults.Parse(spec)
-		in := startEmbedded(t, model.Off(), fc) // faults apply in the run phase only
-		svc := embedded(t, in, 16)
-		c := config(t, fmt.Sprintf(accountingScenario, "rate: 300", "none"), svc, Overrides{})
-		c.Verify = true
-		res, err := Run(context.Background(), c)
-		if err != nil {
-			t.Fatal(err)
+	for _, way := range ways {
+		for _, spec := range []string{"", "discard=3%,seed=5"} {
+			testVerify(t, way, spec)
 		}
-		v := res.Verify
-		discarded := int64(0)
-		for _, tb := range in.Stats().Tables {
-			for _, p := range tb.Partitions {
-				discarded += p.Discarded
-			}
+	}
+}
+
+// testVerify runs a verified run against a service reached the way way
+// says, with the fault injection spec.
+func testVerify(t *testing.T, way, spec string) {
+	fc, _ := faults.Parse(spec)
+	in := startReached(t, way, model.Off(), fc) // faults apply in the run phase only
+	svc := in.client(t, 16)
+	c := config(t, fmt.Sprintf(accountingScenario, "rate: 300", "none"), svc, Overrides{})
+	c.Verify = true
+	res, err := Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := res.Verify
+	discarded := int64(0)
+	for _, tb := range in.Stats().Tables {
+		for _, p := range tb.Partitions {
+			discarded += p.Discarded
 		}
-		if v == nil || v.Checked == 0 {
-			t.Fatalf("%q: nothing verified: %+v", spec, v)
-		}
-		if spec == "" && !v.OK() {
-			t.Errorf("a faithful service failed verification: %+v", v)
-		}
-		if spec != "" && (v.OK() || v.Missing+v.Mismatched == 0 || discarded == 0) {
-			t.Errorf("discarded %d writes, verification found %+v", discarded, v)
-		}
+	}
+	if v == nil || v.Checked == 0 {
+		t.Fatalf("%s %q: nothing verified: %+v", way, spec, v)
+	}
+	if spec == "" && !v.OK() {
+		t.Errorf("a faithful service failed verification: %+v", v)
+	}
+	if spec != "" && (v.OK() || v.Missing+v.Mismatched == 0 || discarded == 0) {
+		t.Errorf("discarded %d writes, verification found %+v", discarded, v)
 	}
 }
 

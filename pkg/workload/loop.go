@@ -26,7 +26,10 @@ type pool struct {
 	started     atomic.Int64
 	spent       atomic.Bool // the max_operations budget ran out
 	ledger      *ledger     // nil unless the run verifies
-	health      *health
+	// used is how many workers the run started: workers in a closed
+	// loop, as many as its operations needed in an open one.
+	used   int
+	health *health
 	// stop ends the run: nothing new starts after it; deadline is the
 	// planned end of the measured window.
 	stop     context.Context
@@ -51,6 +54,7 @@ func (p *pool) claim(at time.Time) bool {
 // closed runs workers flat out until the stop: each starts its next
 // operation as soon as the previous one ends. In-flight operations use opCtx.
 func (p *pool) closed(opCtx context.Context) {
+	p.used = p.workers
 	var wg sync.WaitGroup
 	for w := 0; w < p.workers; w++ {
 		wg.Add(1)
@@ -76,29 +80,67 @@ type job struct {
 	scheduled time.Time
 }
 
+// openStartWorkers is how many workers an open loop starts with; it adds
+// more as its operations need them (openPool).
+const openStartWorkers = 8
+
 // open starts operations on the pacer's schedule, whatever the latency. One
 // scheduler plans every step (so the plan is deterministic for a seed) and
-// hands it to an idle worker through a queue as deep as the pool; when the
-// queue is full the step is dropped and counted, never silently skipped.
-// Latency is measured from the scheduled start (the pacer's Due), so
-// waiting in the queue and a late scheduler count (coordinated omission
-// corrected).
+// hands it to an idle worker through a queue as deep as the pool may grow
+// (openPool); when the queue is full the step is dropped and counted,
+// never silently skipped. Latency is measured from the scheduled start
+// (the pacer's Due), so waiting in the queue and a late scheduler count
+// (coordinated omission corrected).
 func (p *pool) open(opCtx context.Context, pacer Pacer, start time.Time) {
-	jobs := make(chan job, p.workers)
-	var wg sync.WaitGroup
-	sched := p.plan.NewPlanner(p.workers) // planner id past the workers'
-	for w := 0; w < p.workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			p.openWorker(opCtx, w, jobs)
-		}(w)
+	op := &openPool{p: p, ctx: opCtx, jobs: make(chan job, p.workers)}
+	for range min(p.workers, openStartWorkers) {
+		op.add()
 	}
+	sched := p.plan.NewPlanner(p.workers) // planner id past the workers'
 	d := dropper{rec: p.reg.NewRecorder(), plan: p.plan}
-	n := p.schedule(pacer, start, sched, jobs, d)
+	n := p.schedule(pacer, start, sched, op, d)
 	p.dropUnstarted(pacer, start, sched, n, d)
-	close(jobs)
-	wg.Wait()
+	close(op.jobs)
+	op.wg.Wait()
+	p.used = op.workers
+}
+
+// openPool is the open loop's workers. It starts with openStartWorkers and
+// adds one whenever an operation handed out finds no idle worker (it
+// stays queued), up to the pool's workers: a load holds as many workers
+// as its operations are in flight at once (rate × latency, Little's law),
+// so a target that answers in microseconds keeps a few, one that holds its
+// answers keeps more, and neither pays for idle ones. Workers are added by
+// the scheduler alone.
+type openPool struct {
+	p       *pool
+	ctx     context.Context
+	jobs    chan job
+	wg      sync.WaitGroup
+	workers int
+}
+
+// add starts one more worker.
+func (o *openPool) add() {
+	w := o.workers
+	o.workers++
+	o.wg.Go(func() { o.p.openWorker(o.ctx, w, o.jobs) })
+}
+
+// hand queues j for a worker, adding one when none was idle to take it;
+// false when the queue is full (j must be dropped).
+func (o *openPool) hand(j job) bool {
+	select {
+	case o.jobs <- j:
+	default:
+		return false
+	}
+	// A send to a worker waiting on the queue hands j over at once; what
+	// stays queued found every worker busy.
+	if len(o.jobs) > 0 && o.workers < o.p.workers {
+		o.add()
+	}
+	return true
 }
 
 // openWorker is worker w of the open loop: it performs the jobs until the
@@ -115,7 +157,7 @@ func (p *pool) openWorker(opCtx context.Context, w int, jobs <-chan job) {
 // dropping those no worker is free for, until the schedule or the
 // max_operations budget ends or the run stops; it returns the number of
 // the first operation it did not hand out or drop.
-func (p *pool) schedule(pacer Pacer, start time.Time, sched *Planner, jobs chan<- job, d dropper) uint64 {
+func (p *pool) schedule(pacer Pacer, start time.Time, sched *Planner, op *openPool, d dropper) uint64 {
 	n := uint64(0)
 	for ; ; n++ {
 		due, ok := pacer.Due(n)
@@ -134,9 +176,7 @@ func (p *pool) schedule(pacer Pacer, start time.Time, sched *Planner, jobs chan<
 			d.drop(step, at) // due before the stop, but the scheduler ran late
 			return n + 1
 		}
-		select {
-		case jobs <- job{step, at}:
-		default:
+		if !op.hand(job{step, at}) {
 			d.drop(step, at)
 		}
 	}

@@ -48,6 +48,27 @@ type Meta struct {
 	// embedded service's spec, like "azure" or "cosmos,ru=10000"); "" when
 	// the target is a real service.
 	Model string
+	// InProcess is set when the target ran in this process (the embedded
+	// service reached in process): the process's CPU is the service's too.
+	InProcess bool
+}
+
+// clientReport is the report's account of the CPU the run used, nil when
+// the run phase did not measure.
+func clientReport(res *Result, rep *report.Report, inProcess bool) *report.Client {
+	u := res.CPU
+	if u.Wall <= 0 || u.Cores <= 0 {
+		return nil
+	}
+	c := &report.Client{CPUSeconds: u.Process.Seconds(), Cores: u.Cores, WithService: inProcess, Workers: res.Workers,
+		Busy: u.Process.Seconds() / (float64(u.Cores) * u.Wall.Seconds())}
+	if u.MachineBusy >= 0 {
+		c.MachineBusy = &u.MachineBusy
+	}
+	if n := rep.Totals.Ops; n > 0 {
+		c.CPUPerOpUs = u.Process.Seconds() * 1e6 / float64(n)
+	}
+	return c
 }
 
 // Report builds the report of a run of c and judges the scenario's
@@ -66,6 +87,10 @@ func (c *Config) Report(res *Result, err error, m Meta) *report.Report {
 		Verify: verifyReport(res.Verify), Outages: outages(res.Outages), Questions: c.QuestionPlans(),
 	}, res.Summary)
 	rep.Model = m.Model
+	rep.Client = clientReport(res, rep, m.InProcess)
+	if rep.Client != nil {
+		rep.Client.Limit = report.JudgeClient(rep)
+	}
 	if res.Summary != nil {
 		// The expressions were validated with the scenario.
 		_, _ = rep.EvaluateThresholds(c.Scenario.Exprs())

@@ -100,6 +100,12 @@ type Result struct {
 	Outages []Outage
 	// Cleanup is the error of deleting the tables, if any.
 	Cleanup error
+	// CPU is the CPU used over the measured window (zero when the run
+	// phase did not start).
+	CPU CPUUse
+	// Workers is how many workers the run phase started: the pool's in a
+	// closed loop, as many as its operations needed in an open one.
+	Workers int
 }
 
 // Run executes the configuration. ctx ending stops new work (the soft stop);
@@ -228,7 +234,7 @@ func (c *Config) measure(ctx context.Context, res *Result, plan *Plan, main Stor
 	}
 	var ph phaseResult
 	res.Summary, res.Start, ph = c.runPhase(ctx, plan, main, indexes, led)
-	res.Aborted, res.Outages = ph.aborted, ph.outages
+	res.Aborted, res.Outages, res.CPU, res.Workers = ph.aborted, ph.outages, ph.cpu, ph.workers
 	if ph.down != "" {
 		res.Failure = ph.down
 		res.Interrupted = true

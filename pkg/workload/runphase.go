@@ -27,6 +27,8 @@ type phaseResult struct {
 	down    string
 	refused bool // down is a refusal (ErrRefused)
 	outages []Outage
+	cpu     CPUUse // over the measured window
+	workers int    // the workers the run started (pool.used)
 }
 
 // runPhase drives the workload and returns its summary. The measured
@@ -74,6 +76,7 @@ func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes [
 	close(done)
 	wg.Wait()
 	ph := t.result(c.Clock.Now())
+	ph.workers = p.used
 	// The window ends at the planned end (an open-loop schedule's last
 	// operation may complete before it), at an early stop, or when the last
 	// operation of a run bounded by max_operations completed.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -117,19 +118,9 @@ func Seed(ctx context.Context, c SeedConfig) (SeedResult, error) {
 			sd.worker(ctx, w, jobs)
 		}(w)
 	}
-	var res SeedResult
-	partitions := map[string]struct{}{}
-	func() {
-		defer close(jobs)
-		for lo := int64(0); lo < c.Entities; lo += seedChunk {
-			hi := min(lo+seedChunk, c.Entities)
-			if !c.produce(ctx, lo, hi, jobs, partitions, &res) {
-				return
-			}
-		}
-	}()
+	res := c.produceAll(ctx, jobs)
+	close(jobs)
 	wg.Wait()
-	res.Partitions = len(partitions)
 	res.Requests, res.Throttled, res.Written = sd.requests.Load(), sd.throttled.Load(), sd.done.Load()
 	res.Status = sd.status.counts()
 	res.Duration = c.Clock.Now().Sub(start)
@@ -142,6 +133,44 @@ func Seed(ctx context.Context, c SeedConfig) (SeedResult, error) {
 		return res, fmt.Errorf("%w: %v", ErrSeed, err)
 	}
 	return res, nil
+}
+
+// produceAll groups the population's chunks into transactions and queues
+// them, on as many goroutines at once as the process has CPUs, each chunk
+// on one (a chunk is grouped alone: its collisions are its own, and the
+// transactions it makes are the same whichever goroutine makes them);
+// it returns what they produced, with the main table's partitions
+// counted.
+func (c *SeedConfig) produceAll(ctx context.Context, jobs chan<- seedJob) SeedResult {
+	chunks := (c.Entities + seedChunk - 1) / seedChunk
+	producers := int(max(min(int64(runtime.GOMAXPROCS(0)), chunks), 1))
+	results := make([]SeedResult, producers)
+	parts := make([]map[string]struct{}, producers)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for k := range producers {
+		parts[k] = map[string]struct{}{}
+		wg.Go(func() {
+			for {
+				lo := (next.Add(1) - 1) * seedChunk
+				if lo >= c.Entities || !c.produce(ctx, lo, min(lo+seedChunk, c.Entities), jobs, parts[k], &results[k]) {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	res := results[0]
+	for k := 1; k < producers; k++ {
+		r := results[k]
+		res.Entities, res.Rows, res.IndexRows, res.Collisions = res.Entities+r.Entities, res.Rows+r.Rows, res.IndexRows+r.IndexRows, res.Collisions+r.Collisions
+		for pk := range parts[k] {
+			parts[0][pk] = struct{}{}
+		}
+		parts[k] = nil
+	}
+	res.Partitions = len(parts[0])
+	return res
 }
 
 // seeder is the seed phase's workers' shared state: the counts of what

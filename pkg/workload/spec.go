@@ -95,6 +95,11 @@ func Build(s *scenario.Scenario, source []byte, o Overrides) (*Spec, error) {
 		return nil, fmt.Errorf("%w: shard %d of %d: want 0 <= shard < %d", ErrOverride, o.Shard, shards, shards)
 	}
 	notes = append(notes, applyShard(w, o.Shard, shards)...)
+	if (w.Rate > 0 || len(w.Stages) > 0) && o.Workers == 0 && !sc.Given("workload.workers") {
+		// An open loop adds workers as its operations need them, up to
+		// these (loop.go's openPool).
+		w.Workers = scenario.DefaultOpenWorkers
+	}
 	if errs := sc.Validate(); len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}

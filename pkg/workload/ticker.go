@@ -35,6 +35,7 @@ type phaseTicker struct {
 	denied    <-chan struct{}  // nil once handled
 	outages   outageTracker
 	ph        phaseResult
+	cpuFrom   cpuSample // at the start of the measured window
 }
 
 // newPhaseTicker returns the ticker of a phase that started at start and
@@ -50,7 +51,7 @@ func (c *Config) newPhaseTicker(reg *metrics.Registry, h *health, start, measure
 		c.enter(PhaseWarmup)
 		t.warmed = c.Clock.After(c.Warmup)
 	} else {
-		c.enter(PhaseRun)
+		t.measure()
 	}
 	return t
 }
@@ -63,7 +64,7 @@ func (t *phaseTicker) run(done <-chan struct{}) {
 		case <-done:
 			return
 		case <-t.warmed:
-			t.c.enter(PhaseRun)
+			t.measure()
 			t.warmed = nil
 		case <-t.denied: // a refusal no retry cures: stop at once
 			t.denied = nil
@@ -75,6 +76,13 @@ func (t *phaseTicker) run(done <-chan struct{}) {
 			k++
 		}
 	}
+}
+
+// measure enters PhaseRun, the measured window, and notes the CPU used so
+// far.
+func (t *phaseTicker) measure() {
+	t.c.enter(PhaseRun)
+	t.cpuFrom = sampleCPU()
 }
 
 // tick is the work of one second.
@@ -104,5 +112,8 @@ func (t *phaseTicker) tick() {
 // still open at now closed there.
 func (t *phaseTicker) result(now time.Time) phaseResult {
 	t.ph.outages = t.outages.finish(now)
+	if !t.cpuFrom.at.IsZero() {
+		t.ph.cpu = t.cpuFrom.since(sampleCPU())
+	}
 	return t.ph
 }

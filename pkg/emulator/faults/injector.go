@@ -29,6 +29,7 @@ type Injector struct {
 	bins   []bin
 	parts  map[string]bool
 	active bool
+	delays bool          // a latency rule applies to some requests
 	n      atomic.Uint64 // decisions so far
 	counts counters
 }
@@ -53,12 +54,16 @@ func New(cfg Config) *Injector {
 			in.parts[p] = true
 		}
 	}
-	in.active = len(in.bins) > 0 || cfg.Discard > 0 || slices.ContainsFunc(cfg.Latency, func(l Latency) bool { return l.Share > 0 })
+	in.delays = slices.ContainsFunc(cfg.Latency, func(l Latency) bool { return l.Share > 0 })
+	in.active = len(in.bins) > 0 || cfg.Discard > 0 || in.delays
 	return in
 }
 
 // Active reports whether the injector can inject anything at all.
 func (in *Injector) Active() bool { return in != nil && in.active }
+
+// Delays reports whether the injector can add latency to a request.
+func (in *Injector) Delays() bool { return in != nil && in.delays }
 
 // Config returns the injector's configuration.
 func (in *Injector) Config() Config {

@@ -71,6 +71,10 @@ func (m *Model) Config() Config { return m.cfg }
 // Active reports whether requests are being judged: enabled and not paused.
 func (m *Model) Active() bool { return m.cfg.Enabled && !m.paused.Load() }
 
+// Waits reports whether the model holds answers for a service time: its
+// latency is on and it is active.
+func (m *Model) Waits() bool { return m.cfg.Latency.On && m.Active() }
+
 // SetPaused suspends (true) or resumes (false) the model: while paused,
 // Admit allows everything and Charge does nothing.
 func (m *Model) SetPaused(p bool) { m.paused.Store(p) }

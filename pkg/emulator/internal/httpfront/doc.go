@@ -25,8 +25,16 @@
 //     handler's request has no TLS state (net/http's r.TLS): the service
 //     knows it speaks HTTPS from its own configuration, not per request.
 //
-// It knows HTTP only: it imports fasthttp and the standard library, and
-// never the REST service, the store or the model. The REST service
-// imports it to listen (NewServer) and for the Date header of its own
-// clock (DateCache).
+// Its second front, InProcess, serves a client in the same process with no
+// socket and no HTTP text: an http.RoundTripper that hands the handler the
+// request this front would give it for the bytes net/http's Transport
+// writes, and gives the client the response net/http would read from the
+// bytes this front writes (TestInProcessRequestAsSocket,
+// TestInProcessAnswerAsSocket).
+//
+// It knows HTTP only: it imports fasthttp, the standard library and
+// internal/pipenet (in-memory connections, for what InProcess leaves to
+// this front), and never the REST service, the store or the model. The
+// REST service imports it to listen (NewServer), to be reached in process
+// (NewInProcess) and for the Date header of its own clock (DateCache).
 package httpfront

@@ -77,8 +77,12 @@ func (x *exchange) load(c *fasthttp.RequestCtx) bool {
 	// differs from the count of lines), or may have rewritten one
 	// (Cookie lines merged, a Trailer or a "Connection: close").
 	rh := &c.Request.Header
+	body := c.Request.Body()
+	// fasthttp takes an empty chunked body for "Content-Length: 0", which
+	// net/http does not.
+	isChunked := rh.ContentLength() == -1 || len(body) == 0 && rh.ContentLength() == 0 && sentChunked(rh.RawHeaders())
 	at, t, n := x.headers(rh.All(), t, hostEnd)
-	if n != bytes.Count(rh.RawHeaders(), []byte("\n"))-1 || rh.ConnectionClose() || len(rh.Peek("Trailer")) > 0 || hasCookies(rh) {
+	if n != bytes.Count(rh.RawHeaders(), []byte("\n"))-1 || isChunked || rh.ConnectionClose() || len(rh.Peek("Trailer")) > 0 || hasCookies(rh) {
 		at, t, _ = x.headers(rh.AllInOrder(), t, hostEnd)
 	}
 	x.text, x.at = t, at
@@ -89,7 +93,6 @@ func (x *exchange) load(c *fasthttp.RequestCtx) bool {
 	}
 	r := x.req
 	hdr := x.headerMap(text)
-	body := c.Request.Body()
 	x.body.Reset(body)
 	*r = *x.tmpl
 	r.Method = method(c.Method())
@@ -97,8 +100,9 @@ func (x *exchange) load(c *fasthttp.RequestCtx) bool {
 	r.Proto, r.ProtoMajor, r.ProtoMinor = "HTTP/1.1", 1, 1
 	r.Header = hdr
 	r.Body = &x.body
+	r.Close = rh.ConnectionClose()
 	r.ContentLength = int64(len(body))
-	if c.Request.Header.ContentLength() == -1 { // chunked, as net/http reads it
+	if isChunked { // as net/http reads it
 		r.ContentLength, r.TransferEncoding = -1, chunked
 	}
 	r.Host = text[uriEnd:hostEnd]
@@ -154,6 +158,20 @@ func (x *exchange) headers(hs iter.Seq2[[]byte, []byte], t []byte, from int) ([]
 		t = append(t, v...)
 	}
 	return at, t, n
+}
+
+// sentChunked reports whether raw, a request's header lines, has a
+// Transfer-Encoding line.
+func sentChunked(raw []byte) bool {
+	for len(raw) > 0 {
+		line, rest, _ := bytes.Cut(raw, []byte("\n"))
+		name, _, ok := bytes.Cut(line, []byte(":"))
+		if ok && bytes.EqualFold(bytes.TrimSpace(name), []byte("Transfer-Encoding")) {
+			return true
+		}
+		raw = rest
+	}
+	return false
 }
 
 // hasCookies reports whether a request carries a cookie.

@@ -64,6 +64,8 @@ func TestFastRequestAsNetHTTP(t *testing.T) {
 		"POST /d HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nuser-agent: a\r\n\r\n",
 		"POST /e HTTP/1.1\r\nHost: x\r\nX-R: 1\r\ncontent-type: application/json\r\nX-Empty:\r\nx-r: 2\r\nContent-Length: 2\r\nUser-Agent: b\r\nX-R: 3\r\n\r\n{}",
 		"POST /f HTTP/1.1\r\nHost: x\r\nContent-Type: a/b\r\nContent-Type: c/d\r\nUser-Agent: u1\r\nUser-Agent: u2\r\nContent-Length: 2\r\n\r\n{}",
+		"POST /g HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nX-A: 1\r\n\r\n0\r\n\r\n",
+		"POST /h HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n",
 		"GET /last HTTP/1.1\r\nHost: x\r\nConnection: Close\r\n\r\n",
 	}
 	std := httptest.NewServer(http.HandlerFunc(echoRequest))
@@ -87,6 +89,9 @@ func TestFastRequestAsNetHTTP(t *testing.T) {
 				t.Fatal(err)
 			}
 			resp, err := http.ReadResponse(br, req)
+			for err == nil && resp.StatusCode < 200 { // 100 Continue: the answer follows
+				resp, err = http.ReadResponse(br, req)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}

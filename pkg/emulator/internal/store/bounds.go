@@ -20,6 +20,10 @@ func (t *Table) Extends(pk string) int {
 	if t.tree.Len() == 0 {
 		return 0
 	}
+	end := t.EndOf(pk)
+	if end == 0 { // in the middle, whether or not it exists: no seek
+		return 0
+	}
 	exists := false
 	t.Ascend(pk, "", func(e *Entity) bool {
 		exists = e.pk == pk
@@ -28,7 +32,7 @@ func (t *Table) Extends(pk string) int {
 	if exists {
 		return 0
 	}
-	return t.EndOf(pk)
+	return end
 }
 
 // endOf reports whether PartitionKey pk lies in the table's last range

@@ -43,6 +43,9 @@ func FillEntity(e *Entity, pk, rk string, props []Prop, ts time.Time, nm *Names,
 	return e.props
 }
 
+// SetTime sets the entity's write time (its Timestamp and ETag).
+func (e *Entity) SetTime(ts time.Time) { e.ts = ts.UnixNano() / 100 }
+
 // Time is the entity's write time (its Timestamp).
 func (e *Entity) Time() time.Time { return edm.TicksTime(e.ts) }
 

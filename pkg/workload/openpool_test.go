@@ -1,0 +1,82 @@
+package workload
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/tablestress/tablestress/pkg/emulator"
+	"github.com/tablestress/tablestress/pkg/emulator/model"
+	"github.com/tablestress/tablestress/pkg/table"
+)
+
+// heldScenario inserts at 2,000 operations/s into a service that holds
+// each answer for its modelled write time (10 ms): about 20 operations are
+// in flight at once (Little's law).
+const heldScenario = `
+name: held
+population:
+  entities: 1000
+  interval: 1ms
+  payload: 100B
+  fields:
+    device: {kind: id, count: 100, prefix: dev-, width: 3}
+schemes:
+  - builtin: device
+workload:
+  duration: 3s
+  warmup: 0s
+  rate: 2000/s
+  retry: none
+  %s
+  mix:
+    - op: insert
+`
+
+// An open loop adds workers as its operations need them: against answers
+// held 10 ms at 2,000 operations/s it starts about 20 (of the default
+// bound of 1,000) and drops nothing; bounded to 10 workers it drops about
+// half and has started all 10. The service is reached in process, on a
+// fake clock, so the latency is the model's exactly.
+func TestOpenPoolGrowsToTheLoad(t *testing.T) {
+	for _, tc := range []struct {
+		workers        string
+		minUsed, max   int
+		minDrop, maxDr float64
+	}{
+		{"", 20, 40, 0, 0},
+		{"workers: 10", 10, 10, 0.4, 0.6},
+	} {
+		synctest.Test(t, func(t *testing.T) {
+			mc, err := model.Parse("azure,read=5ms,write=10ms,entity=0s,kib=0s,queue=0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := emulator.StartInProcess(emulator.Config{Model: mc})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close(context.Background())
+			tg, _ := table.ParseTarget(p.ConnectionString())
+			svc, err := table.Open(tg, table.Options{Workers: 16, Timeout: 10 * time.Second, RoundTripper: p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer svc.Close()
+			c := config(t, fmt.Sprintf(heldScenario, tc.workers), TableService{Service: svc, Measured: p.Server}, Overrides{})
+			res, err := Run(context.Background(), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tot := res.Summary.Totals
+			drop := float64(tot.Dropped) / float64(tot.Ops+tot.Dropped)
+			t.Logf("%q: %d workers, %.2f%% dropped", tc.workers, res.Workers, 100*drop)
+			if res.Workers < tc.minUsed || res.Workers > tc.max || drop < tc.minDrop || drop > tc.maxDr {
+				t.Errorf("%q: %d workers started, %.1f%% of %d operations dropped; want %d to %d workers, %.0f%% to %.0f%% dropped",
+					tc.workers, res.Workers, 100*drop, tot.Ops+tot.Dropped, tc.minUsed, tc.max, 100*tc.minDrop, 100*tc.maxDr)
+			}
+		})
+	}
+}
