@@ -173,6 +173,7 @@ var messageCases = []messageCase{
 	{sub("  - p99(point_read) < 50ms", "  - p98(point_read) < 50ms"), "thresholds[0]", "metrics are "},
 	{sub("  - p99(point_read) < 50ms", "  - max_partition_peak(insert) < 2000"), "thresholds[0]", "write it without the operation, like max_partition_peak < 2000"},
 	{sub("  - p99(point_read) < 50ms", "  - p99(scan) < 50ms"), "thresholds[0]", "operations are point_read"},
+	{sub("  - p99(point_read) < 50ms", "  - p99(point_read) < 1,5ms"), "thresholds[0]", "a comma only separates thousands (2,000); write a decimal point: 1.5"},
 	{sub("  - p99(point_read) < 50ms", "  - ops > many"), "thresholds[0]", "write one like 20ms, 1% or 2000"},
 }
 
