@@ -239,7 +239,10 @@ func (qj *qjudge) eval(ts []ptype, now time.Time, age float64) *eval {
 		e.partitions, e.requests, e.rounds, e.visited, e.returned, e.gets = 1, 1, 1, 1, 1, 1
 		e.addHit(0, qj.pickedBucket(now, age), 1, 1, 1)
 		return e
-	case qj.acc.RKPoint && qj.x > 0: // an index row by its keys
+	case qj.acc.RKPoint && qj.x > 0 && qj.acc.TimeUnit == "" && len(qj.acc.Hashed) == 0:
+		// An index row by its keys, its partition computed; one whose
+		// PartitionKey holds a time bucket or hash bucket the question
+		// does not know is looked for in each of them (read).
 		e.partitions, e.requests, e.rounds, e.visited, e.returned = 1, 1, 1, 1, 1
 		e.addHit(0, qj.pickedBucket(now, age), 1, 1, 1)
 	default:
@@ -350,7 +353,7 @@ func (qj *qjudge) bucketCost(ts []ptype, g seg, totalMult float64) bucketCost {
 		// are it and, of the others, those the law gives.
 		own := 0.0
 		if g.picked && totalMult > 0 && qj.byEntity {
-			own = 1 / totalMult
+			own = 1 / (totalMult * math.Max(g.n, 1)) // in one of the segment's g.n buckets
 		}
 		if qj.isSingle {
 			me = own
@@ -358,6 +361,9 @@ func (qj *qjudge) bucketCost(ts []ptype, g seg, totalMult float64) bucketCost {
 			me += own * (1 - t.pv)
 		}
 		r += own * qj.rowsFactor * (1 - t.share)
+		if qj.acc.RKPoint { // the RowKey computed: a partition's query reads its one row, if there
+			r, me = own*qj.rowsFactor, own
+		}
 		m := me * qj.rowsFactor
 		reqs, visited, rows, ents := qj.query(r, m, me)
 		exists := t.mult

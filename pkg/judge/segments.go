@@ -86,7 +86,10 @@ func (qj *qjudge) segments(now time.Time, age float64) []seg {
 		if bound {
 			r = m
 		}
-		out = append(out, seg{n: n, dTable: t, dMatch: m, dRange: r, b: min(i, recent), picked: pa > start && pa <= end || (i == 0 && pa == 0)})
+		// A block of n alike buckets holds the picked entity when any of
+		// them does.
+		blockEnd := end + time.Duration(n-1)*lay.unit
+		out = append(out, seg{n: n, dTable: t, dMatch: m, dRange: r, b: min(i, recent), picked: pa > start && pa <= blockEnd || (i == 0 && pa == 0)})
 	}
 	// The newest buckets are told apart (each its own load); the full
 	// ones after them are alike, read as a block up to the last.
