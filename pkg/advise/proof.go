@@ -10,11 +10,13 @@ import (
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
-// The proof's rules (issue: "If the recommendation is throttled over 1%
-// of requests, or its measured busiest partition is more than 15% off
-// its prediction, the command says so and exits non-zero").
+// The proof's rules: if the recommendation is throttled on over 1% of
+// its requests, a question of it fails (after retries) over 1% of the
+// times it is asked, or its measured busiest partition is more than 15%
+// off its prediction, the command says so and exits non-zero.
 const (
 	MaxThrottled = 0.01
+	MaxFailed    = 0.01
 	MaxOff       = 0.15
 	// sigmas is how many standard deviations of sampling the 15% must
 	// cover for the check to be sound: a correct prediction then fails

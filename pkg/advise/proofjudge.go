@@ -101,9 +101,9 @@ func (p *Proof) verdict(r *ProofRun) []string {
 		out = append(out, fmt.Sprintf("the recommendation %s was throttled: %s of its requests, over %s", r.Scheme, pct(m.ThrottledShare), over))
 	}
 	for _, q := range r.Questions {
-		if q.Asked > 0 && float64(q.Failed)/float64(q.Asked) > MaxThrottled {
+		if q.Asked > 0 && float64(q.Failed)/float64(q.Asked) > MaxFailed {
 			out = append(out, fmt.Sprintf("the recommendation's question %s failed %s of the %s times it was asked (after retries), over %s",
-				q.Name, textfit.Int(q.Failed), textfit.Int(q.Asked), pct(MaxThrottled)))
+				q.Name, textfit.Int(q.Failed), textfit.Int(q.Asked), pct(MaxFailed)))
 		}
 	}
 	if pr.BusiestEntitiesPerSec < p.CoolBelow {
