@@ -13,7 +13,7 @@ func TestGCPolicy(t *testing.T) {
 		t.Errorf("a client: %+v %v, want GOGC 400 at least and a limit of 12 GiB (half of 24)", p, ok)
 	}
 	if p, ok := gcFor(none, true, 24*gib); !ok || p.Percent != 100 || p.Limit != 12*gib || p.Headroom != serviceHeadroom {
-		t.Errorf("hosting the embedded service: %+v %v, want GOGC 100 at least, a headroom of 64 MiB and a limit of 12 GiB", p, ok)
+		t.Errorf("hosting the embedded service: %+v %v, want GOGC 100 at least, a headroom of 256 MiB and a limit of 12 GiB", p, ok)
 	}
 	if p, _ := gcFor(none, false, 24*gib); p.Headroom != clientHeadroom || clientHeadroom <= serviceHeadroom {
 		t.Errorf("a client: headroom %d, want %d (more than a service's %d: a client's heap holds no entities)", p.Headroom, clientHeadroom, serviceHeadroom)

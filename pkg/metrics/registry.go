@@ -280,3 +280,10 @@ func (r *Registry) secondTotal(sec int32) *secTotal {
 	r.secs.grow(int(sec) + 1)
 	return r.secs.at(int(sec))
 }
+
+// Recorders returns how many recorders the registry merges at each tick.
+func (r *Registry) Recorders() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.recs)
+}

@@ -2,6 +2,7 @@ package workload
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -92,7 +93,7 @@ const openStartWorkers = 8
 // (the pacer's Due), so waiting in the queue and a late scheduler count
 // (coordinated omission corrected).
 func (p *pool) open(opCtx context.Context, pacer Pacer, start time.Time) {
-	op := &openPool{p: p, ctx: opCtx, jobs: make(chan job, p.workers)}
+	op := &openPool{p: p, ctx: opCtx, jobs: make(chan job, p.workers), recs: p.openRecorders()}
 	for range min(p.workers, openStartWorkers) {
 		op.add()
 	}
@@ -112,19 +113,43 @@ func (p *pool) open(opCtx context.Context, pacer Pacer, start time.Time) {
 // so a target that answers in microseconds keeps a few, one that holds its
 // answers keeps more, and neither pays for idle ones. Workers are added by
 // the scheduler alone.
+//
+// The workers share a few recorders (openRecorders), worker w recording
+// into recs[w % len(recs)]: a recorder keeps a latency histogram for every
+// partition it touched in the last seconds, so one per worker made a pool
+// grown to a thousand workers by a pause of a few tens of milliseconds
+// hold tens of megabytes of them, which the collector marked a few times a
+// second for the rest of the run.
 type openPool struct {
 	p       *pool
 	ctx     context.Context
 	jobs    chan job
+	recs    []*metrics.Recorder
 	wg      sync.WaitGroup
 	workers int
+}
+
+// openRecordersPerCPU is how many recorders the open loop's workers share
+// for each CPU the process may use: only as many workers as CPUs record at
+// once, so a few per CPU keep their mutexes uncontended.
+const openRecordersPerCPU = 4
+
+// openRecorders returns the recorders the open loop's workers share.
+func (p *pool) openRecorders() []*metrics.Recorder {
+	n := min(p.workers, openRecordersPerCPU*runtime.GOMAXPROCS(0))
+	recs := make([]*metrics.Recorder, max(n, 1))
+	for i := range recs {
+		recs[i] = p.reg.NewRecorder()
+	}
+	return recs
 }
 
 // add starts one more worker.
 func (o *openPool) add() {
 	w := o.workers
 	o.workers++
-	o.wg.Go(func() { o.p.openWorker(o.ctx, w, o.jobs) })
+	rec := o.recs[w%len(o.recs)]
+	o.wg.Go(func() { o.p.openWorker(o.ctx, w, rec, o.jobs) })
 }
 
 // hand queues j for a worker, adding one when none was idle to take it;
@@ -143,11 +168,11 @@ func (o *openPool) hand(j job) bool {
 	return true
 }
 
-// openWorker is worker w of the open loop: it performs the jobs until the
-// queue is closed.
-func (p *pool) openWorker(opCtx context.Context, w int, jobs <-chan job) {
+// openWorker is worker w of the open loop: it performs the jobs, recording
+// into rec (which other workers share), until the queue is closed.
+func (p *pool) openWorker(opCtx context.Context, w int, rec *metrics.Recorder, jobs <-chan job) {
 	st := keygen.NewStream(p.plan.Seed^0xb0ff, uint64(w))
-	x := p.executor(w, p.reg.NewRecorder(), &st)
+	x := p.executor(w, rec, &st)
 	for j := range jobs {
 		x.execute(opCtx, j.step, j.scheduled)
 	}

@@ -3,12 +3,14 @@ package workload
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/emulator"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
+	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/table"
 )
 
@@ -78,5 +80,23 @@ func TestOpenPoolGrowsToTheLoad(t *testing.T) {
 					tc.workers, res.Workers, 100*drop, tot.Ops+tot.Dropped, tc.minUsed, tc.max, 100*tc.minDrop, 100*tc.maxDr)
 			}
 		})
+	}
+}
+
+// The open loop's workers share a few recorders, however many workers the
+// pool grows to: a recorder per worker held a latency histogram for every
+// partition each of a thousand workers touched.
+func TestOpenPoolSharesRecorders(t *testing.T) {
+	reg := metrics.NewRegistry(metrics.Options{})
+	p := &pool{plan: &Plan{}, reg: reg, workers: 1000}
+	op := &openPool{p: p, ctx: context.Background(), jobs: make(chan job), recs: p.openRecorders()}
+	close(op.jobs) // each worker finds the queue closed and returns
+	for range p.workers {
+		op.add()
+	}
+	op.wg.Wait()
+	most := openRecordersPerCPU * runtime.GOMAXPROCS(0)
+	if n := reg.Recorders(); op.workers != 1000 || n > most || n < 1 {
+		t.Errorf("a pool of %d workers made %d recorders, want 1 to %d", op.workers, n, most)
 	}
 }
