@@ -132,7 +132,7 @@ type openPool struct {
 // openRecordersPerCPU is how many recorders the open loop's workers share
 // for each CPU the process may use: only as many workers as CPUs record at
 // once, so a few per CPU keep their mutexes uncontended.
-const openRecordersPerCPU = 4
+const openRecordersPerCPU = 2
 
 // openRecorders returns the recorders the open loop's workers share.
 func (p *pool) openRecorders() []*metrics.Recorder {
