@@ -76,3 +76,40 @@ func TestJudgeClient(t *testing.T) {
 		}
 	}
 }
+
+// A client that kept the rate over its best seconds but fell behind in
+// bursts (pauses of its process) is a client limit that says so, with the
+// rate it achieved over the run, never a negative shortfall; the help
+// always names at least two machines.
+func TestJudgeClientInBursts(t *testing.T) {
+	r := &Report{DurationS: 10, Run: RunInfo{Mode: "open", Workers: 1000, Rate: 40000}}
+	for s := range 10 {
+		ops := int64(40100) // a little over: the seconds after a burst catch up
+		if s == 7 {
+			ops = 20000
+		}
+		r.Intervals = append(r.Intervals, Interval{Second: s, Counts: metrics.Counts{Ops: ops}})
+		r.Totals.Ops += ops
+	}
+	r.Totals.Dropped = 400000 - r.Totals.Ops // 19,100: what second 7 dropped, less what the others caught up
+	r.Totals.Requests = r.Totals.Ops
+	r.Totals.OpsPerSec = float64(r.Totals.Ops) / 10
+	r.Totals.Status = map[string]int64{"200": r.Totals.Ops}
+	r.Client = &Client{Cores: 2, Busy: 0.97, Workers: 1000, WithService: true}
+	l := JudgeClient(r)
+	if l == nil || l.Cause != "cpu" {
+		t.Fatalf("got %+v, want a client limit, cpu", l)
+	}
+	if l.AchievedOpsPerSec != 38090 || l.SustainedOpsPerSec < l.OfferedOpsPerSec {
+		t.Errorf("achieved %v, sustained %v, offered %v; want 38,090 achieved and the sustained rate over the offered", l.AchievedOpsPerSec, l.SustainedOpsPerSec, l.OfferedOpsPerSec)
+	}
+	s := l.Sentence()
+	for _, want := range []string{"could not offer 40,000 ops/s throughout, it ran out of CPU in bursts", "achieved 38,090 ops/s over the run (95.2% of it, 1,910 short)", "split the load over 2 machines"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("sentence %q, want %q in it", s, want)
+		}
+	}
+	if strings.Contains(s, ", -") {
+		t.Errorf("sentence %q states a negative shortfall", s)
+	}
+}
