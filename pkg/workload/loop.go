@@ -2,6 +2,7 @@ package workload
 
 import (
 	"context"
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -87,13 +88,13 @@ const openStartWorkers = 8
 
 // open starts operations on the pacer's schedule, whatever the latency. One
 // scheduler plans every step (so the plan is deterministic for a seed) and
-// hands it to an idle worker through a queue as deep as the pool may grow
-// (openPool); when the queue is full the step is dropped and counted,
-// never silently skipped. Latency is measured from the scheduled start
-// (the pacer's Due), so waiting in the queue and a late scheduler count
-// (coordinated omission corrected).
+// hands it to an idle worker through a queue (openQueueDepth); when the
+// queue is full the step is dropped and counted, never silently skipped.
+// Latency is measured from the scheduled start (the pacer's Due), so
+// waiting in the queue and a late scheduler count (coordinated omission
+// corrected).
 func (p *pool) open(opCtx context.Context, pacer Pacer, start time.Time) {
-	op := &openPool{p: p, ctx: opCtx, jobs: make(chan job, p.workers), recs: p.openRecorders()}
+	op := &openPool{p: p, ctx: opCtx, jobs: make(chan job, openQueueDepth(pacer, p.workers)), recs: p.openRecorders()}
 	for range min(p.workers, openStartWorkers) {
 		op.add()
 	}
@@ -104,6 +105,29 @@ func (p *pool) open(opCtx context.Context, pacer Pacer, start time.Time) {
 	close(op.jobs)
 	op.wg.Wait()
 	p.used = op.workers
+}
+
+// openQueueWindow is how late, at the schedule's peak rate, an operation
+// may start before it is dropped: the open loop's queue holds that many
+// seconds of operations (and at least as many as the workers). A queue as
+// deep as the pool (1,000 operations, 25 ms at 40,000/s) dropped work at
+// every collection of the garbage collector: a cycle that slows a
+// CPU-bound process by a quarter for 300 ms leaves more than that behind.
+const openQueueWindow = 250 * time.Millisecond
+
+// openQueueMax bounds the open loop's queue.
+const openQueueMax = 1 << 20
+
+// openQueueDepth is the open loop's queue depth for pacer: openQueueWindow
+// of its peak rate (sampled every 100 ms of its schedule), at least
+// workers, at most openQueueMax.
+func openQueueDepth(pacer Pacer, workers int) int {
+	peak := 0.0
+	for at := time.Duration(0); at <= pacer.Total(); at += 100 * time.Millisecond {
+		peak = max(peak, pacer.Rate(at))
+	}
+	depth := math.Ceil(peak * openQueueWindow.Seconds())
+	return int(min(max(depth, float64(workers)), openQueueMax))
 }
 
 // openPool is the open loop's workers. It starts with openStartWorkers and

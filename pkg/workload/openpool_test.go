@@ -42,14 +42,20 @@ workload:
 // bound of 1,000) and drops nothing; bounded to 10 workers it drops about
 // half and has started all 10. The service is reached in process, on a
 // fake clock, so the latency is the model's exactly.
+//
+// A burst shorter than the queue's window is delayed, not dropped: 200 ms
+// of the load to 10 workers (half what it needs) queues the other half,
+// within the quarter of a second the queue holds.
 func TestOpenPoolGrowsToTheLoad(t *testing.T) {
 	for _, tc := range []struct {
 		workers        string
 		minUsed, max   int
 		minDrop, maxDr float64
+		duration       time.Duration
 	}{
-		{"", 20, 40, 0, 0},
-		{"workers: 10", 10, 10, 0.4, 0.6},
+		{"", 20, 40, 0, 0, 0},
+		{"workers: 10", 10, 10, 0.4, 0.6, 0},
+		{"workers: 10", 10, 10, 0, 0, 200 * time.Millisecond},
 	} {
 		synctest.Test(t, func(t *testing.T) {
 			mc, err := model.Parse("azure,read=5ms,write=10ms,entity=0s,kib=0s,queue=0")
@@ -67,7 +73,7 @@ func TestOpenPoolGrowsToTheLoad(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer svc.Close()
-			c := config(t, fmt.Sprintf(heldScenario, tc.workers), TableService{Service: svc, Measured: p.Server}, Overrides{})
+			c := config(t, fmt.Sprintf(heldScenario, tc.workers), TableService{Service: svc, Measured: p.Server}, Overrides{Duration: tc.duration})
 			res, err := Run(context.Background(), c)
 			if err != nil {
 				t.Fatal(err)
@@ -98,5 +104,28 @@ func TestOpenPoolSharesRecorders(t *testing.T) {
 	most := openRecordersPerCPU * runtime.GOMAXPROCS(0)
 	if n := reg.Recorders(); op.workers != 1000 || n > most || n < 1 {
 		t.Errorf("a pool of %d workers made %d recorders, want 1 to %d", op.workers, n, most)
+	}
+}
+
+// The open loop's queue holds a quarter of a second of the schedule's peak
+// rate, at least as many operations as the workers and at most
+// openQueueMax: deep enough that a collection slowing the process for a few
+// hundred milliseconds delays operations (their latency counts it) instead
+// of dropping them.
+func TestOpenQueueDepth(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		pacer   Pacer
+		workers int
+		want    int
+	}{
+		{"40,000/s", NewPacer(Load{Open: true, Rate: 40000, WarmupRate: 40000}, 2*time.Second, time.Minute), 1000, 10000},
+		{"100/s: the workers", NewPacer(Load{Open: true, Rate: 100}, 0, time.Minute), 1000, 1000},
+		{"a ramp to 80,000/s", NewProfile(1000, Stage{Duration: 10 * time.Second, Target: 80000}, Stage{Duration: 10 * time.Second, Target: 2000}), 8, 20000},
+		{"bounded", NewPacer(Load{Open: true, Rate: 1e8}, 0, time.Second), 8, openQueueMax},
+	} {
+		if got := openQueueDepth(c.pacer, c.workers); got != c.want {
+			t.Errorf("%s: depth %d, want %d", c.name, got, c.want)
+		}
 	}
 }
