@@ -28,9 +28,9 @@ scen=bench/scenarios/point-read-1k.yaml
 me=$(basename "$0")
 # The bare loop runs with the collector allowance tablestress gives itself
 # as a client of a remote service (cmd/tablestress/gc.go: the heap may grow
-# by 128 MiB between collections, GOGC raised up to 2000 while the live heap
-# is small): for the bare loop, whose live heap is well under the 6.4 MiB
-# at which 128 MiB is 2000%, that is GOGC=2000. So the ratio is what
+# by 512 MiB between collections, GOGC raised up to 2000 while the live heap
+# is small): for the bare loop, whose live heap is well under the 25.6 MiB
+# at which 512 MiB is 2000%, that is GOGC=2000. So the ratio is what
 # tablestress's code adds, not a difference of GC settings.
 bare_gogc=${BARE_GOGC:-2000}
 
