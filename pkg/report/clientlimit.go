@@ -32,6 +32,10 @@ type ClientLimit struct {
 const (
 	cpuBound     = 0.9
 	machineBound = 0.95
+	// idleBound: a process using less of its cores was not short of CPU
+	// for its own work; with every worker busy, the workers were the limit
+	// whatever else kept the machine busy.
+	idleBound = 0.25
 	// sustainWindow is the seconds over which a rate counts as sustained.
 	sustainWindow = 5
 )
@@ -65,7 +69,7 @@ func JudgeClient(r *Report) *ClientLimit {
 	case c.Busy >= cpuBound:
 		l.Cause = "cpu"
 		l.Help = fmt.Sprintf("%s kept %s of its %d cores busy: %s", who, pctOf(c.Busy), c.Cores, split)
-	case c.MachineBusy != nil && *c.MachineBusy >= machineBound:
+	case c.MachineBusy != nil && *c.MachineBusy >= machineBound && !(c.Workers >= r.Run.Workers && c.Busy < idleBound):
 		l.Cause = "machine"
 		l.Help = fmt.Sprintf("other processes kept the machine's CPUs busy (%s busy, tablestress %s of its %d cores): run where nothing else competes for the CPU, or %s",
 			pctOf(*c.MachineBusy), pctOf(c.Busy), c.Cores, split)

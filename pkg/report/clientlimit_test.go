@@ -51,6 +51,7 @@ func TestJudgeClient(t *testing.T) {
 		{"out of CPU", limited(0.97, 0.99, 40), "cpu", "tablestress and the embedded service in its process kept 97% of its 2 cores busy: split the load over 2 machines"},
 		{"the machine taken", limited(0.4, 0.99, 40), "machine", "other processes kept the machine's CPUs busy (99% busy, tablestress 40% of its 2 cores)"},
 		{"out of workers", limited(0.4, 0.5, 1000), "workers", "all 1,000 workers were busy"},
+		{"out of workers on a busy machine, the process nearly idle", limited(0.01, 0.99, 1000), "workers", "all 1,000 workers were busy"},
 		{"workers and CPU spare", limited(0.4, 0.5, 40), "", ""},
 		{"the target throttled", throttled, "", ""},
 		{"under 1% dropped", calm, "", ""},

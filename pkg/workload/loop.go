@@ -193,11 +193,18 @@ func (o *openPool) hand(j job) bool {
 }
 
 // openWorker is worker w of the open loop: it performs the jobs, recording
-// into rec (which other workers share), until the queue is closed.
+// into rec (which other workers share), until the queue is closed. A job
+// it takes once the run has stopped (its window ended, or Ctrl-C) could
+// not start in time: it is dropped, not run after the window it was due in.
 func (p *pool) openWorker(opCtx context.Context, w int, rec *metrics.Recorder, jobs <-chan job) {
 	st := keygen.NewStream(p.plan.Seed^0xb0ff, uint64(w))
 	x := p.executor(w, rec, &st)
+	d := dropper{rec: rec, plan: p.plan}
 	for j := range jobs {
+		if p.stop != nil && p.stop.Err() != nil {
+			d.drop(j.step, j.scheduled)
+			continue
+		}
 		x.execute(opCtx, j.step, j.scheduled)
 	}
 }

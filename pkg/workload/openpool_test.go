@@ -28,7 +28,6 @@ population:
 schemes:
   - builtin: device
 workload:
-  duration: 3s
   warmup: 0s
   rate: 2000/s
   retry: none
@@ -45,17 +44,19 @@ workload:
 //
 // A burst shorter than the queue's window is delayed, not dropped: 200 ms
 // of the load to 10 workers (half what it needs) queues the other half,
-// within the quarter of a second the queue holds.
+// within the quarter of a second the queue holds, and a pause of the load
+// after it lets the workers catch up within the window. What is still
+// queued when the window ends is dropped, not run after it.
 func TestOpenPoolGrowsToTheLoad(t *testing.T) {
+	burst := "workers: 10\n  stages: [{duration: 200ms, rate: 2000}, {duration: 1ms, rate: 0}, {duration: 399ms, rate: 0}]"
 	for _, tc := range []struct {
 		workers        string
 		minUsed, max   int
 		minDrop, maxDr float64
-		duration       time.Duration
 	}{
-		{"", 20, 40, 0, 0, 0},
-		{"workers: 10", 10, 10, 0.4, 0.6, 0},
-		{"workers: 10", 10, 10, 0, 0, 200 * time.Millisecond},
+		{"duration: 3s", 20, 40, 0, 0},
+		{"duration: 3s\n  workers: 10", 10, 10, 0.4, 0.6},
+		{burst, 10, 10, 0, 0},
 	} {
 		synctest.Test(t, func(t *testing.T) {
 			mc, err := model.Parse("azure,read=5ms,write=10ms,entity=0s,kib=0s,queue=0")
@@ -73,7 +74,7 @@ func TestOpenPoolGrowsToTheLoad(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer svc.Close()
-			c := config(t, fmt.Sprintf(heldScenario, tc.workers), TableService{Service: svc, Measured: p.Server}, Overrides{Duration: tc.duration})
+			c := config(t, fmt.Sprintf(heldScenario, tc.workers), TableService{Service: svc, Measured: p.Server}, Overrides{})
 			res, err := Run(context.Background(), c)
 			if err != nil {
 				t.Fatal(err)
