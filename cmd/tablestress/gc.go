@@ -82,6 +82,7 @@ func applyGC(getenv func(string) string, hostsService bool) {
 	}
 	gcTuner.least.Store(int64(p.Percent))
 	gcTuner.headroom.Store(p.Headroom)
+	gcTuner.hosts.Store(hostsService && p.Headroom > 0)
 	if p.Headroom > 0 {
 		gcTuner.once.Do(func() { go gcTuner.run(time.Second) })
 	}
@@ -103,17 +104,29 @@ func gcPercentFor(live, least, headroom int64) int64 {
 // tenth. One runs for the life of the process (gcTuner), started by the
 // first policy with a headroom; a later policy without one (headroom 0)
 // makes it set the least percent and keep it.
+//
+// hosts is set when the policy is a service host's (measure then raises
+// the headroom while the run measures); kick makes the tuner follow a new
+// headroom at once rather than at its next period.
 type gcTune struct {
 	once            sync.Once
 	least, headroom atomic.Int64
+	hosts           atomic.Bool
+	kick            chan struct{}
 }
 
-var gcTuner gcTune
+var gcTuner = gcTune{kick: make(chan struct{}, 1)}
 
 func (g *gcTune) run(period time.Duration) {
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	last := g.least.Load()
-	for range time.Tick(period) {
+	tick := time.NewTicker(period)
+	defer tick.Stop()
+	for {
+		select {
+		case <-tick.C:
+		case <-g.kick:
+		}
 		metrics.Read(sample)
 		var live int64
 		if sample[0].Value.Kind() == metrics.KindUint64 {

@@ -241,7 +241,7 @@ func (ss *session) config(i int, seedOnly bool, live *live) workload.Config {
 	}
 	c := workload.Config{Spec: ss.spec, Scheme: i, Service: svc,
 		Table: f.table, Reuse: f.reuseTable, Keep: f.keepTable, SeedOnly: seedOnly, SkipSeed: f.skipSeed, Verify: f.verify,
-		Reconnect: f.reconnect, DownAfter: f.downAfter, Grace: f.grace, SeedLimits: f.seedLimits(ss.target), Hard: ss.e.hard, Events: live.events(ss.spec.Schemes[i].Name, span{ss.spec.Warmup, ss.spec.Duration}),
+		Reconnect: f.reconnect, DownAfter: f.downAfter, Grace: f.grace, SeedLimits: f.seedLimits(ss.target), Hard: ss.e.hard, Events: gcTuner.measure(live.events(ss.spec.Schemes[i].Name, span{ss.spec.Warmup, ss.spec.Duration})),
 		PartitionUnits: ss.partitionUnits}
 	if ss.prom != nil {
 		scheme := ss.spec.Schemes[i].Name
