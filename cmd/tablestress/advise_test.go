@@ -103,14 +103,18 @@ func adviseJSON(t *testing.T, args ...string) (int, adviceDoc, string) {
 // (on the bubble's fake clock: the model decides exactly): the IoT
 // devices keyed by device, never by the date alone; the skewed devices
 // over the fewest hash buckets; the event logs' time key in hash buckets;
-// and four of the five scenarios of the textbook designs (order-screen's
-// proof fails: its rare screen reads 180,000 rows at once, and the service
-// refuses about five times the requests the judge predicts while its
-// partitions pay that off). Each proof passes at a
-// million entities: the recommendation is not throttled (1% at most) and its busiest
-// partition measures within 15% of the prediction (or, predicted cool,
-// stays under the headroom).
+// and the five scenarios of the textbook designs (order-screen's rare
+// screen reads 60,000 rows at once through its time-bucketed index: its
+// partition servers refuse other requests while they pay that off, as
+// the judge predicts, allowed for the screen asked more often in the run
+// than its rate says). Each proof passes at a million entities: the
+// recommendation is not throttled (1% at most, besides that allowance)
+// and its busiest partition measures within 15% of the prediction (or,
+// predicted cool, stays under the headroom).
 func TestAdviseProvesReadyScenarios(t *testing.T) {
+	// order-screen's screen is asked 0.01 times a second: a run of 120 s
+	// asks it about once, and its requests and rows visited are checked.
+	longer := map[string][]string{"order-screen": {"--proof-duration", "120s"}}
 	for _, c := range []struct {
 		file string
 		pk   func(string) bool
@@ -126,11 +130,12 @@ func TestAdviseProvesReadyScenarios(t *testing.T) {
 		{"employee-directory", func(pk string) bool { return strings.HasPrefix(pk, "{department}_{hash(employee) %") }},
 		{"sparse-feed", func(pk string) bool { return pk == "{user}" }},
 		{"notifications", func(pk string) bool { return pk == "{user}" }},
+		{"order-screen", func(pk string) bool { return pk == "{order}" }},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			// On the bubble's fake clock the client is never late: a second
 			// of warm-up settles the model's buckets.
-			code, doc, errs := adviseJSON(t, "../../scenarios/"+c.file+".yaml", "--proof-schemes", "recommended", "--proof-warmup", "1s")
+			code, doc, errs := adviseJSON(t, append([]string{"../../scenarios/" + c.file + ".yaml", "--proof-schemes", "recommended", "--proof-warmup", "1s"}, longer[c.file]...)...)
 			if code != exitOK || doc.Recommended == nil || doc.Proof == nil {
 				t.Fatalf("exit %d, %s", code, errs)
 			}
@@ -147,6 +152,11 @@ func TestAdviseProvesReadyScenarios(t *testing.T) {
 			}
 			if off := r.Measured.Busiest/r.Predicted.Busiest - 1; r.Predicted.Busiest >= 200 && (off > 0.15 || off < -0.15) {
 				t.Errorf("busiest partition measured %v, predicted %v", r.Measured.Busiest, r.Predicted.Busiest)
+			}
+			for _, q := range r.Questions {
+				if longer[c.file] != nil && !q.Checked {
+					t.Errorf("%s was not checked: asked %d times", q.Name, q.Asked)
+				}
 			}
 			t.Logf("%s: busiest measured %.0f, predicted %.0f, over %vs", doc.Recommended.Name, r.Measured.Busiest, r.Predicted.Busiest, p.DurationS)
 		})

@@ -17,7 +17,7 @@ func (in *Input) hot(p *Prediction) bool {
 	if in.Cosmos() {
 		return p.Cosmos.BusiestPerSec > h*in.Opts.Model.Cosmos.LogicalRU
 	}
-	return p.BusiestEntitiesPerSec > h*in.PartitionTarget() || in.burst(p) || p.ThrottledShare > MaxThrottled
+	return p.BusiestEntitiesPerSec > h*in.PartitionTarget() || in.burst(p) || in.serverBurst(p) || p.ThrottledShare > MaxThrottled
 }
 
 // burst reports whether a query visits more rows of one partition at
@@ -25,6 +25,12 @@ func (in *Input) hot(p *Prediction) bool {
 // the pass is refused.
 func (in *Input) burst(p *Prediction) bool {
 	return !in.Cosmos() && p.BurstRows > in.PassLimit()
+}
+
+// serverBurst reports whether a question visits more rows at once on one
+// partition server than the service model lets it (ServerPassLimit).
+func (in *Input) serverBurst(p *Prediction) bool {
+	return !in.Cosmos() && p.ServerPassRows > in.ServerPassLimit()
 }
 
 // hotPartition is the partition that makes a prediction hot: the
@@ -61,7 +67,7 @@ func (in *Input) strain(p *Prediction) float64 {
 	if in.Cosmos() {
 		return p.Cosmos.BusiestPerSec / (in.Opts.Headroom * in.Opts.Model.Cosmos.LogicalRU)
 	}
-	return math.Max(math.Max(p.BusiestEntitiesPerSec/(in.Opts.Headroom*t), p.BurstRows/in.PassLimit()), p.ThrottledShare/MaxThrottled)
+	return max(p.BusiestEntitiesPerSec/(in.Opts.Headroom*t), p.BurstRows/in.PassLimit(), p.ServerPassRows/in.ServerPassLimit(), p.ThrottledShare/MaxThrottled)
 }
 
 // accountRequests are the requests/s a prediction asks of the account at
@@ -102,9 +108,13 @@ func (in *Input) problems(c *Candidate) []string {
 		add("hot: %s visits %s rows of partition %q at once, over the %s one query can read before the partition, a second into debt at %s entities/s, refuses the rest",
 			p.BurstOf, textfit.Rate(p.BurstRows), p.BurstPartition, textfit.Rate(in.PassLimit()), textfit.Rate(in.PartitionTarget()))
 	}
+	if in.serverBurst(p) && over(p.ServerPassRows, in.ServerPassLimit()) {
+		add("hot: %s visits about %s rows at once on its busiest partition server, over the %s one question can read before the server (%s servers of %s entities/s, a model assumption) refuses the rest",
+			p.ServerPassOf, textfit.Rate(p.ServerPassRows), textfit.Rate(in.ServerPassLimit()), textfit.Int(int64(in.Opts.Model.Servers)), textfit.Rate(in.Opts.Model.ServerTarget))
+	}
 	if over(p.ThrottledShare, MaxThrottled) {
-		add("throttled: queries that visit more rows of a partition at once than its bucket holds run it into debt, and it refuses its other requests until paid: %s of the requests, most on partition %q",
-			textfit.Float(textfit.Round2(100*p.ThrottledShare))+"%", p.ThrottledPartition)
+		add("throttled: queries that visit more rows of a partition (or of a partition server) at once than its bucket holds run it into debt, and it refuses its other requests until paid: %s of the requests (%s on partition servers), most on partition %q",
+			textfit.Float(textfit.Round2(100*p.ThrottledShare))+"%", textfit.Float(textfit.Round2(100*p.ServerThrottledShare))+"%", p.ThrottledPartition)
 	}
 	if d := p.Deletion; d != nil && !in.Cosmos() && over(d.BusiestEntitiesPerSec, h*in.PartitionTarget()) {
 		add("deleting data older than %s would take %s entities/s of partition %q, over %s of the %s entities/s partition target", d.Retention,

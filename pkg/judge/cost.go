@@ -108,47 +108,61 @@ type eval struct {
 	// squares are the figures' mean squares, for an eval merged over
 	// moments and ages (their spread from question to question).
 	squares [6]float64
+	// cap is what a partition's bucket holds, for the rows a pass owes
+	// (hit.over).
+	cap float64
 }
 
 // hit is how a kind of partition (t) in a time bucket (b) is read by an
 // ask: w reads, wv rows visited and wc rows counted over them, wcc the sum
-// of the counts' squares (the load's variance).
+// of the counts' squares (the load's variance). In an eval merged over
+// moments (evalMemo), most is the most rows one read visits at any moment
+// and over the rows its reads visit beyond a partition's bucket, summed
+// over reads as w is (passes.go).
 type hit struct {
-	t              int
-	b              int32
-	w, wv, wc, wcc float64
+	t                          int
+	b                          int32
+	w, wv, wc, wcc, most, over float64
 }
 
 // addWeighted adds hit h, share of the time, to e's hits.
 func (e *eval) addWeighted(h hit, share float64) {
-	e.addTotals(h.t, h.b, share*h.w, share*h.wv, share*h.wc, share*h.wcc)
+	m := e.addTotals(h.t, h.b, share*h.w, share*h.wv, share*h.wc, share*h.wcc)
+	m.most, m.over = math.Max(m.most, h.most), m.over+share*h.over
 }
 
 // addHit adds w reads visiting v rows and counting c each, merged with
 // the hit of the same partition kind and bucket.
 func (e *eval) addHit(t int, b int32, w, v, c float64) {
-	e.addTotals(t, b, w, w*v, w*c, w*c*c)
+	h := e.addTotals(t, b, w, w*v, w*c, w*c*c)
+	if w > 0 {
+		h.most, h.over = math.Max(h.most, mostRows(v)), h.over+w*math.Max(v-e.cap, 0)
+	}
 }
 
-// addTotals adds reads to the hit of partition kind t in bucket b.
-func (e *eval) addTotals(t int, b int32, w, wv, wc, wcc float64) {
-	k, ok := -1, false
+// addTotals adds reads to the hit of partition kind t in bucket b, and
+// returns it.
+func (e *eval) addTotals(t int, b int32, w, wv, wc, wcc float64) *hit {
+	h := e.hitOf(t, b)
+	h.w, h.wv, h.wc, h.wcc = h.w+w, h.wv+wv, h.wc+wc, h.wcc+wcc
+	return h
+}
+
+// hitOf is the hit of partition kind t in bucket b, added (no reads) if
+// e has none.
+func (e *eval) hitOf(t int, b int32) *hit {
 	if e.at != nil {
-		k, ok = e.at[t*(recent+1)+int(b)]
+		if k, ok := e.at[t*(recent+1)+int(b)]; ok {
+			return &e.hits[k]
+		}
 	} else {
 		for i := range e.hits {
 			if h := &e.hits[i]; h.t == t && h.b == b {
-				k, ok = i, true
-				break
+				return h
 			}
 		}
 	}
-	if ok {
-		h := &e.hits[k]
-		h.w, h.wv, h.wc, h.wcc = h.w+w, h.wv+wv, h.wc+wc, h.wcc+wcc
-		return
-	}
-	e.hits = append(e.hits, hit{t: t, b: b, w: w, wv: wv, wc: wc, wcc: wcc})
+	e.hits = append(e.hits, hit{t: t, b: b})
 	if e.at == nil && len(e.hits) > 16 {
 		e.at = make(map[int]int, 64)
 		for i, h := range e.hits {
@@ -157,6 +171,7 @@ func (e *eval) addTotals(t int, b int32, w, wv, wc, wcc float64) {
 	} else if e.at != nil {
 		e.at[t*(recent+1)+int(b)] = len(e.hits) - 1
 	}
+	return &e.hits[len(e.hits)-1]
 }
 
 // figures are the eval's figures in QuestionCost's order.
@@ -206,7 +221,7 @@ func (qj *qjudge) evalMemo(a ask, ts []ptype, ages []float64) *eval {
 	if e, ok := qj.memo[k]; ok {
 		return e
 	}
-	all := &eval{}
+	all := &eval{cap: qj.l.cap}
 	share := 1 / float64(len(qj.nows)*len(ages))
 	for _, now := range qj.nows {
 		for _, age := range ages {
@@ -226,6 +241,14 @@ func (qj *qjudge) evalMemo(a ask, ts []ptype, ages []float64) *eval {
 			}
 		}
 	}
+	for _, now := range qj.edges {
+		for _, age := range ages {
+			for _, h := range qj.eval(ts, now, age).hits {
+				m := all.hitOf(h.t, h.b)
+				m.most = math.Max(m.most, h.most)
+			}
+		}
+	}
 	qj.memo[k] = all
 	return all
 }
@@ -233,7 +256,7 @@ func (qj *qjudge) evalMemo(a ask, ts []ptype, ages []float64) *eval {
 // eval is the cost of reading partitions ts at moment now for an entity
 // picked at age fraction age.
 func (qj *qjudge) eval(ts []ptype, now time.Time, age float64) *eval {
-	e := &eval{}
+	e := &eval{cap: qj.l.cap}
 	switch {
 	case qj.plan.Kind == question.Point:
 		e.partitions, e.requests, e.rounds, e.visited, e.returned, e.gets = 1, 1, 1, 1, 1, 1
@@ -421,7 +444,7 @@ func (qj *qjudge) attribute(a ask, ts []ptype, e *eval) {
 		l.addTotals(k, f*h.wv, f*h.wc, f*h.wcc, 0)
 		if h.w > 0 {
 			l.reads(k, f*h.w)
-			l.pass(k, h.wv/h.w, f*h.w, qj.q.Name)
+			l.passes(k, h.most, f*h.over, f*h.w, qj.q.Name)
 		}
 	}
 	if qj.acc.Fetches && e.returned > 0 {

@@ -38,6 +38,14 @@ type Figures struct {
 	// partition refusing the most.
 	ThrottledShare     float64 `json:"throttled_share,omitempty"`
 	ThrottledPartition string  `json:"throttled_partition,omitempty"`
+	// ServerThrottledShare is the part of ThrottledShare that partition
+	// servers refuse while they pay off questions that read many
+	// partitions at once (servers.go); ServerPassRows are the most rows
+	// one question visits at once on one server, ServerPassOf that
+	// question. A pass over ServerPassLimit is refused part way.
+	ServerThrottledShare float64 `json:"server_throttled_share,omitempty"`
+	ServerPassRows       float64 `json:"server_pass_rows,omitempty"`
+	ServerPassOf         string  `json:"server_pass_of,omitempty"`
 	// AccountEntitiesPerSec and AccountRequestsPerSec are the whole
 	// workload's, against the account's 20,000 requests/s (an entity group
 	// transaction counting once).

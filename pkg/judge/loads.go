@@ -109,7 +109,17 @@ func (l *loads) addTotals(k pkey, charged, counted, sq, ru float64) {
 // pass, and the debt of those bigger than the partition's bucket holds
 // (cap entities, refilled at target a second).
 func (l *loads) pass(k pkey, rows, rate float64, what string) {
-	if !(rows > 0) || !(rate > 0) {
+	l.passes(k, rows, rate*math.Max(rows-l.cap, 0), rate, what)
+}
+
+// passes notes queries of different sizes visiting rows of each partition
+// of k at once, rate a second (as a question asked at different moments
+// of a time bucket reads more or fewer of its rows): most is the most
+// rows one visits, overRate the rows a second its passes visit beyond
+// what the partition's bucket holds (each pass's rate times its rows over
+// cap), which the partition owes.
+func (l *loads) passes(k pkey, most, overRate, rate float64, what string) {
+	if !(most > 0) || !(rate > 0) {
 		return // a question the mix does not ask visits nothing
 	}
 	p := l.parts[k]
@@ -117,15 +127,15 @@ func (l *loads) pass(k pkey, rows, rate float64, what string) {
 		p = &partLoad{}
 		l.parts[k] = p
 	}
-	if rows > p.pass {
-		p.pass, p.passOf = rows, what
+	if most > p.pass {
+		p.pass, p.passOf = most, what
 	}
-	if over := rows - l.cap; over > 0 {
-		p.debt += rate * over
+	if overRate > 0 {
+		p.debt += overRate
 		if p.debtOf == nil {
 			p.debtOf = map[string]float64{}
 		}
-		p.debtOf[what] += rate * over
+		p.debtOf[what] += overRate
 	}
 }
 

@@ -38,6 +38,7 @@ type qjudge struct {
 	// (no pick of its own): that entity is among the matches.
 	byEntity bool
 	nows     []time.Time
+	edges    []time.Time // edge moments: for the largest pass only (passes.go)
 	memo     map[memoKey]*eval
 	fetch    fetches
 	// scan are a table scan's kinds of partition (scanKinds finds them by
@@ -190,6 +191,7 @@ func (qj *qjudge) setup() {
 	if len(qj.nows) == 8 && qj.needsAges() {
 		qj.nows = []time.Time{qj.nows[0], qj.nows[2], qj.nows[4], qj.nows[6]} // judged at 8 ages besides
 	}
+	qj.edges = qj.edgeMoments()
 }
 
 func containsInt(s []int, v int) bool {

@@ -41,6 +41,7 @@ func (j *judging) summarize(f *Figures, s Size) {
 			}
 		}
 	}
+	j.servers(f)
 	f.BusiestWriteEntitiesPerSec = j.topWrite(s)
 	for x, lay := range j.lays {
 		if lay.unique {
