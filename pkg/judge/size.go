@@ -22,6 +22,28 @@ type Size struct {
 	Last     time.Time
 	Drift    time.Duration
 	AnyPhase bool
+	// keepsAll is set when the table keeps every entity written to it
+	// (no retention deletes its oldest): it grows as event time moves.
+	keepsAll bool
+}
+
+// at is the table at moment now of the window the figures are for (a
+// proof's run, over which the newest entity's time moves from Last by
+// Drift): Span and Entities are the table's at the window's middle; at
+// another moment it has grown or shrunk by the event time between, its
+// first entity staying where the seed put it, so its oldest rows keep
+// their place against the time buckets' bounds. A table at any phase
+// (the horizon), one whose event time does not move and one a retention
+// keeps to its span are the same at every moment.
+func (s Size) at(now time.Time) Size {
+	if s.AnyPhase || s.Drift <= 0 || s.Span <= 0 || !s.keepsAll {
+		return s
+	}
+	d := now.Sub(s.Last.Add(s.Drift / 2))
+	per := s.perSec()
+	s.Span = max(s.Span+d, 1)
+	s.Entities = math.Max(s.Entities+per*d.Seconds(), 1)
+	return s
 }
 
 // perSec is the entities per second of event time (+Inf when event time
@@ -65,11 +87,12 @@ func (in *Input) tableOf(name string, n float64) Size {
 	iv := in.Pop.Spec().Interval
 	span := time.Duration(n * float64(iv))
 	last := in.Pop.Spec().Start.Add(time.Duration(math.Max(n-1, 0) * float64(iv)))
+	keepsAll := true
 	if r := in.Opts.Retention; r > 0 && span > r {
 		n *= float64(r) / float64(span)
-		span = r
+		span, keepsAll = r, false
 	}
-	return Size{Name: name, Entities: n, Span: span, Last: last}
+	return Size{Name: name, Entities: n, Span: span, Last: last, keepsAll: keepsAll}
 }
 
 // HorizonSize is the table after the horizon of event time at the
