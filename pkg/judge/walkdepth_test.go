@@ -55,23 +55,29 @@ workload:
 // table scan is no walk: it visits every partition of every month,
 // whatever its limit, of the table as it is at each moment (at the run's
 // middle on average, for a table that doubles over the run as for one
-// that grows by a tenth).
+// that grows by a tenth). The proof deletes nothing, so a retention
+// shorter than its table does not shorten it.
 func TestWalkAtDepthReadsTheMonthsTheRunsTableHolds(t *testing.T) {
 	const warmup = 2 * time.Second
 	for _, c := range []struct {
 		start      string
 		n          int64
 		d          time.Duration
+		retention  time.Duration
 		minR, maxR float64 // the exact model's requests, as a sanity bound
 	}{
-		{"2025-01-01T00:00:00Z", 100_000, 8 * time.Second, 1, 1},
-		{"2024-12-31T23:59:55Z", 100_000, 8 * time.Second, 1.2, 1.8},
-		{"2024-12-31T23:58:15Z", 100_000, 8 * time.Second, 1.2, 1.8},
+		{"2025-01-01T00:00:00Z", 100_000, 8 * time.Second, 0, 1, 1},
+		{"2024-12-31T23:59:55Z", 100_000, 8 * time.Second, 0, 1.2, 1.8},
+		{"2024-12-31T23:58:15Z", 100_000, 8 * time.Second, 0, 1.2, 1.8},
 		// A long run on a shallow table: it doubles while the run goes on.
-		{"2025-01-01T00:00:00Z", 50_000, time.Minute, 1, 1},
+		{"2025-01-01T00:00:00Z", 50_000, time.Minute, 0, 1, 1},
+		// A retention shorter than the proof's table: the proof deletes
+		// nothing, so its table keeps the month before.
+		{"2024-12-31T23:59:55Z", 100_000, 8 * time.Second, 90 * time.Second, 1.2, 1.8},
 	} {
 		n, d := c.n, c.d
 		in := prepare(t, "monthly-feed", []byte(fmt.Sprintf(monthlyFeed, c.start)))
+		in.Opts.Retention = c.retention
 		s := in.DepthSize(n, warmup, d)
 		for _, sch := range in.Own {
 			f, err := in.JudgeAt(context.Background(), sch, s)
