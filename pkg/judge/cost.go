@@ -225,7 +225,7 @@ func (qj *qjudge) evalMemo(a ask, ts []ptype, ages []float64) *eval {
 	share := 1 / float64(len(qj.nows)*len(ages))
 	for _, now := range qj.nows {
 		for _, age := range ages {
-			e := qj.eval(ts, now, age)
+			e := qj.eval(ts, qj.s.at(now), now, age)
 			for _, h := range e.hits {
 				all.addWeighted(h, share)
 			}
@@ -243,7 +243,7 @@ func (qj *qjudge) evalMemo(a ask, ts []ptype, ages []float64) *eval {
 	}
 	for _, now := range qj.edges {
 		for _, age := range ages {
-			for _, h := range qj.eval(ts, now, age).hits {
+			for _, h := range qj.eval(ts, qj.s.at(now), now, age).hits {
 				m := all.hitOf(h.t, h.b)
 				m.most = math.Max(m.most, h.most)
 			}
@@ -253,23 +253,23 @@ func (qj *qjudge) evalMemo(a ask, ts []ptype, ages []float64) *eval {
 	return all
 }
 
-// eval is the cost of reading partitions ts at moment now for an entity
-// picked at age fraction age.
-func (qj *qjudge) eval(ts []ptype, now time.Time, age float64) *eval {
+// eval is the cost of reading partitions ts at moment now, when the
+// table is s, for an entity picked at age fraction age.
+func (qj *qjudge) eval(ts []ptype, s Size, now time.Time, age float64) *eval {
 	e := &eval{cap: qj.l.cap}
 	switch {
 	case qj.plan.Kind == question.Point:
 		e.partitions, e.requests, e.rounds, e.visited, e.returned, e.gets = 1, 1, 1, 1, 1, 1
-		e.addHit(0, qj.pickedBucket(now, age), 1, 1, 1)
+		e.addHit(0, qj.pickedBucket(s, now, age), 1, 1, 1)
 		return e
 	case qj.acc.RKPoint && qj.x > 0 && qj.acc.TimeUnit == "" && len(qj.acc.Hashed) == 0:
 		// An index row by its keys, its partition computed; one whose
 		// PartitionKey holds a time bucket or hash bucket the question
 		// does not know is looked for in each of them (read).
 		e.partitions, e.requests, e.rounds, e.visited, e.returned = 1, 1, 1, 1, 1
-		e.addHit(0, qj.pickedBucket(now, age), 1, 1, 1)
+		e.addHit(0, qj.pickedBucket(s, now, age), 1, 1, 1)
 	default:
-		qj.read(e, ts, now, age)
+		qj.read(e, ts, s, now, age)
 	}
 	if qj.acc.Fetches && e.returned > 0 {
 		e.requests += e.returned
@@ -282,12 +282,12 @@ func (qj *qjudge) eval(ts []ptype, now time.Time, age float64) *eval {
 }
 
 // pickedBucket is the time bucket of the layout holding the picked
-// entity's time.
-func (qj *qjudge) pickedBucket(now time.Time, age float64) int32 {
+// entity's time in table s at moment now.
+func (qj *qjudge) pickedBucket(s Size, now time.Time, age float64) int32 {
 	if qj.lay.unit <= 0 {
 		return 0
 	}
-	b, _, _ := bucketAt(time.Duration(age*float64(qj.s.Span)), phaseOf(now, qj.lay.unitName, qj.lay.unit), qj.lay.unit)
+	b, _, _ := bucketAt(time.Duration(age*float64(s.Span)), phaseOf(now, qj.lay.unitName, qj.lay.unit), qj.lay.unit)
 	return min(b, recent)
 }
 
@@ -295,21 +295,21 @@ func (qj *qjudge) pickedBucket(now time.Time, age float64) int32 {
 // read at once, bucket after bucket, a walk stopping once it has the
 // question's limit (the chance of reaching each bucket a Poisson law of
 // the rows before it).
-func (qj *qjudge) read(e *eval, ts []ptype, now time.Time, age float64) {
-	segs := qj.segments(now, age)
+func (qj *qjudge) read(e *eval, ts []ptype, s Size, now time.Time, age float64) {
+	segs := qj.segments(s, now, age)
 	totalMult := 0.0
 	for _, t := range ts {
 		totalMult += t.mult
 	}
 	found, all := 0.0, 0.0
 	for _, g := range segs {
-		c := qj.bucketCost(ts, g, totalMult)
+		c := qj.bucketCost(ts, s, g, totalMult)
 		all += g.n * c.avail
 		// How many of the segment's buckets are read: all of them, or for
 		// a walk each with the chance the rows before it are fewer than
 		// the limit.
 		w := g.n
-		if qj.ordered {
+		if qj.walks() {
 			w = qj.reached(found, c.avail, g.n)
 			found += g.n * c.avail
 		}
@@ -321,7 +321,7 @@ func (qj *qjudge) read(e *eval, ts []ptype, now time.Time, age float64) {
 		for k, t := range c.per {
 			e.addHit(k, g.b, w, t[0], t[1])
 		}
-		if qj.ordered && poissonBelow(qj.q.Limit, found) < 1e-9 {
+		if qj.walks() && poissonBelow(qj.q.Limit, found) < 1e-9 {
 			break
 		}
 	}
@@ -329,6 +329,13 @@ func (qj *qjudge) read(e *eval, ts []ptype, now time.Time, age float64) {
 		e.returned = minPoisson(qj.q.Limit, all)
 	}
 }
+
+// walks reports whether the plan reads time buckets one after another,
+// newest (or oldest) first, stopping once it has the limit, as
+// question.Plan's walk does. A table scan is one query over every
+// partition, which the service answers in key order, not by time: it
+// visits every time bucket whatever the limit.
+func (qj *qjudge) walks() bool { return qj.ordered && !qj.acc.AnyPK }
 
 // reached is how many of n alike buckets, each holding m of the rows a
 // walk wants on average, it reads after finding found: Σ P(found + i·m <
@@ -365,9 +372,8 @@ type bucketCost struct {
 	per   [][2]float64
 }
 
-func (qj *qjudge) bucketCost(ts []ptype, g seg, totalMult float64) bucketCost {
+func (qj *qjudge) bucketCost(ts []ptype, s Size, g seg, totalMult float64) bucketCost {
 	var c bucketCost
-	s := qj.s
 	longest := 0.0
 	for _, t := range ts {
 		r := s.within(g.dRange) * t.share * qj.rowsFactor

@@ -16,7 +16,12 @@
 // bucket, or the whole table), a window holds a key's rate times the
 // window, and a walk over time buckets for the newest N takes as many
 // buckets as the key's rate needs (a Poisson count per bucket), up to the
-// table's span, weighed by how often each key is asked.
+// table's span, weighed by how often each key is asked; a table scan is
+// one query the service answers in key order, so it visits every time
+// bucket whatever its limit. The table a proof seeds is judged at
+// moments over the run, as it stands at each: grown from the first
+// entity the seed wrote, so its oldest rows keep their place against the
+// time buckets' bounds (a walk stops at the table's first bucket).
 //
 // Values of a field that the laws cannot tell apart (the same probability
 // under every law in use) are judged together as a bin; tables are judged

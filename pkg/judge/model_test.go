@@ -42,14 +42,21 @@ func readyInput(t *testing.T, name string) *Input {
 // questions picked by its distribution and picks; questions alike in
 // their known values are asked once.
 func modelCost(t *testing.T, in *Input, m *question.Model, k int, p *question.Plan, n int) (reqs, visited, returned float64) {
+	return modelCostAt(t, in, m, k, p, in.Seeded, n)
+}
+
+// modelCostAt is modelCost on a model of the table's first size
+// entities.
+func modelCostAt(t *testing.T, in *Input, m *question.Model, k int, p *question.Plan, size int64, n int) (reqs, visited, returned float64) {
+	t.Helper()
 	_, dist := in.questionRate(k)
 	q := in.Questions[k]
 	st := keygen.NewStream(17, keygen.NameHash(q.Name))
-	b := question.BoundsOf(in.Pop, in.Seeded)
+	b := question.BoundsOf(in.Pop, size)
 	cache := map[string]question.Cost{}
 	var e keygen.Entity
 	for i := 0; i < n; i++ {
-		in.Pop.Entity(dist.Pick(&st, in.Seeded), &e)
+		in.Pop.Entity(dist.Pick(&st, size), &e)
 		q.ApplyPicks(&e, q.DrawPicks(&st, nil))
 		key := ""
 		cacheable := !single(q) && q.WindowLength() == 0 && !q.KnowsTime()

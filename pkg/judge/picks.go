@@ -125,8 +125,9 @@ func favoured(d keygen.Distribution, n int64) posLaw {
 
 // nows are the moments at which a question's cost is judged, the
 // newest entity's event time at each: spread over the current bucket of
-// unit (length l) when the size says any phase, over the run's drift, or
-// the newest entity's own.
+// unit (length l) when the size says any phase, over the run's drift
+// (its middle when the table has no time bucket), or the newest
+// entity's own. The table at each is the size's at it (Size.at).
 //
 // finer, when set, is a finer calendar window the question asks within:
 // the moments also spread over its phase (by the golden ratio's
@@ -147,13 +148,21 @@ func nows(unit string, l time.Duration, s Size, finer time.Duration) []time.Time
 		}
 		return out
 	case s.Drift > 0 && l > 0:
-		out := make([]time.Time, k)
-		for i := range out {
-			out[i] = s.Last.Add(time.Duration((float64(i) + 0.5) / k * float64(s.Drift)))
-		}
-		return out
+		return runMoments(s, k)
+	case s.Drift > 0:
+		return runMoments(s, 1) // no bucket turns: the run's middle
 	}
 	return []time.Time{s.Last}
+}
+
+// runMoments are k moments evenly over the run's drift, centred on its
+// middle: the newest entity's event time at each.
+func runMoments(s Size, k int) []time.Time {
+	out := make([]time.Time, k)
+	for i := range out {
+		out[i] = s.Last.Add(time.Duration((float64(i) + 0.5) / float64(k) * float64(s.Drift)))
+	}
+	return out
 }
 
 // unitOr is a calendar unit question.Truncate knows, else the second.

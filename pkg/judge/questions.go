@@ -188,8 +188,14 @@ func (qj *qjudge) setup() {
 		finer = question.UnitLength(u)
 	}
 	qj.nows = nows(lay.unitName, lay.unit, qj.s, finer)
-	if len(qj.nows) == 8 && qj.needsAges() {
-		qj.nows = []time.Time{qj.nows[0], qj.nows[2], qj.nows[4], qj.nows[6]} // judged at 8 ages besides
+	if len(qj.nows) == 8 && qj.needsAges() { // judged at 8 ages besides
+		if qj.s.AnyPhase {
+			qj.nows = []time.Time{qj.nows[0], qj.nows[2], qj.nows[4], qj.nows[6]}
+		} else {
+			// A run's moments centred on its middle, as the eight are, so
+			// that the table the run grows is judged at its mean size.
+			qj.nows = runMoments(qj.s, 4)
+		}
 	}
 	qj.edges = qj.edgeMoments()
 }

@@ -26,36 +26,27 @@ func (j *judging) picksOf(lay *layout, s Size, d posLaw) picks {
 		diffuse.cdf = uniformCDF
 	}
 	out := picks{law: d}
-	ps := phases(lay, s)
-	for _, ph := range ps {
-		sh := bucketShares(diffuse, lay, s, ph)
+	ns := nows(lay.unitName, lay.unit, s, 0)
+	for _, t := range ns {
+		sh := bucketShares(diffuse, lay, s.at(t), phaseOf(t, lay.unitName, lay.unit))
 		for b := range sh {
-			out.shares[b] += sh[b] / float64(len(ps))
+			out.shares[b] += sh[b] / float64(len(ns))
 		}
 	}
 	out.fill = fills(lay, s)
 	return out
 }
 
-// phases are how long the current time bucket of lay has run at the
-// moments the size is judged at.
-func phases(lay *layout, s Size) []time.Duration {
-	ns := nows(lay.unitName, lay.unit, s, 0)
-	ps := make([]time.Duration, len(ns))
-	for k, t := range ns {
-		ps[k] = phaseOf(t, lay.unitName, lay.unit)
-	}
-	return ps
-}
-
 // fills are how full each time bucket of lay is at size s, of a full
-// bucket's rows (fullRows), averaged over the moments it is judged at.
+// bucket's rows (fullRows), averaged over the moments it is judged at
+// (the table as it is at each: Size.at).
 func fills(lay *layout, s Size) [recent + 1]float64 {
 	var out [recent + 1]float64
-	ps := phases(lay, s)
-	for _, ph := range ps {
+	ns := nows(lay.unitName, lay.unit, s, 0)
+	for _, t := range ns {
+		ph := phaseOf(t, lay.unitName, lay.unit)
 		for b := range out {
-			out[b] += fillOf(lay, s, ph, b) / float64(len(ps))
+			out[b] += fillOf(lay, s.at(t), ph, b) / float64(len(ns))
 		}
 	}
 	return out

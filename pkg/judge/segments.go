@@ -21,9 +21,8 @@ type seg struct {
 }
 
 // window is the question's window in ages (event time before now) for an
-// entity picked at age pa: [lo, hi], within the table.
-func (qj *qjudge) window(now time.Time, pa time.Duration) (lo, hi time.Duration) {
-	span := qj.s.Span
+// entity picked at age pa: [lo, hi], within the table of span span.
+func (qj *qjudge) window(span time.Duration, now time.Time, pa time.Duration) (lo, hi time.Duration) {
 	q := qj.q
 	switch {
 	case q.WindowSpan() > 0:
@@ -44,12 +43,12 @@ func (qj *qjudge) window(now time.Time, pa time.Duration) (lo, hi time.Duration)
 	return max(lo, 0), min(hi, span)
 }
 
-// segments are the time buckets the plan reads at moment now for an
-// entity picked at age fraction age, newest first.
-func (qj *qjudge) segments(now time.Time, age float64) []seg {
-	span, lay := qj.s.Span, qj.lay
+// segments are the time buckets the plan reads at moment now, when the
+// table is s, for an entity picked at age fraction age, newest first.
+func (qj *qjudge) segments(s Size, now time.Time, age float64) []seg {
+	span, lay := s.Span, qj.lay
 	pa := time.Duration(age * float64(span))
-	lo, hi := qj.window(now, pa)
+	lo, hi := qj.window(span, now, pa)
 	bound := qj.acc.WindowBoundByRowKeys
 	if lay.unit <= 0 || (qj.acc.TimeUnit == "" && !qj.acc.AnyPK) {
 		if lay.unit > 0 { // the PartitionKey's time is computed: the picked entity's bucket
@@ -66,7 +65,7 @@ func (qj *qjudge) segments(now time.Time, age float64) []seg {
 		return []seg{{n: 1, dTable: span, dMatch: m, dRange: r, b: 0, picked: true}}
 	}
 	phase := phaseOf(now, lay.unitName, lay.unit)
-	oldest := span - time.Duration(float64(span)/math.Max(qj.s.Entities, 1)) // the first entity's age
+	oldest := span - time.Duration(float64(span)/math.Max(s.Entities, 1)) // the first entity's age
 	newest := lo
 	if lo > 0 && qj.q.WindowUnit() != "" {
 		newest++ // a calendar window ends before the first instant of the next unit

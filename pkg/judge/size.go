@@ -24,6 +24,25 @@ type Size struct {
 	AnyPhase bool
 }
 
+// at is the table at moment now of the window the figures are for (a
+// proof's run, over which the newest entity's time moves from Last by
+// Drift): Span and Entities are the table's at the window's middle; at
+// another moment it has grown or shrunk by the event time between, its
+// first entity staying where the seed put it, so its oldest rows keep
+// their place against the time buckets' bounds (a proof deletes
+// nothing: DepthSize). A table at any phase (the horizon) and one whose
+// event time does not move are the same at every moment.
+func (s Size) at(now time.Time) Size {
+	if s.AnyPhase || s.Drift <= 0 || s.Span <= 0 {
+		return s
+	}
+	d := now.Sub(s.Last.Add(s.Drift / 2))
+	per := s.perSec()
+	s.Span = max(s.Span+d, 1)
+	s.Entities = math.Max(s.Entities+per*d.Seconds(), 1)
+	return s
+}
+
 // perSec is the entities per second of event time (+Inf when event time
 // does not move).
 func (s Size) perSec() float64 {
@@ -49,11 +68,12 @@ func (in *Input) SeededSize() Size { return in.tableOf("seeded", float64(in.Seed
 // DepthSize is the table a proof judges: n entities seeded, then written
 // to at the peak over a warm-up and a measured run of d, the figures
 // being the run's mean (the table at the middle of the run; the newest
-// entity's time moving over the run).
+// entity's time moving over the run). The proof deletes nothing: its
+// table holds every entity written, whatever the retention.
 func (in *Input) DepthSize(n int64, warmup, d time.Duration) Size {
 	w := in.insertRate()
 	iv := in.Pop.Spec().Interval
-	s := in.tableOf("depth", float64(n)+w*(warmup+d/2).Seconds())
+	s := in.written("depth", float64(n)+w*(warmup+d/2).Seconds())
 	s.Last = in.Pop.Spec().Start.Add(time.Duration((float64(n) + w*warmup.Seconds() - 1) * float64(iv)))
 	s.Drift = time.Duration(w * d.Seconds() * float64(iv))
 	return s
@@ -62,14 +82,20 @@ func (in *Input) DepthSize(n int64, warmup, d time.Duration) Size {
 // tableOf is the table of the first n entities of the population (the
 // last retention of them, when one is set).
 func (in *Input) tableOf(name string, n float64) Size {
-	iv := in.Pop.Spec().Interval
-	span := time.Duration(n * float64(iv))
-	last := in.Pop.Spec().Start.Add(time.Duration(math.Max(n-1, 0) * float64(iv)))
-	if r := in.Opts.Retention; r > 0 && span > r {
-		n *= float64(r) / float64(span)
-		span = r
+	s := in.written(name, n)
+	if r := in.Opts.Retention; r > 0 && s.Span > r {
+		s.Entities *= float64(r) / float64(s.Span)
+		s.Span = r
 	}
-	return Size{Name: name, Entities: n, Span: span, Last: last}
+	return s
+}
+
+// written is the table of the first n entities of the population, all
+// of them kept.
+func (in *Input) written(name string, n float64) Size {
+	iv := in.Pop.Spec().Interval
+	last := in.Pop.Spec().Start.Add(time.Duration(math.Max(n-1, 0) * float64(iv)))
+	return Size{Name: name, Entities: n, Span: time.Duration(n * float64(iv)), Last: last}
 }
 
 // HorizonSize is the table after the horizon of event time at the
