@@ -11,21 +11,14 @@ import (
 // a window of d, as a client counts them: the largest of every
 // partition's compound Poisson count (mean Σ rate·e·t, variance
 // Σ rate·e²·t, t the share of the window its time bucket is current),
-// divided by d. Requests spanning partitions are no one partition's; a
-// new partition per entity takes its rows once.
+// divided by d. What a fan-out reads of a block of partitions at once is
+// one count common to the block (the block's largest is that count plus
+// the largest of its partitions' own). Requests spanning partitions are
+// no one partition's; a new partition per entity takes its rows once.
 func (f *Figures) BusiestOver(d time.Duration, share float64) (mean, sd float64) {
 	l := f.loads
 	secs := d.Seconds()
-	t := secs * share
-	var cs []count
-	for _, k := range l.keys() {
-		p := l.load(k)
-		if p.counted <= 0 {
-			continue
-		}
-		cs = append(cs, count{mean: p.counted * t, scale: p.sq / p.counted, n: l.mult(k)})
-	}
-	m, s := maxOf(cs)
+	m, s := maxOf(l.counts(secs*share, 1))
 	if rows := l.newRows; rows > m {
 		m, s = rows, 0
 	}
@@ -36,15 +29,38 @@ func (f *Figures) BusiestOver(d time.Duration, share float64) (mean, sd float64)
 // second of a window of d: the largest of d's seconds of every
 // partition (at least oneSecond, the busiest partition's in a second).
 func (f *Figures) PeakOver(d time.Duration, oneSecond float64) float64 {
-	l := f.loads
+	m, _ := maxOf(f.loads.counts(1, math.Max(d.Seconds(), 1)))
+	return math.Max(m, oneSecond)
+}
+
+// counts are the laws of the partitions' counts over t seconds, each
+// taken reps times (independent windows): a partition whose load has no
+// part read with others is one count; a block of partitions read
+// together by fan-outs is one count per block, the common part's plus
+// the largest of the block's own parts (its mean and variance the sums
+// of theirs).
+func (l *loads) counts(t, reps float64) []count {
 	var cs []count
 	for _, k := range l.keys() {
-		if p := l.load(k); p.counted > 0 {
-			cs = append(cs, count{mean: p.counted, scale: p.sq / p.counted, n: l.mult(k) * math.Max(d.Seconds(), 1)})
+		p := l.load(k)
+		if p.counted <= 0 {
+			continue
 		}
+		n := l.mult(k)
+		if p.block <= 1 || p.joint <= 0 || n < p.block || k.group < 0 {
+			cs = append(cs, count{mean: p.counted * t, scale: p.sq / p.counted, n: n * reps})
+			continue
+		}
+		own, ownSq := math.Max(p.counted-p.joint, 0), math.Max(p.sq-p.jointSq, 0)
+		var om, os float64
+		if own > 0 {
+			om, os = maxOf([]count{{mean: own * t, scale: ownSq / own, n: p.block}})
+		}
+		mean := p.joint*t + om
+		variance := p.jointSq*t + os*os
+		cs = append(cs, count{mean: mean, scale: variance / mean, n: n / p.block * reps})
 	}
-	m, _ := maxOf(cs)
-	return math.Max(m, oneSecond)
+	return cs
 }
 
 // TimeBucket is the event time one partition of template t spans: its

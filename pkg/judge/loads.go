@@ -26,6 +26,11 @@ type partLoad struct {
 	// sq is Σ rate·e² over the requests counting e entities each: the
 	// variance of the partition's count over a second (compound Poisson).
 	sq float64
+	// joint and jointSq are the part of counted and sq that a block of
+	// block partitions takes together: a question fanned out over hash
+	// buckets reads each of them at the same moment, so their counts rise
+	// and fall together and do not each add a chance to be the busiest.
+	joint, jointSq, block float64
 	// ru are the request units it is charged (Cosmos DB).
 	ru float64
 	// pass is the most rows one query visits in it at once (every page
@@ -102,6 +107,23 @@ func (l *loads) addTotals(k pkey, charged, counted, sq, ru float64) {
 	p.counted += counted
 	p.sq += sq
 	p.ru += ru
+}
+
+// addJoint notes that counted entities a second of each partition of k
+// (already added by addTotals), with the sum sq of their squares, are
+// read by questions that read block of its partitions at once. Blocks
+// of different sizes on one key are taken as the smallest (the least
+// shared, the larger expected maximum).
+func (l *loads) addJoint(k pkey, counted, sq, block float64) {
+	p := l.parts[k]
+	if p == nil || !(counted > 0) || block <= 1 {
+		return
+	}
+	p.joint += counted
+	p.jointSq += sq
+	if p.block == 0 || block < p.block {
+		p.block = block
+	}
 }
 
 // pass notes queries visiting rows of each partition of k at once, rate
@@ -220,6 +242,8 @@ func (l *loads) load(k pkey) partLoad {
 	if k.group < 0 {
 		if b := l.parts[l.atoms[-1-k.group].base]; b != nil {
 			p.charged, p.counted, p.sq, p.ru = p.charged+b.charged, p.counted+b.counted, p.sq+b.sq, p.ru+b.ru
+			// An atom is one partition: what it shares with its group's
+			// others is taken as its own (joint is the atom's alone).
 			p.reqs, p.debt = p.reqs+b.reqs, p.debt+b.debt
 			if b.debtOf != nil {
 				m := maps.Clone(b.debtOf)
