@@ -212,11 +212,12 @@ func (a *Advice) Plan(ctx context.Context, o ProofOptions) (*Proof, error) {
 		}
 		in.predictRun(r, depth, warmup, d)
 	}
-	m, sd := rc.depth.BusiestOver(d, in.windowShare(rc.cand, depth, warmup, d))
+	shares := in.windowShares(rc.cand, depth, warmup, d)
+	m, sd := rc.depth.BusiestOver(d, shares)
 	p.DurationS = d.Seconds()
 	p.EventTime = rc.depth.EventTime
 	p.Tolerance = math.Max(MaxOff, sigmas*sd/math.Max(m, 1e-9))
-	p.DurationWhy = durationWhy(d, m, sd, p.Tolerance, o.Duration > 0, in.windowShare(rc.cand, depth, warmup, d)) + questionsWhy(rc.Questions, d)
+	p.DurationWhy = durationWhy(d, m, sd, p.Tolerance, o.Duration > 0, shares.Of(rc.depth.BusiestTable())) + questionsWhy(rc.Questions, d)
 	return p, nil
 }
 
@@ -277,8 +278,8 @@ func durationWhy(d time.Duration, m, sd, tolerance float64, given bool, share fl
 // checked with.
 func (in *Input) predictRun(r *ProofRun, depth int64, warmup, d time.Duration) {
 	f := r.depth
-	mean, sd := f.BusiestOver(d, in.windowShare(r.cand, depth, warmup, d))
-	peak, _ := f.BusiestOver(time.Second, 1)
+	mean, sd := f.BusiestOver(d, in.windowShares(r.cand, depth, warmup, d))
+	peak, _ := f.BusiestOver(time.Second, nil)
 	r.Predicted = ProofFigures{BusiestPartition: f.BusiestPartition, BusiestEntitiesPerSec: mean, BusiestSD: sd, PeakEntitiesPerSec: f.PeakOver(d, peak)}
 	r.Questions = nil
 	for _, q := range f.Questions {
@@ -340,7 +341,7 @@ func (in *Input) duration(r *ProofRun, depth int64, warmup time.Duration) time.D
 	longest := proofDurations[len(proofDurations)-1] * time.Second
 	for _, s := range proofDurations {
 		d = s * time.Second
-		m, sd := r.depth.BusiestOver(d, in.windowShare(r.cand, depth, warmup, d))
+		m, sd := r.depth.BusiestOver(d, in.windowShares(r.cand, depth, warmup, d))
 		ok := sigmas*sd <= MaxOff*m || m < CoolShare*in.PartitionTarget()
 		for _, q := range r.depth.Questions {
 			pq := ProofQuestion{PredictedRequests: q.RequestsPerQuestion, PredictedRowsVisited: q.RowsVisitedPerQuestion, PredictedPerSecond: q.PerSec,

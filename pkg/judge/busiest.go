@@ -15,10 +15,12 @@ import (
 // one count common to the block (the block's largest is that count plus
 // the largest of its partitions' own). Requests spanning partitions are
 // no one partition's; a new partition per entity takes its rows once.
-func (f *Figures) BusiestOver(d time.Duration, share float64) (mean, sd float64) {
+// Each table's partitions count for the share of the window its time
+// bucket is current (shares; 1 for a table it does not name).
+func (f *Figures) BusiestOver(d time.Duration, shares Shares) (mean, sd float64) {
 	l := f.loads
 	secs := d.Seconds()
-	m, s := maxOf(l.counts(secs*share, 1))
+	m, s := maxOf(l.counts(secs, 1, shares))
 	if rows := l.newRows; rows > m {
 		m, s = rows, 0
 	}
@@ -29,23 +31,48 @@ func (f *Figures) BusiestOver(d time.Duration, share float64) (mean, sd float64)
 // second of a window of d: the largest of d's seconds of every
 // partition (at least oneSecond, the busiest partition's in a second).
 func (f *Figures) PeakOver(d time.Duration, oneSecond float64) float64 {
-	m, _ := maxOf(f.loads.counts(1, math.Max(d.Seconds(), 1)))
+	m, _ := maxOf(f.loads.counts(1, math.Max(d.Seconds(), 1), nil))
 	return math.Max(m, oneSecond)
 }
 
-// counts are the laws of the partitions' counts over t seconds, each
-// taken reps times (independent windows): a partition whose load has no
+// Shares are, by table ("" the main table, else an index table's name),
+// the largest share of a window that one time bucket of its
+// PartitionKey is current for: under a minute bucket, a window of 120 s
+// lets each partition take its writes for 60 s of it.
+type Shares map[string]float64
+
+// Of is table t's share (1 when s does not name it).
+func (s Shares) Of(t string) float64 {
+	if v, ok := s[t]; ok {
+		return v
+	}
+	return 1
+}
+
+// BusiestTable is the table of the partition charged the most ("" the
+// main table).
+func (f *Figures) BusiestTable() string {
+	if k, _, ok := f.loads.busiest(); ok {
+		return f.loads.lays[k.lay].table
+	}
+	return ""
+}
+
+// counts are the laws of the partitions' counts over secs seconds (each
+// table's share of them), each taken reps times (independent windows): a
+// partition whose load has no
 // part read with others is one count; a block of partitions read
 // together by fan-outs is one count per block, the common part's plus
 // the largest of the block's own parts (its mean and variance the sums
 // of theirs).
-func (l *loads) counts(t, reps float64) []count {
+func (l *loads) counts(secs, reps float64, shares Shares) []count {
 	var cs []count
 	for _, k := range l.keys() {
 		p := l.load(k)
 		if p.counted <= 0 {
 			continue
 		}
+		t := secs * shares.Of(l.lays[k.lay].table)
 		n := l.mult(k)
 		if p.block <= 1 || p.joint <= 0 || n < p.block || k.group < 0 {
 			cs = append(cs, count{mean: p.counted * t, scale: p.sq / p.counted, n: n * reps})

@@ -34,7 +34,7 @@ func TestBusiestOverFanOutIsCommonToItsBuckets(t *testing.T) {
 		l.addJoint(k, tn.questions*rows, tn.questions*rows*rows, hashes)
 	}
 	f := &Figures{loads: l}
-	mean, sd := f.BusiestOver(time.Duration(secs*float64(time.Second)), 1)
+	mean, sd := f.BusiestOver(time.Duration(secs*float64(time.Second)), nil)
 
 	const draws = 5000
 	st := keygen.NewStream(36, 1)
