@@ -114,7 +114,10 @@ func adviseJSON(t *testing.T, args ...string) (int, adviceDoc, string) {
 func TestAdviseProvesReadyScenarios(t *testing.T) {
 	// order-screen's screen is asked 0.01 times a second: a run of 120 s
 	// asks it about once, and its requests and rows visited are checked.
-	longer := map[string][]string{"order-screen": {"--proof-duration", "120s"}}
+	// blog-posts' busiest partition is the current hour, which takes its
+	// share of the latest(0.99) ranges (78% at 1,000,000 entities, not
+	// all): over 30 s its count is within 4% of the prediction.
+	longer := map[string][]string{"order-screen": {"--proof-duration", "120s"}, "blog-posts": {"--proof-duration", "30s"}}
 	for _, c := range []struct {
 		file string
 		pk   func(string) bool
@@ -131,6 +134,7 @@ func TestAdviseProvesReadyScenarios(t *testing.T) {
 		{"sparse-feed", func(pk string) bool { return pk == "{user}" }},
 		{"notifications", func(pk string) bool { return pk == "{user}" }},
 		{"order-screen", func(pk string) bool { return pk == "{order}" }},
+		{"blog-posts", func(pk string) bool { return pk == "{time:yyyy-MM-dd-HH}" }},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			// On the bubble's fake clock the client is never late: a second

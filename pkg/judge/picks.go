@@ -49,15 +49,6 @@ func moving(d keygen.Distribution) bool {
 
 func uniformCDF(x float64) float64 { return clamp01(x) }
 
-// newestCDF is the law of picks of the newest entity: every one at age 0
-// (ages are measured in (lo, hi]).
-func newestCDF(x float64) float64 {
-	if x <= 0 {
-		return 0
-	}
-	return 1
-}
-
 func clamp01(x float64) float64 { return math.Max(0, math.Min(1, x)) }
 
 // positions is d's law over a table of size s, written to at w entities
@@ -65,8 +56,8 @@ func clamp01(x float64) float64 { return math.Max(0, math.Min(1, x)) }
 func (in *Input) positions(d keygen.Distribution, s Size, w float64) posLaw {
 	n := math.Max(s.Entities, 1)
 	if moving(d) && w > 0 {
-		if _, ok := d.(*keygen.Latest); ok {
-			return posLaw{diffuse: 1, cdf: newestCDF}
+		if lt, ok := d.(*keygen.Latest); ok {
+			return posLaw{diffuse: 1, cdf: newLatestLaw(lt.S, n).cdf}
 		}
 		return posLaw{diffuse: 1, cdf: uniformCDF}
 	}
@@ -115,6 +106,10 @@ func favoured(d keygen.Distribution, n int64) posLaw {
 		return 0
 	})
 	out := posLaw{diffuse: 1, cdf: uniformCDF}
+	if lt, ok := d.(*keygen.Latest); ok {
+		// Its atoms are the newest ranks; the rest keep latest's law.
+		out.cdf = newLatestLaw(lt.S, float64(n)).beyond(float64(min(atoms, len(idx))))
+	}
 	for _, i := range idx[:min(atoms, len(idx))] {
 		out.atoms = append(out.atoms, atom{index: int64(i), p: probs[i], age: float64(n-1-int64(i)) / float64(n)})
 		out.diffuse -= probs[i]
