@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/judge"
+	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
@@ -69,7 +71,12 @@ func (in *Input) why(c *Candidate, all []*Candidate) []string {
 		add("%s: %s%s", q.Name, planWords(q, seededOf(p, k)), ru)
 	}
 	if !p.Monotonic && p.WriteEntitiesPerSec > 0 {
-		add("new PartitionKeys do not all land beyond the existing ones, so inserts are not funnelled to one range partition")
+		if b := in.leadingBucket(c); b > 0 {
+			add("a new PartitionKey each %s lands beyond the existing ones and takes every insert until the next: the inserts (%s entities/s) go to one partition at a time, counted in its busiest load above, not spread over new keys on one range partition",
+				judge.UnitName(b), textfit.Rate(p.WriteEntitiesPerSec))
+		} else {
+			add("new PartitionKeys do not all land beyond the existing ones, so inserts are not funnelled to one range partition")
+		}
 	}
 	if d := p.Deletion; d != nil {
 		add("with data kept %s, %s", d.Retention, in.deletionCompared(c, all))
@@ -258,4 +265,19 @@ func article(word string) string {
 		return "an"
 	}
 	return "a"
+}
+
+// leadingBucket is the time bucket c's PartitionKey begins with (its
+// first piece that is not literal), or 0.
+func (in *Input) leadingBucket(c *Candidate) time.Duration {
+	for _, p := range c.Scheme.PK.Parts() {
+		if p.Kind == keygen.PartLiteral {
+			continue
+		}
+		if in.TimeBucketed(p) {
+			return in.TimeBucket(c.Scheme.PK)
+		}
+		return 0
+	}
+	return 0
 }
