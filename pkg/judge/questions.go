@@ -45,6 +45,12 @@ type qjudge struct {
 	// share).
 	scan      []ptype
 	scanKinds map[uint64]int
+	// scratch, per and segs are memory reused from one eval to the next
+	// (cost.go, segments.go).
+	scratch *eval
+	per     [][2]float64
+	segs    []seg
+	poisson map[poissonKey]float64 // minPoisson's, by its arguments
 }
 
 // questions asks every question at size s and puts each on the
