@@ -71,6 +71,9 @@ type loads struct {
 	// their loads.
 	sorted  []pkey
 	sortedP []*partLoad
+	// lastK and lastP are the key at last asked and its load.
+	lastK pkey
+	lastP *partLoad
 }
 
 func newLoads(lays []*layout, s Size, target, cap float64) *loads {
@@ -83,16 +86,36 @@ func (l *loads) add(k pkey, rate, charged, counted, ru float64) {
 	if !(rate > 0) || math.IsInf(rate, 0) {
 		return
 	}
-	p := l.parts[k]
-	if p == nil {
-		p = &partLoad{}
-		l.parts[k] = p
-	}
+	p := l.part(k)
 	p.charged += rate * charged
 	p.counted += rate * counted
 	p.sq += rate * counted * counted
 	p.ru += rate * ru
 	p.reqs += rate
+}
+
+// at is parts[k] (nil when k has no load), the last key asked
+// remembered: one ask's reads put several figures on a key in a row.
+func (l *loads) at(k pkey) *partLoad {
+	if l.lastP != nil && l.lastK == k {
+		return l.lastP
+	}
+	p := l.parts[k]
+	if p != nil {
+		l.lastK, l.lastP = k, p
+	}
+	return p
+}
+
+// part is parts[k], added empty if k has none.
+func (l *loads) part(k pkey) *partLoad {
+	p := l.at(k)
+	if p == nil {
+		p = &partLoad{}
+		l.parts[k] = p
+		l.lastK, l.lastP = k, p
+	}
+	return p
 }
 
 // addTotals adds to each partition of k the entities charged and counted
@@ -102,11 +125,7 @@ func (l *loads) addTotals(k pkey, charged, counted, sq, ru float64) {
 	if !(charged > 0 || counted > 0) {
 		return
 	}
-	p := l.parts[k]
-	if p == nil {
-		p = &partLoad{}
-		l.parts[k] = p
-	}
+	p := l.part(k)
 	p.charged += charged
 	p.counted += counted
 	p.sq += sq
@@ -148,11 +167,7 @@ func (l *loads) passes(k pkey, most, overRate, rate float64, what string) {
 	if !(most > 0) || !(rate > 0) {
 		return // a question the mix does not ask visits nothing
 	}
-	p := l.parts[k]
-	if p == nil {
-		p = &partLoad{}
-		l.parts[k] = p
-	}
+	p := l.part(k)
 	if most > p.pass {
 		p.pass, p.passOf = most, what
 	}
@@ -167,7 +182,10 @@ func (l *loads) passes(k pkey, most, overRate, rate float64, what string) {
 
 // reads adds rate requests a second on each partition of k.
 func (l *loads) reads(k pkey, rate float64) {
-	if p := l.parts[k]; p != nil && rate > 0 {
+	if !(rate > 0) {
+		return
+	}
+	if p := l.at(k); p != nil {
 		p.reqs += rate
 	}
 }

@@ -51,6 +51,7 @@ type qjudge struct {
 	per     [][2]float64
 	segs    []seg
 	poisson map[poissonKey]float64 // minPoisson's, by its arguments
+	comps   []int32                // the block noComp cuts asks' comps from
 }
 
 // questions asks every question at size s and puts each on the
