@@ -25,6 +25,10 @@ type specOf struct {
 	spec    keygen.SchemeSpec
 	pattern string
 	err     error
+	// scheme is spec compiled, and checked the check of its keys, when
+	// making it unique left it as it was (nil otherwise).
+	scheme  *keygen.Scheme
+	checked keygen.CheckResult
 }
 
 // run is one scheme's judgement, done or under way: done is closed once
@@ -65,7 +69,7 @@ func (g *generator) spec(f form) specOf {
 	g.mu.Unlock()
 	if !ok {
 		// Two asking at once both work it out, to the same spec.
-		u.spec, u.err = g.in.unique(spec)
+		u.spec, u.scheme, u.checked, u.err = g.in.uniqueChecked(spec)
 		if u.err != nil {
 			u.err = fmt.Errorf("candidate %s: %w", name, u.err)
 		}
@@ -86,7 +90,7 @@ func runKey(spec keygen.SchemeSpec) string {
 // judged is the judgement of the scheme named key, which compile makes:
 // the one done, or under way (waited for), or else judged now by the
 // caller with ctx.
-func (g *generator) judged(ctx context.Context, key string, compile func() (*keygen.Scheme, error)) *run {
+func (g *generator) judged(ctx context.Context, key string, compile func() (*keygen.Scheme, *keygen.CheckResult, error)) *run {
 	g.mu.Lock()
 	r, mine := g.runs[key], false
 	if r == nil {
@@ -95,8 +99,13 @@ func (g *generator) judged(ctx context.Context, key string, compile func() (*key
 	}
 	g.mu.Unlock()
 	if mine {
-		if r.scheme, r.err = compile(); r.err == nil {
-			r.p, r.err = g.in.Judge(ctx, r.scheme)
+		var checked *keygen.CheckResult
+		if r.scheme, checked, r.err = compile(); r.err == nil {
+			if checked != nil {
+				r.p, r.err = g.in.JudgeChecked(ctx, r.scheme, *checked)
+			} else {
+				r.p, r.err = g.in.Judge(ctx, r.scheme)
+			}
 		}
 		close(r.done)
 	}
@@ -111,15 +120,22 @@ func (g *generator) judgement(ctx context.Context, c *Candidate) *run {
 	if c.Scheme != nil {
 		key = fmt.Sprintf("\x01own %p", c.Scheme)
 	}
-	return g.judged(ctx, key, func() (*keygen.Scheme, error) {
+	return g.judged(ctx, key, func() (*keygen.Scheme, *keygen.CheckResult, error) {
 		if c.Scheme != nil {
-			return c.Scheme, nil
+			return c.Scheme, nil, nil
+		}
+		// A spec made unique unchanged was compiled and checked then.
+		g.mu.Lock()
+		u, ok := g.specs[key]
+		g.mu.Unlock()
+		if ok && u.scheme != nil && runKey(u.spec) == key {
+			return u.scheme, &u.checked, nil
 		}
 		s, err := keygen.CompileScheme(g.in.Pop, c.Spec)
 		if err != nil {
-			return nil, fmt.Errorf("candidate %s: %w", c.Spec.Name, err)
+			return nil, nil, fmt.Errorf("candidate %s: %w", c.Spec.Name, err)
 		}
-		return s, nil
+		return s, nil, nil
 	})
 }
 
