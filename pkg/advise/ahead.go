@@ -63,6 +63,13 @@ func (g *generator) spec(f form) specOf {
 		pattern += ", index " + strings.Join(names, ", ")
 	}
 	spec := keygen.SchemeSpec{Name: name, PartitionKey: k.template(), RowKey: rk.template, Rows: rk.rows, Indexes: ix}
+	if g.in.serial {
+		u := specOf{pattern: pattern}
+		if u.spec, u.err = g.in.unique(spec); u.err != nil {
+			u.err = fmt.Errorf("candidate %s: %w", name, u.err)
+		}
+		return u
+	}
 	key := runKey(spec)
 	g.mu.Lock()
 	u, ok := g.specs[key]
@@ -116,6 +123,9 @@ func (g *generator) judged(ctx context.Context, key string, compile func() (*key
 // judgement is candidate c's judgement (compiling its scheme from its
 // spec unless it has one, as the scenario's own do).
 func (g *generator) judgement(ctx context.Context, c *Candidate) *run {
+	if g.in.serial {
+		return g.serialJudgement(ctx, c)
+	}
 	key := runKey(c.Spec)
 	if c.Scheme != nil {
 		key = fmt.Sprintf("\x01own %p", c.Scheme)
@@ -147,7 +157,11 @@ func (g *generator) ahead(fs []form) func() {
 	ctx, cancel := context.WithCancel(g.ctx)
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
+	workers := runtime.GOMAXPROCS(0)
+	if g.in.serial {
+		workers = 0
+	}
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -197,4 +211,18 @@ func (g *generator) aheadBuild(ctx context.Context, f form) *Candidate {
 	}
 	c.Prediction = r.p
 	return c
+}
+
+// serialJudgement is candidate c's judgement made now, as the generator
+// made it before workers judged ahead: the reference for them.
+func (g *generator) serialJudgement(ctx context.Context, c *Candidate) *run {
+	r := &run{scheme: c.Scheme}
+	if r.scheme == nil {
+		if r.scheme, r.err = keygen.CompileScheme(g.in.Pop, c.Spec); r.err != nil {
+			r.err = fmt.Errorf("candidate %s: %w", c.Spec.Name, r.err)
+			return r
+		}
+	}
+	r.p, r.err = g.in.Judge(ctx, r.scheme)
+	return r
 }
