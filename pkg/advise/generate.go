@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
 )
@@ -27,6 +28,11 @@ type generator struct {
 	// hot are the generated candidates over the headroom, to spread over
 	// hash buckets once every form is judged.
 	hot []*Candidate
+	// mu guards specs, the forms' specs by runKey before they are made
+	// unique, and runs, the judgements by runKey (ahead.go).
+	mu    sync.Mutex
+	specs map[string]specOf
+	runs  map[string]*run
 }
 
 // maxSearches is how many hot candidates, the cheapest to ask first, are
@@ -37,7 +43,13 @@ const maxSearches = 8
 // schemes, and returns them all (own first), each with its prediction and
 // its problems.
 func (in *Input) Candidates(ctx context.Context) ([]*Candidate, error) {
-	g := &generator{ctx: ctx, in: in, seen: map[string]*Candidate{}, names: map[string]bool{}, inherit: in.mixIndexes()}
+	g := &generator{ctx: ctx, in: in, seen: map[string]*Candidate{}, names: map[string]bool{}, inherit: in.mixIndexes(),
+		specs: map[string]specOf{}, runs: map[string]*run{}}
+	var fs []form
+	for _, rk := range in.rowKeys() {
+		fs = append(fs, g.formsOf(rk)...)
+	}
+	defer g.ahead(fs)()
 	for i, s := range in.Own {
 		c := &Candidate{Spec: in.Scenario.SchemeSpec(i), Own: true, Pattern: "the scenario's own", Scheme: s}
 		if err := g.judge(c); err != nil {
@@ -45,8 +57,8 @@ func (in *Input) Candidates(ctx context.Context) ([]*Candidate, error) {
 		}
 		g.add(c)
 	}
-	for _, rk := range in.rowKeys() {
-		if err := g.forms(rk); err != nil {
+	for _, f := range fs {
+		if err := g.try(f); err != nil {
 			return nil, err
 		}
 	}
@@ -73,8 +85,9 @@ type form struct {
 	ix []indexDesign
 }
 
-// forms generates every PartitionKey form with RowKey rk.
-func (g *generator) forms(rk rowKey) error {
+// formsOf is every PartitionKey form with RowKey rk, in the order they
+// are judged.
+func (g *generator) formsOf(rk rowKey) []form {
 	in := g.in
 	var bases []pkSpec
 	for _, f := range in.keyFields() {
@@ -91,14 +104,13 @@ func (g *generator) forms(rk rowKey) error {
 			}
 		}
 	}
+	var out []form
 	for _, b := range bases {
 		for _, k := range g.sized(b) {
-			if err := g.try(form{k: k, rk: rk}); err != nil {
-				return err
-			}
+			out = append(out, form{k: k, rk: rk})
 		}
 	}
-	return nil
+	return out
 }
 
 // sized turns a base form into the forms worth judging: a field alone,
@@ -178,55 +190,28 @@ func (g *generator) try(f form) error {
 // the mix reads besides its own), or returns the one judged before with
 // the same templates.
 func (g *generator) build(f form) (*Candidate, error) {
-	k, rk := f.k, f.rk
-	name := k.name()
-	if rk.label != "" {
-		name += "-" + rk.label
+	sp := g.spec(f)
+	if sp.err != nil {
+		return nil, sp.err
 	}
-	pattern := k.pattern() + ", RowKey " + rk.template
-	if len(rk.rows) > 0 {
-		pattern += " and a secondary row " + strings.Join(rk.rows, ", ")
-	}
-	var names []string
-	ix := append([]keygen.IndexSpec(nil), g.inherit...)
-	for _, d := range f.ix {
-		x := d.spec()
-		names = append(names, d.label())
-		ix = append(ix, x)
-	}
-	if len(names) > 0 {
-		name += "+" + strings.Join(names, "+")
-		pattern += ", index " + strings.Join(names, ", ")
-	}
-	spec := keygen.SchemeSpec{Name: name, PartitionKey: k.template(), RowKey: rk.template, Rows: rk.rows, Indexes: ix}
-	spec, err := g.in.unique(spec)
-	if err != nil {
-		return nil, fmt.Errorf("candidate %s: %w", name, err)
-	}
+	spec, pattern := sp.spec, sp.pattern
 	if c := g.seen[signature(spec)]; c != nil {
 		if c.form == nil {
 			c.form = &f // one of the scenario's own: its buckets can be searched like a generated form's
 		}
 		return c, nil
 	}
-	c := &Candidate{Spec: spec, Pattern: pattern, Buckets: k.buckets, Unit: k.unit, form: &f}
+	c := &Candidate{Spec: spec, Pattern: pattern, Buckets: f.k.buckets, Unit: f.k.unit, form: &f}
 	return c, g.judge(c)
 }
 
 // judge compiles and judges c and says its problems.
 func (g *generator) judge(c *Candidate) error {
-	if c.Scheme == nil {
-		s, err := keygen.CompileScheme(g.in.Pop, c.Spec)
-		if err != nil {
-			return fmt.Errorf("candidate %s: %w", c.Spec.Name, err)
-		}
-		c.Scheme = s
+	r := g.judgement(g.ctx, c)
+	if r.err != nil {
+		return r.err
 	}
-	p, err := g.in.Judge(g.ctx, c.Scheme)
-	if err != nil {
-		return err
-	}
-	c.Prediction = p
+	c.Scheme, c.Prediction = r.scheme, r.p
 	c.Problems = g.in.problems(c)
 	return nil
 }

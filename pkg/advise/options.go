@@ -49,6 +49,9 @@ var ErrInput = errors.New("advise")
 type Input struct {
 	*judge.Input
 	Opts Options
+	// serial judges the candidates one by one, with no workers ahead
+	// (ahead.go): what the workers' advice must equal.
+	serial bool
 }
 
 // Prepare compiles a validated scenario for advising with opts.

@@ -85,16 +85,25 @@ func (in *Input) uniqueField(q *question.Question) string {
 // validate checks finds two entities with the same keys: it appends the
 // entity's GUID, which keeps the order the RowKey starts with.
 func (in *Input) unique(spec keygen.SchemeSpec) (keygen.SchemeSpec, error) {
+	spec, _, _, err := in.uniqueChecked(spec)
+	return spec, err
+}
+
+// uniqueChecked is unique, and when the spec is unchanged its compiled
+// scheme and the check of its keys that the judge makes (nil when
+// changed).
+func (in *Input) uniqueChecked(spec keygen.SchemeSpec) (keygen.SchemeSpec, *keygen.Scheme, keygen.CheckResult, error) {
 	s, err := keygen.CompileScheme(in.Pop, spec)
 	if err != nil {
-		return spec, err
+		return spec, nil, keygen.CheckResult{}, err
 	}
 	res, err := s.Check(in.Pop, max(in.Seeded, 1))
 	if err != nil {
-		return spec, err
+		return spec, nil, res, err
 	}
 	if res.Collisions > 0 {
 		spec.RowKey += "_{guid}"
+		return spec, nil, res, nil
 	}
-	return spec, nil
+	return spec, s, res, nil
 }

@@ -27,7 +27,8 @@ type ask struct {
 	// age is a favoured entity's age fraction (-1 for the law's).
 	age float64
 	// reps are one value (its index) of each known field's bin, by
-	// field name: where the main rows an index points at are.
+	// field name: where the main rows an index points at are (nil for a
+	// plan that fetches none).
 	reps map[string]int
 }
 
@@ -61,17 +62,19 @@ func (qj *qjudge) asks(pl posLaw) []ask {
 	for prec := binPrecision - 1; prec >= 1 && combos(fields) > maxAsks; prec-- {
 		fields = qj.askFields(prec)
 	}
-	var out []ask
+	out := make([]ask, 0, int(math.Min(combos(fields), maxAsks)))
 	diffuse := pl.diffuse
 	if len(qj.q.Picks()) > 0 {
 		diffuse = 1 // a pick draws its values by its own law
 	}
 	idx := make([]int, len(fields))
 	for {
-		a := ask{weight: diffuse, pv: 1, comp: qj.noComp(), perSkeleton: diffuse, age: -1, reps: map[string]int{}}
+		a := ask{weight: diffuse, pv: 1, comp: qj.noComp(), perSkeleton: diffuse, age: -1, reps: qj.newReps()}
 		for k, f := range fields {
 			b := f.bins[idx[k]]
-			a.reps[f.law.name] = b.rep
+			if a.reps != nil {
+				a.reps[f.law.name] = b.rep
+			}
 			a.weight *= b.n * b.pa
 			a.perSkeleton *= b.pa
 			if !b.identity {
@@ -110,9 +113,25 @@ func combos(fields []askField) float64 {
 	return n
 }
 
-// noComp is a component per layout field, none fixed.
+// newReps is an ask's empty reps when the plan fetches main rows (the
+// only reader of them: mainComp), else nil.
+func (qj *qjudge) newReps() map[string]int {
+	if !qj.acc.Fetches {
+		return nil
+	}
+	return map[string]int{}
+}
+
+// noComp is a component per layout field, none fixed (cut from a block
+// shared by the question's asks: allocating each alone was most of the
+// judge's garbage).
 func (qj *qjudge) noComp() []int32 {
-	c := make([]int32, len(qj.lay.fields))
+	n := len(qj.lay.fields)
+	if len(qj.comps) < n {
+		qj.comps = make([]int32, 1024*n)
+	}
+	c := qj.comps[:n:n]
+	qj.comps = qj.comps[n:]
 	for k := range c {
 		c[k] = -1
 	}
@@ -183,7 +202,7 @@ func (qj *qjudge) favouredAsks(pl posLaw, fields []askField) []ask {
 	var e keygen.Entity
 	for _, at := range pl.atoms {
 		qj.j.in.Pop.Entity(at.index, &e)
-		a := ask{weight: at.p, pv: 1, comp: qj.noComp(), perSkeleton: at.p, age: at.age, reps: map[string]int{}}
+		a := ask{weight: at.p, pv: 1, comp: qj.noComp(), perSkeleton: at.p, age: at.age, reps: qj.newReps()}
 		for _, f := range fields {
 			v, _ := qj.j.in.Pop.Value(&e, f.law.name)
 			vi := qj.j.in.valueIndex(f.law, v)
@@ -192,7 +211,9 @@ func (qj *qjudge) favouredAsks(pl posLaw, fields []askField) []ask {
 				break
 			}
 			a.pv *= f.law.support.Probs[vi]
-			a.reps[f.law.name] = vi
+			if a.reps != nil {
+				a.reps[f.law.name] = vi
+			}
 			if f.lf >= 0 {
 				a.comp[f.lf] = qj.lay.compOf(f.lf, vi)
 			}

@@ -105,6 +105,8 @@ type eval struct {
 	partitions, requests, rounds, visited, returned, gets float64
 	hits                                                  []hit
 	at                                                    map[int]int // hits by partition kind and bucket, when many
+	// spare is an emptied map for at, kept from an eval used before.
+	spare map[int]int
 	// squares are the figures' mean squares, for an eval merged over
 	// moments and ages (their spread from question to question).
 	squares [6]float64
@@ -164,7 +166,9 @@ func (e *eval) hitOf(t int, b int32) *hit {
 	}
 	e.hits = append(e.hits, hit{t: t, b: b})
 	if e.at == nil && len(e.hits) > 16 {
-		e.at = make(map[int]int, 64)
+		if e.at, e.spare = e.spare, nil; e.at == nil {
+			e.at = make(map[int]int, 64)
+		}
 		for i, h := range e.hits {
 			e.at[h.t*(recent+1)+int(h.b)] = i
 		}
@@ -243,7 +247,8 @@ func (qj *qjudge) evalMemo(a ask, ts []ptype, ages []float64) *eval {
 	}
 	for _, now := range qj.edges {
 		for _, age := range ages {
-			for _, h := range qj.eval(ts, qj.s.at(now), now, age).hits {
+			e := qj.eval(ts, qj.s.at(now), now, age)
+			for _, h := range e.hits {
 				m := all.hitOf(h.t, h.b)
 				m.most = math.Max(m.most, h.most)
 			}
@@ -255,8 +260,10 @@ func (qj *qjudge) evalMemo(a ask, ts []ptype, ages []float64) *eval {
 
 // eval is the cost of reading partitions ts at moment now, when the
 // table is s, for an entity picked at age fraction age.
+// The eval is qj's scratch one, valid until the next call.
 func (qj *qjudge) eval(ts []ptype, s Size, now time.Time, age float64) *eval {
-	e := &eval{cap: qj.l.cap}
+	e := qj.scratch.reset(qj.l.cap)
+	qj.scratch = e
 	switch {
 	case qj.plan.Kind == question.Point:
 		e.partitions, e.requests, e.rounds, e.visited, e.returned, e.gets = 1, 1, 1, 1, 1, 1
@@ -278,6 +285,21 @@ func (qj *qjudge) eval(ts []ptype, s Size, now time.Time, age float64) *eval {
 		e.visited += e.returned
 		e.partitions += qj.j.distinctMain(e.returned)
 	}
+	return e
+}
+
+// reset empties e for reuse (a new one when e is nil), keeping its
+// memory, and returns it.
+func (e *eval) reset(cap float64) *eval {
+	if e == nil {
+		return &eval{cap: cap}
+	}
+	hits, spare := e.hits[:0], e.spare
+	if e.at != nil {
+		spare = e.at
+		clear(spare)
+	}
+	*e = eval{cap: cap, hits: hits, spare: spare}
 	return e
 }
 
@@ -373,7 +395,7 @@ type bucketCost struct {
 }
 
 func (qj *qjudge) bucketCost(ts []ptype, s Size, g seg, totalMult float64) bucketCost {
-	var c bucketCost
+	c := bucketCost{per: qj.per[:0]}
 	longest := 0.0
 	for _, t := range ts {
 		r := s.within(g.dRange) * t.share * qj.rowsFactor
@@ -412,6 +434,7 @@ func (qj *qjudge) bucketCost(ts []ptype, s Size, g seg, totalMult float64) bucke
 	if totalMult <= 1 {
 		c.rounds = c.reqs
 	}
+	qj.per = c.per // reused by the next bucket's (read uses c.per before)
 	return c
 }
 
@@ -421,12 +444,12 @@ func (qj *qjudge) bucketCost(ts []ptype, s Size, g seg, totalMult float64) bucke
 // (visiting the rows up to the top-th match).
 func (qj *qjudge) query(r, m, me float64) (reqs, visited, rows, ents float64) {
 	if qj.top > 0 {
-		rows = minPoisson(qj.top, m)
+		rows = qj.minPoisson(qj.top, m)
 		visited = r
 		if m > 0 {
 			visited = math.Min(r, rows*r/m)
 		}
-		ents = minPoisson(qj.top, me)
+		ents = qj.minPoisson(qj.top, me)
 		page := math.Min(float64(qj.top), 1000)
 		return math.Max(1, math.Ceil(math.Max(rows/page, visited/100_000)-1e-9)), visited, rows, ents
 	}
@@ -460,4 +483,25 @@ func (qj *qjudge) attribute(a ask, ts []ptype, e *eval) {
 	if qj.acc.Fetches && e.returned > 0 {
 		qj.fetch[compKey(qj.j.mainComp(qj.q, a))] += qj.rate * a.weight * e.returned
 	}
+}
+
+// minPoisson is minPoisson(k, mean), remembered: a question's queries
+// ask it again and again of the same rows.
+func (qj *qjudge) minPoisson(k int, mean float64) float64 {
+	key := poissonKey{k, math.Float64bits(mean)}
+	if v, ok := qj.poisson[key]; ok {
+		return v
+	}
+	v := minPoisson(k, mean)
+	if qj.poisson == nil {
+		qj.poisson = map[poissonKey]float64{}
+	}
+	qj.poisson[key] = v
+	return v
+}
+
+// poissonKey names minPoisson's arguments exactly.
+type poissonKey struct {
+	k    int
+	mean uint64
 }

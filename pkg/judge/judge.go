@@ -145,6 +145,18 @@ type judging struct {
 // Judge predicts scheme's load and costs at the peak on the seeded table
 // and at the horizon. It stops early when ctx is done.
 func (in *Input) Judge(ctx context.Context, scheme *keygen.Scheme) (*Prediction, error) {
+	return in.judge(ctx, scheme, nil)
+}
+
+// JudgeChecked is Judge of a scheme whose keys the caller has checked as
+// Judge does (scheme.Check(in.Pop, max(in.Seeded, 1)), without an
+// error): checked is that result, which Judge would work out again.
+func (in *Input) JudgeChecked(ctx context.Context, scheme *keygen.Scheme, checked keygen.CheckResult) (*Prediction, error) {
+	return in.judge(ctx, scheme, &checked)
+}
+
+// judge is Judge, with the keys' check when it is known.
+func (in *Input) judge(ctx context.Context, scheme *keygen.Scheme, checked *keygen.CheckResult) (*Prediction, error) {
 	j, err := in.judging(scheme)
 	if err != nil {
 		return nil, err
@@ -171,11 +183,14 @@ func (in *Input) Judge(ctx context.Context, scheme *keygen.Scheme) (*Prediction,
 	if in.Opts.Retention > 0 {
 		j.p.Deletion = j.deletion(in.HorizonSize())
 	}
-	res, err := scheme.Check(in.Pop, max(in.Seeded, 1))
-	if err != nil {
-		return nil, err
+	if checked == nil {
+		res, err := scheme.Check(in.Pop, max(in.Seeded, 1))
+		if err != nil {
+			return nil, err
+		}
+		checked = &res
 	}
-	j.p.Collisions = res.Collisions
+	j.p.Collisions = checked.Collisions
 	return j.p, nil
 }
 

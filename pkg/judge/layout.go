@@ -172,7 +172,12 @@ func (l *layout) compOf(k, v int) int32 {
 
 // group finds the group of the components, or -1.
 func (l *layout) group(comp []int32) int32 {
-	if g, ok := l.byKey[compKey(comp)]; ok {
+	var buf [64]byte // compKey's bytes, on the stack for a few fields
+	b := buf[:0]
+	for _, c := range comp {
+		b = binary.LittleEndian.AppendUint32(b, uint32(c))
+	}
+	if g, ok := l.byKey[string(b)]; ok {
 		return g
 	}
 	return -1

@@ -67,6 +67,13 @@ type loads struct {
 	// target is a partition's entities a second, cap what its bucket
 	// holds when full.
 	target, cap float64
+	// sorted are parts' keys in order, once keys sorts them, and sortedP
+	// their loads.
+	sorted  []pkey
+	sortedP []*partLoad
+	// lastK and lastP are the key at last asked and its load.
+	lastK pkey
+	lastP *partLoad
 }
 
 func newLoads(lays []*layout, s Size, target, cap float64) *loads {
@@ -79,16 +86,36 @@ func (l *loads) add(k pkey, rate, charged, counted, ru float64) {
 	if !(rate > 0) || math.IsInf(rate, 0) {
 		return
 	}
-	p := l.parts[k]
-	if p == nil {
-		p = &partLoad{}
-		l.parts[k] = p
-	}
+	p := l.part(k)
 	p.charged += rate * charged
 	p.counted += rate * counted
 	p.sq += rate * counted * counted
 	p.ru += rate * ru
 	p.reqs += rate
+}
+
+// at is parts[k] (nil when k has no load), the last key asked
+// remembered: one ask's reads put several figures on a key in a row.
+func (l *loads) at(k pkey) *partLoad {
+	if l.lastP != nil && l.lastK == k {
+		return l.lastP
+	}
+	p := l.parts[k]
+	if p != nil {
+		l.lastK, l.lastP = k, p
+	}
+	return p
+}
+
+// part is parts[k], added empty if k has none.
+func (l *loads) part(k pkey) *partLoad {
+	p := l.at(k)
+	if p == nil {
+		p = &partLoad{}
+		l.parts[k] = p
+		l.lastK, l.lastP = k, p
+	}
+	return p
 }
 
 // addTotals adds to each partition of k the entities charged and counted
@@ -98,11 +125,7 @@ func (l *loads) addTotals(k pkey, charged, counted, sq, ru float64) {
 	if !(charged > 0 || counted > 0) {
 		return
 	}
-	p := l.parts[k]
-	if p == nil {
-		p = &partLoad{}
-		l.parts[k] = p
-	}
+	p := l.part(k)
 	p.charged += charged
 	p.counted += counted
 	p.sq += sq
@@ -144,11 +167,7 @@ func (l *loads) passes(k pkey, most, overRate, rate float64, what string) {
 	if !(most > 0) || !(rate > 0) {
 		return // a question the mix does not ask visits nothing
 	}
-	p := l.parts[k]
-	if p == nil {
-		p = &partLoad{}
-		l.parts[k] = p
-	}
+	p := l.part(k)
 	if most > p.pass {
 		p.pass, p.passOf = most, what
 	}
@@ -163,7 +182,10 @@ func (l *loads) passes(k pkey, most, overRate, rate float64, what string) {
 
 // reads adds rate requests a second on each partition of k.
 func (l *loads) reads(k pkey, rate float64) {
-	if p := l.parts[k]; p != nil && rate > 0 {
+	if !(rate > 0) {
+		return
+	}
+	if p := l.at(k); p != nil {
 		p.reqs += rate
 	}
 }
@@ -178,8 +200,9 @@ func (l *loads) refused() (float64, pkey, map[string]float64, bool) {
 	var worst pkey
 	by := map[string]float64{}
 	ok := false
-	for _, k := range l.keys() {
-		p := l.load(k)
+	ks, ps := l.ordered()
+	for i, k := range ks {
+		p := l.loadOf(k, ps[i])
 		if p.debt <= 0 {
 			continue
 		}
@@ -222,8 +245,26 @@ func (l *loads) mult(k pkey) float64 {
 }
 
 // keys are the loaded partitions' keys in a fixed order, so that every
-// sum over them is the same from run to run.
+// sum over them is the same from run to run. They are sorted once while
+// no partition is added (parts only grows); callers must not change them.
 func (l *loads) keys() []pkey {
+	ks, _ := l.ordered()
+	return ks
+}
+
+// ordered are keys() and each one's partition load (parts[k]).
+func (l *loads) ordered() ([]pkey, []*partLoad) {
+	if len(l.sorted) != len(l.parts) {
+		l.sorted = l.sortedKeys()
+		l.sortedP = make([]*partLoad, len(l.sorted))
+		for i, k := range l.sorted {
+			l.sortedP[i] = l.parts[k]
+		}
+	}
+	return l.sorted, l.sortedP
+}
+
+func (l *loads) sortedKeys() []pkey {
 	return slices.SortedFunc(maps.Keys(l.parts), func(a, b pkey) int {
 		if c := cmp.Compare(a.lay, b.lay); c != 0 {
 			return c
@@ -237,8 +278,11 @@ func (l *loads) keys() []pkey {
 
 // load is one partition of k's load: an atom's own on top of its
 // group's.
-func (l *loads) load(k pkey) partLoad {
-	p := *l.parts[k]
+func (l *loads) load(k pkey) partLoad { return l.loadOf(k, l.parts[k]) }
+
+// loadOf is load(k), given parts[k].
+func (l *loads) loadOf(k pkey, own *partLoad) partLoad {
+	p := *own
 	if k.group < 0 {
 		if b := l.parts[l.atoms[-1-k.group].base]; b != nil {
 			p.charged, p.counted, p.sq, p.ru = p.charged+b.charged, p.counted+b.counted, p.sq+b.sq, p.ru+b.ru
@@ -266,8 +310,9 @@ func (l *loads) busiest() (pkey, partLoad, bool) {
 	var best pkey
 	var bl partLoad
 	ok := false
-	for _, k := range l.keys() {
-		p := l.load(k)
+	ks, ps := l.ordered()
+	for i, k := range ks {
+		p := l.loadOf(k, ps[i])
 		if l.mult(k) > 0 && (!ok || p.charged > bl.charged) {
 			best, bl, ok = k, p, true
 		}
@@ -281,8 +326,9 @@ func (l *loads) burstiest() (pkey, partLoad, bool) {
 	var best pkey
 	var bl partLoad
 	ok := false
-	for _, k := range l.keys() {
-		p := l.load(k)
+	ks, ps := l.ordered()
+	for i, k := range ks {
+		p := l.loadOf(k, ps[i])
 		if l.mult(k) > 0 && p.pass > 0 && (!ok || p.pass > bl.pass) {
 			best, bl, ok = k, p, true
 		}
@@ -294,8 +340,9 @@ func (l *loads) burstiest() (pkey, partLoad, bool) {
 func (l *loads) busiestRU() (pkey, float64, bool) {
 	var best pkey
 	ru, ok := 0.0, false
-	for _, k := range l.keys() {
-		if p := l.load(k); l.mult(k) > 0 && (!ok || p.ru > ru) {
+	ks, ps := l.ordered()
+	for i, k := range ks {
+		if p := l.loadOf(k, ps[i]); l.mult(k) > 0 && (!ok || p.ru > ru) {
 			best, ru, ok = k, p.ru, true
 		}
 	}

@@ -45,6 +45,14 @@ type qjudge struct {
 	// share).
 	scan      []ptype
 	scanKinds map[uint64]int
+	// scratch, per and segs are memory reused from one eval to the next
+	// (cost.go, segments.go).
+	scratch  *eval
+	per      [][2]float64
+	segs     []seg
+	poisson  map[poissonKey]float64 // minPoisson's, by its arguments
+	comps    []int32                // the block noComp cuts asks' comps from
+	scanFill *[recent + 1]float64   // fills(lay, s), for scanLoads
 }
 
 // questions asks every question at size s and puts each on the
@@ -146,7 +154,11 @@ func (j *judging) question(ctx context.Context, l *loads, s Size, q *question.Qu
 // with the asked values.
 func (qj *qjudge) scanLoads(a ask) {
 	lay, s := qj.lay, qj.s
-	fill := fills(lay, s)
+	if qj.scanFill == nil {
+		f := fills(lay, s) // the same for every ask
+		qj.scanFill = &f
+	}
+	fill := qj.scanFill
 	for g := range lay.groups {
 		full := lay.fullRows(g, s) / lay.rows * qj.rowsFactor
 		for b := range int32(recent + 1) {

@@ -44,7 +44,8 @@ func (qj *qjudge) window(span time.Duration, now time.Time, pa time.Duration) (l
 }
 
 // segments are the time buckets the plan reads at moment now, when the
-// table is s, for an entity picked at age fraction age, newest first.
+// table is s, for an entity picked at age fraction age, newest first,
+// valid until the next call (they reuse qj's memory).
 func (qj *qjudge) segments(s Size, now time.Time, age float64) []seg {
 	span, lay := s.Span, qj.lay
 	pa := time.Duration(age * float64(span))
@@ -55,14 +56,16 @@ func (qj *qjudge) segments(s Size, now time.Time, age float64) []seg {
 			phase := phaseOf(now, lay.unitName, lay.unit)
 			b, start, end := bucketAt(pa, phase, lay.unit)
 			d := overlap(start, end, 0, span)
-			return []seg{{n: 1, dTable: d, dMatch: d, dRange: d, b: min(b, recent), picked: true}}
+			qj.segs = append(qj.segs[:0], seg{n: 1, dTable: d, dMatch: d, dRange: d, b: min(b, recent), picked: true})
+			return qj.segs
 		}
 		m := max(hi-lo, 0)
 		r := span
 		if bound {
 			r = m
 		}
-		return []seg{{n: 1, dTable: span, dMatch: m, dRange: r, b: 0, picked: true}}
+		qj.segs = append(qj.segs[:0], seg{n: 1, dTable: span, dMatch: m, dRange: r, b: 0, picked: true})
+		return qj.segs
 	}
 	phase := phaseOf(now, lay.unitName, lay.unit)
 	oldest := span - time.Duration(float64(span)/math.Max(s.Entities, 1)) // the first entity's age
@@ -72,7 +75,7 @@ func (qj *qjudge) segments(s Size, now time.Time, age float64) []seg {
 	}
 	first, _, _ := bucketAt(newest, phase, lay.unit)
 	last, _, _ := bucketAt(max(min(hi, oldest), lo), phase, lay.unit)
-	var out []seg
+	out := qj.segs[:0]
 	add := func(i int32, n float64) {
 		start, end := time.Duration(0), phase
 		if i > 0 {
@@ -100,6 +103,7 @@ func (qj *qjudge) segments(s Size, now time.Time, age float64) []seg {
 		}
 		add(i, 1)
 	}
+	qj.segs = out
 	return out
 }
 
