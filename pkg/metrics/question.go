@@ -21,6 +21,17 @@ type QuestionFigures struct {
 	VisitedByService int64 `json:"rows_visited_by_service"`
 	Pages            int64 `json:"pages_answered"`
 	Returned         int64 `json:"rows_returned"`
+	// Unfinished counts the questions the run's end cut short: still in
+	// flight when the measured window ended, they were stopped before
+	// their last request (no further page or retry starts after the end).
+	// They are neither completed nor failed, and none of the figures above
+	// are theirs; UnfinishedRequests and UnfinishedRequestUnits are the
+	// requests they made and the units those were charged, which the
+	// question's Counts hold with the completed questions' (the service
+	// served them), so that the per-question means can leave them out.
+	Unfinished             int64   `json:"unfinished,omitempty"`
+	UnfinishedRequests     int64   `json:"unfinished_requests,omitempty"`
+	UnfinishedRequestUnits float64 `json:"unfinished_request_units,omitempty"`
 }
 
 // Add adds o's figures to f.
@@ -30,6 +41,9 @@ func (f *QuestionFigures) Add(o QuestionFigures) {
 	f.VisitedByService += o.VisitedByService
 	f.Pages += o.Pages
 	f.Returned += o.Returned
+	f.Unfinished += o.Unfinished
+	f.UnfinishedRequests += o.UnfinishedRequests
+	f.UnfinishedRequestUnits += o.UnfinishedRequestUnits
 }
 
 // QuestionStats are one question's figures: those of an operation, for
@@ -75,6 +89,21 @@ func (r *Recorder) QuestionDone(k int, partition string, scheduled, end time.Tim
 		qa.lat.Record(latencyUS(scheduled, end))
 	}
 	qa.fig.Add(f)
+}
+
+// QuestionCutShort records question k, scheduled at scheduled, that the
+// run's end cut short at end, having made requests requests charged units
+// request units (each recorded by Request as it completed): counted as
+// unfinished, not as an operation, neither answered nor failed, its
+// requests kept apart from the completed questions' (QuestionFigures).
+// Questions scheduled before the measurement start are warm-up, ignored.
+func (r *Recorder) QuestionCutShort(k int, scheduled, end time.Time, requests int64, units float64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, in := r.reg.secondOf(end, Question); !in || r.reg.warmup(scheduled) || k < 0 {
+		return
+	}
+	r.d.question(k).fig.Add(QuestionFigures{Unfinished: 1, UnfinishedRequests: requests, UnfinishedRequestUnits: units})
 }
 
 // QuestionDropped records question k due at at that could not start on

@@ -33,6 +33,12 @@ type Question struct {
 	// requests, retries included, which its Stats count (request_units);
 	// absent when no request carried a charge.
 	RequestUnitsPerQuestion *float64 `json:"request_units_per_question,omitempty"`
+	// Unfinished counts the questions still in flight when the measured
+	// window ended that the end cut short: not in ops (neither answered
+	// nor failed), nor in any per-question figure; their requests are in
+	// the question's requests and the run's totals, as the service served
+	// them (Sums.UnfinishedRequests), but not in RequestsPerQuestion.
+	Unfinished int64 `json:"unfinished,omitempty"`
 	// Sums are the totals the per-question figures are means of, kept so
 	// that shards' reports merge exactly.
 	Sums metrics.QuestionFigures `json:"sums"`
@@ -87,16 +93,19 @@ func (r *Report) buildQuestions(plans []QuestionPlan, s *metrics.Summary, secs f
 	}
 }
 
-// derive computes the per-question means from the sums.
+// derive computes the per-question means from the sums: of the
+// completed questions (ops), the unfinished ones' requests and charges
+// taken out.
 func (q *Question) derive() {
 	q.RequestsPerQuestion, q.PartitionsPerQuestion, q.RowsVisitedPerQuestion, q.RowsReturnedPerQuestion, q.RequestUnitsPerQuestion = 0, 0, 0, 0, nil
 	q.RowsVisitedFrom = ""
+	f := q.Sums
+	q.Unfinished = f.Unfinished
 	if q.Ops == 0 {
 		return
 	}
 	n := float64(q.Ops)
-	f := q.Sums
-	q.RequestsPerQuestion = float64(q.Requests) / n
+	q.RequestsPerQuestion = float64(q.Requests-f.UnfinishedRequests) / n
 	q.PartitionsPerQuestion = float64(f.Partitions) / n
 	q.RowsVisitedPerQuestion = float64(f.Visited) / n
 	q.RowsReturnedPerQuestion = float64(f.Returned) / n
@@ -114,7 +123,7 @@ func (q *Question) derive() {
 		q.RowsVisitedFrom = "both"
 	}
 	if q.Charged > 0 { // the question's requests' charges, counted as its requests are
-		ru := q.RequestUnits / n
+		ru := (q.RequestUnits - f.UnfinishedRequestUnits) / n
 		q.RequestUnitsPerQuestion = &ru
 	}
 }

@@ -97,6 +97,9 @@ func writeQuestions(p *textfit.Printer, reps []*Report) {
 			if q, ok := r.Questions[n]; ok && q.Ops > 0 && q.Answered() == 0 {
 				p.Painted(textfit.Red, "question %s%s was never answered: all %s asked failed after their retries (%s)", n, underScheme(r, reps), num(q.Ops), statusLine(q.Status))
 			}
+			if q, ok := r.Questions[n]; ok && q.Unfinished > 0 {
+				p.Line("%s", unfinishedLine(n+underScheme(r, reps), q))
+			}
 		}
 	}
 }
@@ -112,7 +115,7 @@ func underScheme(r *Report, reps []*Report) string {
 // QuestionsCSVHeader is the header of the questions CSV.
 var QuestionsCSVHeader = []string{"scheme", "question", "plan", "scope", "index", "ops", "questions_per_sec", "requests",
 	"requests_per_question", "partitions_per_question", "rows_visited_per_question", "rows_visited_from", "rows_returned_per_question",
-	"throttled", "failed", "dropped", "p50_ms", "p99_ms", "p999_ms", "request_units_per_question"}
+	"throttled", "failed", "dropped", "p50_ms", "p99_ms", "p999_ms", "request_units_per_question", "unfinished"}
 
 // WriteQuestionsCSV writes one row per question and scheme. Latency is
 // of the questions answered (ops - failed), empty when none was.
@@ -138,7 +141,7 @@ func WriteQuestionsCSV(w io.Writer, reports ...*Report) error {
 			}
 			rec := []string{r.Scheme, n, q.Plan, q.Scope, q.Index, i(q.Ops), f(q.OpsPerSec), i(q.Requests), f(q.RequestsPerQuestion),
 				f(q.PartitionsPerQuestion), f(q.RowsVisitedPerQuestion), q.RowsVisitedFrom, f(q.RowsReturnedPerQuestion),
-				i(q.Throttled), i(q.Failed), i(q.Dropped), lat(q.Latency.P50), lat(q.Latency.P99), lat(q.Latency.P999), ru}
+				i(q.Throttled), i(q.Failed), i(q.Dropped), lat(q.Latency.P50), lat(q.Latency.P99), lat(q.Latency.P999), ru, i(q.Unfinished)}
 			if err := cw.Write(rec); err != nil {
 				return err
 			}
@@ -163,4 +166,16 @@ func hasQuestions(reps []*Report) bool {
 // the rows it visits), which the text marks with an asterisk.
 func estimatedVisits(q Question) bool {
 	return q.RowsVisitedFrom == "rows returned" || q.RowsVisitedFrom == "both"
+}
+
+// unfinishedLine says how many of a question's asks the run's end cut
+// short, and that their requests count in the totals but not in the
+// per-question figures.
+func unfinishedLine(name string, q Question) string {
+	of := "none of them finished"
+	if q.Ops > 0 {
+		of = "its figures are of the " + num(q.Ops) + " that finished"
+	}
+	return "question " + name + ": " + num(q.Unfinished) + " asked were still running when the run ended (unfinished, cut short by its end): their " +
+		num(q.Sums.UnfinishedRequests) + " requests are in the requests and the totals, not in the per-question figures; " + of
 }

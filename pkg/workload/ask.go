@@ -17,7 +17,9 @@ import (
 
 // ask asks one of the application's questions with the scheme's plan,
 // through the SDK: every request is recorded as the question operation and
-// under the question, and the question completes with its figures.
+// under the question, and the question completes with its figures, or,
+// when the run's end cuts it short (errCutShort), is recorded as
+// unfinished with the requests it made.
 func (x *executor) ask(ctx context.Context, s Step, scheduled time.Time) {
 	k := s.Op.Question
 	plan := x.plan.Questions[k]
@@ -27,6 +29,10 @@ func (x *executor) ask(ctx context.Context, s Step, scheduled time.Time) {
 	x.plan.Pop.Entity(s.Entity, &x.ent)
 	plan.Question.ApplyPicks(&x.ent, s.Picked)
 	rows, err := plan.Execute(ctx, src, &x.ent, question.BoundsOf(x.plan.Pop, x.plan.Space.Bound()))
+	if errors.Is(err, errCutShort) {
+		x.a.rec.QuestionCutShort(k, scheduled, x.a.clock.Now(), src.requests, src.units)
+		return
+	}
 	src.fig.Partitions = int64(len(src.parts))
 	src.fig.Returned = int64(len(rows))
 	part := metrics.CrossPartition
@@ -41,13 +47,16 @@ func (x *executor) ask(ctx context.Context, s Step, scheduled time.Time) {
 // askSource is a question.Source over the run's tables: each call sends
 // its requests with the run's retry strategy and records them, through at
 // (the worker's attempts; requests sent at once each go through a copy:
-// ask_parallel.go). mu guards parts and fig.
+// ask_parallel.go). mu guards parts, fig, requests and units: the
+// requests made (every attempt) and the request units they were charged.
 type askSource struct {
-	x     *executor
-	at    *attempts
-	mu    sync.Mutex
-	parts map[string]bool
-	fig   metrics.QuestionFigures
+	x        *executor
+	at       *attempts
+	mu       sync.Mutex
+	parts    map[string]bool
+	fig      metrics.QuestionFigures
+	requests int64
+	units    float64
 }
 
 var (
@@ -71,6 +80,36 @@ func (a *askSource) asked(part string) {
 // question fails.
 var errAnswer = errors.New("workload: a request of the question failed")
 
+// errCutShort is a question the run's end stopped before its last request:
+// a further page, request or retry it needed would have started after the
+// end, or the end canceled the request in flight. The question did not
+// finish: it is neither answered nor failed.
+var errCutShort = errors.New("workload: the run ended before the question finished")
+
+// send sends one request of the question through at, counting its
+// attempts and their charges, and returns the last result, or errCutShort
+// when the run had ended before it could start or ended during it with
+// the request unsettled (a retry it was owed, or the request canceled).
+func (a *askSource) send(ctx context.Context, at *attempts, part string, page bool, fn func(context.Context) table.Result) (table.Result, error) {
+	if at.stopped() || ctx.Err() != nil {
+		return table.Result{}, errCutShort
+	}
+	res, done := at.doSettled(ctx, metrics.Question, part, page, func(ctx context.Context) table.Result {
+		r := fn(ctx)
+		a.mu.Lock()
+		a.requests++
+		if r.Charged {
+			a.units += r.Charge
+		}
+		a.mu.Unlock()
+		return r
+	})
+	if !okResult(res) && (!done || ctx.Err() != nil) {
+		return res, errCutShort
+	}
+	return res, nil
+}
+
 // Get implements question.Source with a point read of the main table.
 func (a *askSource) Get(ctx context.Context, pk, rk string) (question.Row, bool, error) {
 	return a.get(ctx, pk, rk, a.at)
@@ -79,9 +118,12 @@ func (a *askSource) Get(ctx context.Context, pk, rk string) (question.Row, bool,
 // get is Get through at.
 func (a *askSource) get(ctx context.Context, pk, rk string, at *attempts) (question.Row, bool, error) {
 	a.asked(pk)
-	res := at.do(ctx, metrics.Question, pk, false, func(ctx context.Context) table.Result {
+	res, err := a.send(ctx, at, pk, false, func(ctx context.Context) table.Result {
 		return a.x.main.Get(ctx, pk, rk, nil)
 	})
+	if err != nil {
+		return question.Row{}, false, err
+	}
 	a.measure(res, false)
 	if res.Outcome.Status == 404 {
 		return question.Row{}, false, nil
@@ -94,7 +136,8 @@ func (a *askSource) get(ctx context.Context, pk, rk string, at *attempts) (quest
 }
 
 // Query implements question.Source: the query's pages, each a request,
-// until it has q.Top rows, it ends, or the run does.
+// until it has q.Top rows or it ends; errCutShort when the run ends first
+// (the next page, which would start after the end, is not sent).
 func (a *askSource) Query(ctx context.Context, q question.Query) ([]question.Row, error) {
 	return a.query(ctx, q, a.at)
 }
@@ -123,11 +166,14 @@ func (a *askSource) query(ctx context.Context, q question.Query, at *attempts) (
 	for {
 		var page table.Page
 		more := false
-		res := at.do(ctx, metrics.Question, part, true, func(ctx context.Context) table.Result {
+		res, err := a.send(ctx, at, part, true, func(ctx context.Context) table.Result {
 			var r table.Result
 			page, r, more = pager.Next(ctx)
 			return r
 		})
+		if err != nil {
+			return out, err
+		}
 		a.measure(res, true)
 		if !okResult(res) {
 			return out, errAnswer
@@ -137,7 +183,7 @@ func (a *askSource) query(ctx context.Context, q question.Query, at *attempts) (
 				out = append(out, row)
 			}
 		}
-		if !more || (q.Top > 0 && len(out) >= q.Top) || at.stopped() {
+		if !more || (q.Top > 0 && len(out) >= q.Top) {
 			return out, nil
 		}
 	}

@@ -20,20 +20,38 @@ import (
 // the one retry loop of the run, the seed phase, row counting and verify.
 func retry(ctx, more context.Context, clock Clock, r Retrier, st *keygen.Stream,
 	send func(context.Context) table.Result, observe func(res table.Result, n int)) table.Result {
+	res, _ := retrySettled(ctx, more, clock, r, st, send, observe)
+	return res
+}
+
+// retrySettled is retry, which also reports whether the last result
+// settled the request (settled): false when ctx or more ending stopped
+// the retries a failure had left.
+func retrySettled(ctx, more context.Context, clock Clock, r Retrier, st *keygen.Stream,
+	send func(context.Context) table.Result, observe func(res table.Result, n int)) (table.Result, bool) {
 	for n := 0; ; n++ {
 		res := send(ctx)
 		if observe != nil {
 			observe(res, n)
 		}
-		if res.Outcome.Class == outcome.OK || !res.Outcome.Retryable() || res.AccessDenied() || n >= r.Retries() || ctx.Err() != nil ||
-			(more != nil && more.Err() != nil) {
-			return res
+		if settled(res, n, r) {
+			return res, true
+		}
+		if ctx.Err() != nil || (more != nil && more.Err() != nil) {
+			return res, false
 		}
 		wait := max(r.Backoff(n+1, st), res.RetryAfter)
 		if !clock.Sleep(ctx, wait) {
-			return res
+			return res, false
 		}
 	}
+}
+
+// settled reports whether attempt n's result ends a request whatever the
+// run does: it succeeded, failed with an outcome no retry cures, or spent
+// the strategy's retries.
+func settled(res table.Result, n int, r Retrier) bool {
+	return res.Outcome.Class == outcome.OK || !res.Outcome.Retryable() || res.AccessDenied() || n >= r.Retries()
 }
 
 // attempts sends the requests of one worker's operations with the run's
@@ -57,7 +75,14 @@ type attempts struct {
 // do sends the request made by send with the run's retry strategy and
 // returns the last result. page marks query pages.
 func (a *attempts) do(ctx context.Context, op metrics.Op, part string, page bool, send func(context.Context) table.Result) table.Result {
-	return retry(ctx, a.more, a.clock, a.retry, a.st, send, func(res table.Result, n int) {
+	res, _ := a.doSettled(ctx, op, part, page, send)
+	return res
+}
+
+// doSettled is do, which also reports whether the last result settled the
+// request (retrySettled): false when the run's end stopped its retries.
+func (a *attempts) doSettled(ctx context.Context, op metrics.Op, part string, page bool, send func(context.Context) table.Result) (table.Result, bool) {
+	return retrySettled(ctx, a.more, a.clock, a.retry, a.st, send, func(res table.Result, n int) {
 		now := a.clock.Now()
 		a.health.observe(res, opKind(op), now)
 		served := 0
