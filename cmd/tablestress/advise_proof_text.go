@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/tablestress/tablestress/pkg/advise"
@@ -52,8 +53,8 @@ func printProof(p *textfit.Printer, pr *advise.Proof) {
 		if len(pr.Schemes) > 0 && pr.Schemes[0].Predicted.BusiestEntitiesPerSec < pr.CoolBelow {
 			busiest = "its busiest partition stayed under " + textfit.Rate(pr.HotAbove) + " entities/s"
 		}
-		p.Painted(textfit.Green, "proof: ok: the recommendation was throttled on at most %s of its requests, %s, and its questions' requests and rows visited within theirs, at %s entities",
-			pctOf(advise.MaxThrottled), busiest, textfit.Int(pr.Entities))
+		p.Painted(textfit.Green, "proof: ok: the recommendation was throttled on at most %s of its requests, %s, and %s, at %s entities",
+			pctOf(advise.MaxThrottled), busiest, checkedWords(pr), textfit.Int(pr.Entities))
 	default:
 		p.Painted(textfit.Red, "proof: FAILED: %s", strings.Join(pr.Failures, "; "))
 	}
@@ -73,13 +74,19 @@ func printProofQuestions(p *textfit.Printer, pr *advise.Proof) {
 	for _, r := range pr.Schemes {
 		for _, q := range r.Questions {
 			meas, visited, p99, within := "-", "-", "-", "-"
-			if q.Asked > 0 {
+			switch {
+			case q.Asked > 0 && q.NotChecked == "":
 				meas, visited = textfit.Float(textfit.Round2(q.Requests)), textfit.Float(textfit.Round2(q.RowsVisited))
+			case q.Asked == 0 && q.Unfinished > 0:
+				meas, visited = "unfinished", "unfinished" // none finished within the run: a note says more
 			}
 			if q.Asked > q.Failed {
 				p99 = textfit.Float(textfit.Round2(q.P99Ms))
 			}
-			if q.Checked {
+			switch {
+			case q.NotChecked != "":
+				within = "not checked" // none finished: the notes say why
+			case q.Checked:
 				within = pctOf(q.Tolerance)
 			}
 			t.Row(q.Name, r.Scheme, q.Plan, textfit.Float(textfit.Round2(q.PredictedRequests)), meas,
@@ -100,4 +107,25 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// checkedWords says the recommendation's questions were within their
+// tolerances, and, when the proof could not check some (asked fewer than
+// once, or none of whose asks finished within the run), how many it did.
+func checkedWords(pr *advise.Proof) string {
+	all := "its questions' requests and rows visited within theirs"
+	if len(pr.Schemes) == 0 {
+		return all
+	}
+	qs := pr.Schemes[0].Questions
+	n := 0
+	for _, q := range qs {
+		if q.Checked && q.Asked > 0 && q.NotChecked == "" {
+			n++
+		}
+	}
+	if n == len(qs) {
+		return all
+	}
+	return fmt.Sprintf("the requests and rows visited of the %d of its %d questions it checked within theirs (the notes say why not the others)", n, len(qs))
 }

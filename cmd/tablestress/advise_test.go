@@ -79,6 +79,9 @@ type adviceDoc struct {
 				Tolerance            float64 `json:"tolerance"`
 				Checked              bool    `json:"checked"`
 				Asked                int64   `json:"questions"`
+				Failed               int64   `json:"failed"`
+				Unfinished           int64   `json:"unfinished"`
+				NotChecked           string  `json:"not_checked"`
 			} `json:"questions"`
 		} `json:"schemes"`
 	} `json:"proof"`

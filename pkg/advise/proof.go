@@ -137,8 +137,14 @@ type ProofQuestion struct {
 	// Asked counts the questions asked, Failed those of them that failed
 	// (after retries): their time is not in P99Ms. Failed is absent from
 	// JSON when none failed.
-	Asked              int64   `json:"questions"`
-	Failed             int64   `json:"failed,omitempty"`
+	Asked  int64 `json:"questions"`
+	Failed int64 `json:"failed,omitempty"`
+	// Unfinished counts the questions the run's end cut short (still in
+	// flight when its window ended): not in Asked, Failed or any measured
+	// figure. NotChecked says why the question's figures were not
+	// checked when none of its questions finished within the run.
+	Unfinished         int64   `json:"unfinished,omitempty"`
+	NotChecked         string  `json:"not_checked,omitempty"`
 	PredictedPerSecond float64 `json:"predicted_questions_per_sec"`
 	// PredictedRefused are the other requests the partitions are
 	// predicted to refuse per question asked, while they pay off its
@@ -146,6 +152,10 @@ type ProofQuestion struct {
 	PredictedRefused   float64 `json:"predicted_refused_per_question,omitempty"`
 	requestsSD, rowsSD float64
 	visitedFrom        string
+	unfinishedRequests int64
+	// predictedMs is the question's modelled time at the proof's depth,
+	// predictedRounds its rounds of requests one after another.
+	predictedMs, predictedRounds float64
 }
 
 // ProofOptions change the proof's plan.
@@ -211,6 +221,7 @@ func (a *Advice) Plan(ctx context.Context, o ProofOptions) (*Proof, error) {
 			return nil, err
 		}
 		in.predictRun(r, depth, warmup, d)
+		r.predictTimes()
 	}
 	shares := in.windowShares(rc.cand, depth, warmup, d)
 	m, sd := rc.depth.BusiestOver(d, shares)
@@ -218,6 +229,7 @@ func (a *Advice) Plan(ctx context.Context, o ProofOptions) (*Proof, error) {
 	p.EventTime = rc.depth.EventTime
 	p.Tolerance = math.Max(MaxOff, sigmas*sd/math.Max(m, 1e-9))
 	p.DurationWhy = durationWhy(d, m, sd, p.Tolerance, o.Duration > 0, shares.Of(rc.depth.BusiestTable())) + questionsWhy(rc.Questions, d)
+	p.DurationWhy += slowWhy(p.Schemes, d)
 	return p, nil
 }
 

@@ -3,6 +3,7 @@ package advise
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/tablestress/tablestress/pkg/report"
 	"github.com/tablestress/tablestress/pkg/textfit"
@@ -66,9 +67,10 @@ func (p *Proof) Judge(reps map[string]*report.Report) {
 			if mq, ok := rep.Questions[r.Questions[q].Name]; ok {
 				pq := &r.Questions[q]
 				pq.Requests, pq.RowsVisited, pq.P99Ms, pq.Asked, pq.Failed = mq.RequestsPerQuestion, mq.RowsVisitedPerQuestion, mq.Latency.P99, mq.Ops, mq.Failed
-				pq.visitedFrom = mq.RowsVisitedFrom
+				pq.visitedFrom, pq.Unfinished, pq.unfinishedRequests = mq.RowsVisitedFrom, mq.Unfinished, mq.Sums.UnfinishedRequests
 			}
 		}
+		judgeUnfinished(r, time.Duration(p.DurationS*float64(time.Second)))
 		if r.Role == "recommended" {
 			p.excess(r, rep)
 			p.Failures = append(p.Failures, p.verdict(r)...)
@@ -79,6 +81,7 @@ func (p *Proof) Judge(reps map[string]*report.Report) {
 			p.Notes = append(p.Notes, questionNotes(r)...)
 		}
 	}
+	p.Notes = append(p.Notes, unfinishedNotes(p)...)
 	p.OK = len(p.Failures) == 0
 }
 
@@ -116,7 +119,7 @@ func (p *Proof) verdict(r *ProofRun) []string {
 			m.BusiestPartition, textfit.Rate(m.BusiestEntitiesPerSec), textfit.Rate(pr.BusiestEntitiesPerSec), textfit.Rate(pr.BusiestSD), pct(off), pct(p.Tolerance)))
 	}
 	for _, q := range r.Questions {
-		if !q.Checked || q.Asked == 0 {
+		if !q.Checked || q.Asked == 0 || q.NotChecked != "" {
 			continue
 		}
 		if off := relOff(q.Requests, q.PredictedRequests); off > q.Tolerance {
@@ -182,6 +185,8 @@ func questionNotes(r *ProofRun) []string {
 		switch {
 		case !q.Checked:
 			out = append(out, fmt.Sprintf("%s is predicted to be asked fewer than once in the run: its costs were not checked", q.Name))
+		case q.Asked == 0 && q.Unfinished > 0:
+			// unfinishedNotes says why
 		case q.Asked == 0:
 			out = append(out, fmt.Sprintf("%s was not asked in the run: its costs were not checked", q.Name))
 		case !visitedCounted(q):
