@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/csv"
+	"fmt"
 	"io"
 	"strconv"
 
@@ -172,10 +173,17 @@ func estimatedVisits(q Question) bool {
 // short, and that their requests count in the totals but not in the
 // per-question figures.
 func unfinishedLine(name string, q Question) string {
-	of := "none of them finished"
-	if q.Ops > 0 {
-		of = "its figures are of the " + num(q.Ops) + " that finished"
+	asks, their, reqs := "questions were", "their", "requests are"
+	if q.Unfinished == 1 {
+		asks, their = "question was", "its"
 	}
-	return "question " + name + ": " + num(q.Unfinished) + " asked were still running when the run ended (unfinished, cut short by its end): their " +
-		num(q.Sums.UnfinishedRequests) + " requests are in the requests and the totals, not in the per-question figures; " + of
+	if q.Sums.UnfinishedRequests == 1 {
+		reqs = "request is"
+	}
+	of := "none finished"
+	if q.Ops > 0 {
+		of = "the figures are of the " + num(q.Ops) + " that finished"
+	}
+	return fmt.Sprintf("question %s: %s %s still running when the run ended (unfinished: cut short by the end, neither answered nor failed); %s %s %s in the requests and the totals, not in the per-question figures; %s",
+		name, num(q.Unfinished), asks, their, num(q.Sums.UnfinishedRequests), reqs, of)
 }
