@@ -431,7 +431,9 @@ func (qj *qjudge) bucketCost(ts []ptype, s Size, g seg, totalMult float64) bucke
 		c.per = append(c.per, [2]float64{visited, rows})
 	}
 	c.rounds = math.Max(longest, c.reqs/MaxParallel)
-	if totalMult <= 1 {
+	if totalMult <= 1 || qj.acc.AnyPK {
+		// One partition's pages, or a table scan's: one query whose every
+		// page waits for the continuation the one before returns.
 		c.rounds = c.reqs
 	}
 	qj.per = c.per // reused by the next bucket's (read uses c.per before)
