@@ -40,12 +40,23 @@ func judgeUnfinished(r *ProofRun, d time.Duration) {
 		q.NotChecked = ""
 		switch {
 		case q.Asked == 0 && q.Unfinished > 0:
+			made := textfit.Float(textfit.Round2(float64(q.unfinishedRequests) / float64(q.Unfinished)))
+			if q.Unfinished == 1 {
+				q.NotChecked = fmt.Sprintf("its one question did not finish within the %s run (predicted %s requests%s; it made %s before the end): not checked",
+					d, textfit.Float(textfit.Round2(q.PredictedRequests)), paceWords(q.predictedMs, d), made)
+				break
+			}
 			q.NotChecked = fmt.Sprintf("none of its %s questions finished within the %s run (predicted %s requests each%s; they made %s each on average before the end): not checked",
-				textfit.Int(q.Unfinished), d, textfit.Float(textfit.Round2(q.PredictedRequests)), paceWords(q.predictedMs, d),
-				textfit.Float(textfit.Round2(float64(q.unfinishedRequests)/float64(q.Unfinished))))
+				textfit.Int(q.Unfinished), d, textfit.Float(textfit.Round2(q.PredictedRequests)), paceWords(q.predictedMs, d), made)
 		case q.Asked > 0 && q.Failed == q.Asked:
 			q.NotChecked = fmt.Sprintf("all %s of its questions that finished failed (after retries), partway: their requests and rows visited are not a question's, so they were not checked", textfit.Int(q.Asked))
-			if q.Unfinished > 0 {
+			if q.Asked == 1 {
+				q.NotChecked = "its one question that finished failed (after retries), partway: its requests and rows visited are not a question's, so they were not checked"
+			}
+			switch {
+			case q.Unfinished == 1:
+				q.NotChecked += "; 1 more was still running when the run ended"
+			case q.Unfinished > 1:
 				q.NotChecked += fmt.Sprintf("; %s more were still running when the run ended", textfit.Int(q.Unfinished))
 			}
 		}
