@@ -157,10 +157,10 @@ func TestAdviseProvesReadyScenarios(t *testing.T) {
 			if r.Role != "recommended" || r.Scheme != doc.Recommended.Name || r.Measured.Throttled > 0.01 || r.Measured.Busiest <= 0 {
 				t.Errorf("proof of %s: %+v, notes %q", doc.Recommended.Name, r, p.Notes)
 			}
-			// A count of 2,000 entities or more over the run is within a
-			// few percent of its mean (Poisson); below, one partition's
-			// count is too few to judge the rate by.
-			if off := r.Measured.Busiest/r.Predicted.Busiest - 1; r.Predicted.Busiest*p.DurationS >= 2000 && (off > 0.15 || off < -0.15) {
+			// Checked at 200 entities/s or more, and at any rate whose
+			// count over the run is 2,000 entities or more (within a few
+			// percent of its mean, Poisson): order-screen's 24/s over 120 s.
+			if off := r.Measured.Busiest/r.Predicted.Busiest - 1; (r.Predicted.Busiest >= 200 || r.Predicted.Busiest*p.DurationS >= 2000) && (off > 0.15 || off < -0.15) {
 				t.Errorf("busiest partition measured %v, predicted %v", r.Measured.Busiest, r.Predicted.Busiest)
 			}
 			for _, q := range r.Questions {
