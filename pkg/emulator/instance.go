@@ -93,5 +93,8 @@ func (i *Instance) Close(ctx context.Context) error {
 	if serr := <-i.done; serr != nil && err == nil {
 		err = serr
 	}
+	if cerr := i.Server.Close(); cerr != nil && err == nil {
+		err = cerr
+	}
 	return err
 }

@@ -58,6 +58,7 @@ import (
 	"github.com/tablestress/tablestress/pkg/emulator/entra"
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/httpfront"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/journal"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
@@ -92,6 +93,11 @@ type Config struct {
 	TLS *tls.Config
 	// Entra, when set, accepts Microsoft Entra ID bearer tokens over HTTPS.
 	Entra *entra.Validator
+	// Location, when set, is the directory the service keeps its tables,
+	// entities, stored access policies and service properties in
+	// (persist.go): New loads what it holds, and every write is on the
+	// disk before it is answered. "" keeps everything in memory.
+	Location string
 }
 
 // Server is the Table service as an http.Handler. All its methods are safe
@@ -116,6 +122,12 @@ type Server struct {
 	tls     *tls.Config                       // Config.TLS
 	scheme  string                            // "https" when the service is served over TLS, else "http"
 	entra   *entra.Validator
+	// journal records every change when the service keeps its data in a
+	// directory (Config.Location), nil otherwise; recovered is what New
+	// loaded from it, and svcMu orders the service properties' changes.
+	journal   *journal.Journal
+	recovered Recovered
+	svcMu     sync.Mutex
 }
 
 // ErrConfig is returned for an unusable configuration.
@@ -148,6 +160,11 @@ func New(cfg Config) (*Server, error) {
 		s.scheme = "https"
 	}
 	s.SetFaults(cfg.Faults)
+	if cfg.Location != "" {
+		if err := s.openJournal(cfg.Location); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
 }
 

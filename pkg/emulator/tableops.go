@@ -8,6 +8,8 @@ import (
 
 	"github.com/tablestress/tablestress/internal/jsontext"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/journal"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 )
 
 func (s *Server) createTable(r *http.Request) reply {
@@ -21,8 +23,16 @@ func (s *Server) createTable(r *http.Request) reply {
 	if e := checkTableName(req.TableName); e != nil {
 		return reply{status: e.status, err: e, table: req.TableName}
 	}
-	if !s.store.Create(req.TableName) {
+	var c *journal.Commit
+	var then func(*store.Table)
+	if s.journal != nil {
+		then = func(t *store.Table) { c = s.journal.Created(t) }
+	}
+	if !s.store.CreateThen(req.TableName, then) {
 		return reply{status: errTableExists.status, err: errTableExists, table: req.TableName}
+	}
+	if err := c.Wait(); err != nil {
+		return reply{status: 500, err: notDurable(err), table: req.TableName}
 	}
 	rep := reply{status: http.StatusCreated, table: req.TableName, prefer: returnContent}
 	if preference(r) == returnNoContent {
@@ -71,8 +81,16 @@ func (s *Server) getTable(r *http.Request, name string) reply {
 }
 
 func (s *Server) deleteTable(name string) reply {
-	if !s.store.Drop(name) {
+	var c *journal.Commit
+	var then func(*store.Table)
+	if s.journal != nil {
+		then = func(t *store.Table) { c = s.journal.Dropped(t) }
+	}
+	if !s.store.DropThen(name, then) {
 		return errReply(errNotFound, "") // Delete Table answers ResourceNotFound (entity operations say TableNotFound)
+	}
+	if err := c.Wait(); err != nil {
+		return errReply(notDurable(err), "")
 	}
 	return reply{status: http.StatusNoContent}
 }
