@@ -36,8 +36,8 @@ var layers = map[string]struct{ imports, tests []string }{
 		"pkg/emulator/internal/filter"}},
 	// journal writes the store down: it knows the store, nothing above.
 	"pkg/emulator/internal/journal": {imports: []string{"pkg/emulator/internal/store"}},
-	"pkg/emulator/model":  {imports: []string{"pkg/percent"}},
-	"pkg/emulator/faults": {imports: []string{"pkg/percent", "pkg/outcome"}, tests: []string{"pkg/emulator/model"}},
+	"pkg/emulator/model":            {imports: []string{"pkg/percent"}},
+	"pkg/emulator/faults":           {imports: []string{"pkg/percent", "pkg/outcome"}, tests: []string{"pkg/emulator/model"}},
 	// entra knows bearer tokens and the authority's documents, nothing of
 	// the service; its tests sign tokens with a local authority over TLS.
 	"pkg/emulator/entra": {tests: []string{"internal/devcert", "pkg/tokenauthority"}},
