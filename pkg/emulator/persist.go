@@ -12,7 +12,7 @@ import (
 
 // The service's data in a directory (Config.Location): its tables,
 // entities, stored access policies and service properties are kept by a
-// journal (package journal) in LOCATION/tablestress-table, beside
+// journal (package journal) in LOCATION/tablestress-table/ACCOUNT, beside
 // whatever else the directory holds (Azurite's files, which are not
 // read). Every write is recorded in the order its table applied it and is
 // answered only once the record is on the disk.
@@ -41,7 +41,7 @@ func (s *Server) Recovered() Recovered { return s.recovered }
 // openJournal loads the service's data from location and records every
 // change there from then on.
 func (s *Server) openJournal(location string) error {
-	dir := filepath.Join(location, LocationDir)
+	dir := filepath.Join(location, LocationDir, s.account)
 	j, rec, err := journal.Open(dir, s.store, journal.Options{})
 	if err != nil {
 		return fmt.Errorf("%w: --location %s: %v", ErrConfig, location, err)

@@ -78,6 +78,17 @@ type Config struct {
 	// Key is the base64 account key requests are signed with (default
 	// DevKey).
 	Key string
+	// Key2, when set, is the account's secondary key (base64): requests
+	// signed with either key are served.
+	Key2 string
+	// Accounts, when set, are the accounts Start serves on one address
+	// instead of Account, each a service of its own with its own tables
+	// (AZURITE_ACCOUNTS: see ParseAccounts); a request goes to the account
+	// its path names.
+	Accounts []Account
+	// SkipVersionCheck serves a request whatever version its x-ms-version
+	// names (Azurite's --skipApiVersionCheck).
+	SkipVersionCheck bool
 	// Model is the partition scalability and service-time model (the zero
 	// Config admits everything at once; model.Default() is Azure's targets
 	// and latency, model.CosmosDefault() the Cosmos DB Table API's).
@@ -107,6 +118,8 @@ type Config struct {
 type Server struct {
 	account  string
 	key      []byte
+	key2     []byte // Config.Key2, nil for none
+	skipVer  bool   // Config.SkipVersionCheck
 	now      func() time.Time
 	store    *store.Store
 	model    *model.Model
@@ -144,7 +157,13 @@ func New(cfg Config) (*Server, error) {
 	}
 	key, err := base64.StdEncoding.DecodeString(cfg.Key)
 	if err != nil {
-		return nil, fmt.Errorf("%w: the account key is not base64", ErrConfig)
+		return nil, fmt.Errorf("%w: the account key of %s is not base64", ErrConfig, cfg.Account)
+	}
+	var key2 []byte
+	if cfg.Key2 != "" {
+		if key2, err = base64.StdEncoding.DecodeString(cfg.Key2); err != nil {
+			return nil, fmt.Errorf("%w: the secondary key of %s is not base64", ErrConfig, cfg.Account)
+		}
 	}
 	var dates *httpfront.DateCache
 	if cfg.Now == nil {
@@ -155,6 +174,7 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{account: cfg.Account, key: key, prefix: "/" + cfg.Account, dates: dates, now: cfg.Now, store: store.New(cfg.Now, cfg.Model.Enabled && cfg.Model.Kind == model.Cosmos),
 		model: model.New(cfg.Model, cfg.Now), counters: newCounters()}
 	s.measure.on = true
+	s.key2, s.skipVer = key2, cfg.SkipVersionCheck
 	s.entra = cfg.Entra
 	if s.scheme, s.tls = "http", cfg.TLS; cfg.TLS != nil {
 		s.scheme = "https"
