@@ -20,8 +20,8 @@ type Instance struct {
 	*Server // the first account's
 	servers []*Server
 	ln      net.Listener
-	srv  *fasthttp.Server
-	done chan error
+	srv     *fasthttp.Server
+	done    chan error
 }
 
 // ErrNotLoopback refuses to listen beyond this machine unless allowed.
