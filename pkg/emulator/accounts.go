@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/http"
@@ -35,6 +36,11 @@ func ParseAccounts(s string) ([]Account, error) {
 		a := Account{Name: f[0], Key: f[1]}
 		if len(f) == 3 {
 			a.Key2 = f[2]
+		}
+		for k, key := range []string{a.Key, a.Key2} {
+			if _, err := base64.StdEncoding.DecodeString(key); err != nil {
+				return nil, fmt.Errorf("%w: account %s: key%d is not base64", ErrAccounts, a.Name, k+1)
+			}
 		}
 		if seen[a.Name] {
 			return nil, fmt.Errorf("%w: account %s is named twice", ErrAccounts, a.Name)

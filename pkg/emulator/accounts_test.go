@@ -16,7 +16,7 @@ func TestParseAccounts(t *testing.T) {
 	if err != nil || len(got) != 2 || got[0] != (Account{"acct1", "a2V5MQ==", "a2V5Mg=="}) || got[1] != (Account{"acct2", "a2V5Mw==", ""}) {
 		t.Errorf("got %+v, %v", got, err)
 	}
-	for _, bad := range []string{"", ";", "acct1", "acct1:k1:k2:k3", ":a2V5MQ==", "a:a2V5MQ==;a:a2V5MQ=="} {
+	for _, bad := range []string{"", ";", "acct1", "acct1:k1:k2:k3", ":a2V5MQ==", "a:a2V5MQ==;a:a2V5MQ==", "a:not base64"} {
 		_, err := ParseAccounts(bad)
 		if !errors.Is(err, ErrAccounts) || strings.Contains(err.Error(), "a2V5") {
 			t.Errorf("%q: %v", bad, err)

@@ -114,6 +114,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.settle(r.Context(), &rep, now)
 	s.send(w, r, tableName, rep, now)
+	if s.log != nil {
+		s.log.write(r, rep.status, now, s.now())
+	}
 }
 
 // settle holds a timed reply, unless dropped, until its modelled answer

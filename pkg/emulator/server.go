@@ -50,6 +50,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -86,6 +87,10 @@ type Config struct {
 	// (AZURITE_ACCOUNTS: see ParseAccounts); a request goes to the account
 	// its path names.
 	Accounts []Account
+	// Log, when set, gets a line per request: the time it came, its method
+	// and path (never its query, which may hold a signature), the status
+	// answered and how long it took (Azurite's --debug).
+	Log io.Writer
 	// SkipVersionCheck serves a request whatever version its x-ms-version
 	// names (Azurite's --skipApiVersionCheck).
 	SkipVersionCheck bool
@@ -141,6 +146,7 @@ type Server struct {
 	journal   *journal.Journal
 	recovered Recovered
 	svcMu     sync.Mutex
+	log       *accessLog // Config.Log, nil for none
 }
 
 // ErrConfig is returned for an unusable configuration.
@@ -175,6 +181,9 @@ func New(cfg Config) (*Server, error) {
 		model: model.New(cfg.Model, cfg.Now), counters: newCounters()}
 	s.measure.on = true
 	s.key2, s.skipVer = key2, cfg.SkipVersionCheck
+	if cfg.Log != nil {
+		s.log = &accessLog{w: cfg.Log}
+	}
 	s.entra = cfg.Entra
 	if s.scheme, s.tls = "http", cfg.TLS; cfg.TLS != nil {
 		s.scheme = "https"
