@@ -244,7 +244,7 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request, table string, rep 
 	if rep.err != nil {
 		putBuf(rep.pooled)
 		s.setCorsHeaders(h, r, "Content-Type", "x-ms-error-code")
-		writeError(w, rep.err, now)
+		writeErrorFor(w, r, rep.err, now)
 		return
 	}
 	if rep.body != nil {

@@ -95,6 +95,24 @@ func (s *Server) deleteTable(name string) reply {
 	return reply{status: http.StatusNoContent}
 }
 
+// appendTableElement appends a table of a Query Tables answer: its name,
+// and with full metadata its type, id and edit link (REST "Query Tables":
+// "odata.type":"myaccount.Tables", "odata.id":
+// "https://myaccount.table.core.windows.net/Tables('mytable')",
+// "odata.editLink":"Tables('mytable')").
+func (s *Server) appendTableElement(out []byte, meta int, base, name string) []byte {
+	out = append(out, '{')
+	if meta == fullMetadata {
+		link := "Tables('" + name + "')"
+		out = jsontext.AppendString(append(out, `"odata.type":`...), s.account+".Tables")
+		out = jsontext.AppendString(append(out, `,"odata.id":`...), base+"/"+link)
+		out = jsontext.AppendString(append(out, `,"odata.editLink":`...), link)
+		out = append(out, ',')
+	}
+	out = jsontext.AppendString(append(out, `"TableName":`...), name)
+	return append(out, '}')
+}
+
 // tableRow evaluates filters on table names.
 type tableRow string
 
@@ -116,9 +134,13 @@ func (s *Server) listTables(r *http.Request) reply {
 		return errReply(aerr, "")
 	}
 	after := q.Get("NextTableName")
-	out := []byte(`{"odata.metadata":`)
-	out = jsontext.AppendString(out, s.baseURL(r)+"/$metadata#Tables")
-	out = append(out, `,"value":[`...)
+	meta, base := metaLevel(r), s.baseURL(r)
+	out := []byte(`{`)
+	if meta != noMetadata {
+		out = jsontext.AppendString(append(out, `"odata.metadata":`...), base+"/$metadata#Tables")
+		out = append(out, ',')
+	}
+	out = append(out, `"value":[`...)
 	n, next := 0, ""
 	for _, name := range s.store.Names() {
 		if after != "" && name < after {
@@ -137,9 +159,7 @@ func (s *Server) listTables(r *http.Request) reply {
 		if n > 0 {
 			out = append(out, ',')
 		}
-		out = append(out, `{"TableName":`...)
-		out = jsontext.AppendString(out, name)
-		out = append(out, '}')
+		out = s.appendTableElement(out, meta, base, name)
 		n++
 	}
 	rep := reply{status: http.StatusOK, body: append(out, "]}"...), entities: n}
