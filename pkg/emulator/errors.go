@@ -2,9 +2,9 @@ package emulator
 
 import (
 	"fmt"
-	"strings"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tablestress/tablestress/internal/jsontext"
