@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/tablestress/tablestress/pkg/emulator/internal/journal"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
@@ -120,7 +121,16 @@ func (s *Server) insert(r *http.Request, name string, g *grant) reply {
 			t.Unlock()
 			return timedReply(errReply(aerr, e.PK()), model.OpWrite, 0, len(body), d)
 		}
+		var c *journal.Commit
+		if s.journal != nil {
+			en := s.journal.Begin(t)
+			en.Put(e)
+			c = en.Commit()
+		}
 		t.Unlock()
+		if err := c.Wait(); err != nil {
+			return timedReply(errReply(notDurable(err), e.PK()), model.OpWrite, 0, len(body), d)
+		}
 	}
 	rep := timedReply(reply{part: e.PK(), entities: 1, tagged: true, tagTS: e.Ticks(), discard: f.Discard}, model.OpWrite, 1, len(body), d)
 	if preference(r) == returnNoContent {

@@ -34,13 +34,15 @@ var layers = map[string]struct{ imports, tests []string }{
 	"pkg/emulator/internal/filter":    {imports: []string{"internal/keyorder", "pkg/emulator/internal/edm"}},
 	"pkg/emulator/internal/store": {imports: []string{"internal/jsontext", "internal/keyorder", "pkg/emulator/internal/edm",
 		"pkg/emulator/internal/filter"}},
-	"pkg/emulator/model":  {imports: []string{"pkg/percent"}},
-	"pkg/emulator/faults": {imports: []string{"pkg/percent", "pkg/outcome"}, tests: []string{"pkg/emulator/model"}},
+	// journal writes the store down: it knows the store, nothing above.
+	"pkg/emulator/internal/journal": {imports: []string{"pkg/emulator/internal/store"}},
+	"pkg/emulator/model":            {imports: []string{"pkg/percent"}},
+	"pkg/emulator/faults":           {imports: []string{"pkg/percent", "pkg/outcome"}, tests: []string{"pkg/emulator/model"}},
 	// entra knows bearer tokens and the authority's documents, nothing of
 	// the service; its tests sign tokens with a local authority over TLS.
 	"pkg/emulator/entra": {tests: []string{"internal/devcert", "pkg/tokenauthority"}},
 	"pkg/emulator": {imports: []string{"internal/jsontext", "internal/keyorder", "pkg/outcome", "pkg/emulator/internal/edm",
-		"pkg/emulator/internal/httpfront", "pkg/emulator/internal/filter", "pkg/emulator/internal/store",
+		"pkg/emulator/internal/httpfront", "pkg/emulator/internal/filter", "pkg/emulator/internal/store", "pkg/emulator/internal/journal",
 		"pkg/emulator/model", "pkg/emulator/faults", "pkg/emulator/entra"},
 		tests: []string{"internal/devcert", "internal/testenv", "pkg/table", "pkg/tokenauthority"}},
 }

@@ -86,7 +86,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	tableName := rt.table
 	var rep reply
 	var g *grant
-	aerr := checkVersion(r) // before authentication, which the version governs
+	var aerr *apiError
+	if !s.skipVer {
+		aerr = checkVersion(r) // before authentication, which the version governs
+	}
 	if aerr == nil {
 		g, aerr = s.authenticate(r, rt.entityTable())
 	}
@@ -111,6 +114,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.settle(r.Context(), &rep, now)
 	s.send(w, r, tableName, rep, now)
+	if s.log != nil {
+		s.log.write(r, rep.status, now, s.now())
+	}
 }
 
 // settle holds a timed reply, unless dropped, until its modelled answer
@@ -238,7 +244,7 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request, table string, rep 
 	if rep.err != nil {
 		putBuf(rep.pooled)
 		s.setCorsHeaders(h, r, "Content-Type", "x-ms-error-code")
-		writeError(w, rep.err, now)
+		writeErrorFor(w, r, rep.err, now)
 		return
 	}
 	if rep.body != nil {

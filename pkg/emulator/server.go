@@ -50,6 +50,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -58,6 +59,7 @@ import (
 	"github.com/tablestress/tablestress/pkg/emulator/entra"
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/httpfront"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/journal"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
@@ -77,6 +79,21 @@ type Config struct {
 	// Key is the base64 account key requests are signed with (default
 	// DevKey).
 	Key string
+	// Key2, when set, is the account's secondary key (base64): requests
+	// signed with either key are served.
+	Key2 string
+	// Accounts, when set, are the accounts Start serves on one address
+	// instead of Account, each a service of its own with its own tables
+	// (AZURITE_ACCOUNTS: see ParseAccounts); a request goes to the account
+	// its path names.
+	Accounts []Account
+	// Log, when set, gets a line per request: the time it came, its method
+	// and path (never its query, which may hold a signature), the status
+	// answered and how long it took (Azurite's --debug).
+	Log io.Writer
+	// SkipVersionCheck serves a request whatever version its x-ms-version
+	// names (Azurite's --skipApiVersionCheck).
+	SkipVersionCheck bool
 	// Model is the partition scalability and service-time model (the zero
 	// Config admits everything at once; model.Default() is Azure's targets
 	// and latency, model.CosmosDefault() the Cosmos DB Table API's).
@@ -92,6 +109,11 @@ type Config struct {
 	TLS *tls.Config
 	// Entra, when set, accepts Microsoft Entra ID bearer tokens over HTTPS.
 	Entra *entra.Validator
+	// Location, when set, is the directory the service keeps its tables,
+	// entities, stored access policies and service properties in
+	// (persist.go): New loads what it holds, and every write is on the
+	// disk before it is answered. "" keeps everything in memory.
+	Location string
 }
 
 // Server is the Table service as an http.Handler. All its methods are safe
@@ -101,6 +123,8 @@ type Config struct {
 type Server struct {
 	account  string
 	key      []byte
+	key2     []byte // Config.Key2, nil for none
+	skipVer  bool   // Config.SkipVersionCheck
 	now      func() time.Time
 	store    *store.Store
 	model    *model.Model
@@ -116,6 +140,13 @@ type Server struct {
 	tls     *tls.Config                       // Config.TLS
 	scheme  string                            // "https" when the service is served over TLS, else "http"
 	entra   *entra.Validator
+	// journal records every change when the service keeps its data in a
+	// directory (Config.Location), nil otherwise; recovered is what New
+	// loaded from it, and svcMu orders the service properties' changes.
+	journal   *journal.Journal
+	recovered Recovered
+	svcMu     sync.Mutex
+	log       *accessLog // Config.Log, nil for none
 }
 
 // ErrConfig is returned for an unusable configuration.
@@ -132,7 +163,13 @@ func New(cfg Config) (*Server, error) {
 	}
 	key, err := base64.StdEncoding.DecodeString(cfg.Key)
 	if err != nil {
-		return nil, fmt.Errorf("%w: the account key is not base64", ErrConfig)
+		return nil, fmt.Errorf("%w: the account key of %s is not base64", ErrConfig, cfg.Account)
+	}
+	var key2 []byte
+	if cfg.Key2 != "" {
+		if key2, err = base64.StdEncoding.DecodeString(cfg.Key2); err != nil {
+			return nil, fmt.Errorf("%w: the secondary key of %s is not base64", ErrConfig, cfg.Account)
+		}
 	}
 	var dates *httpfront.DateCache
 	if cfg.Now == nil {
@@ -143,11 +180,20 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{account: cfg.Account, key: key, prefix: "/" + cfg.Account, dates: dates, now: cfg.Now, store: store.New(cfg.Now, cfg.Model.Enabled && cfg.Model.Kind == model.Cosmos),
 		model: model.New(cfg.Model, cfg.Now), counters: newCounters()}
 	s.measure.on = true
+	s.key2, s.skipVer = key2, cfg.SkipVersionCheck
+	if cfg.Log != nil {
+		s.log = &accessLog{w: cfg.Log}
+	}
 	s.entra = cfg.Entra
 	if s.scheme, s.tls = "http", cfg.TLS; cfg.TLS != nil {
 		s.scheme = "https"
 	}
 	s.SetFaults(cfg.Faults)
+	if cfg.Location != "" {
+		if err := s.openJournal(cfg.Location); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
