@@ -16,7 +16,8 @@ type Clock interface {
 	// (a d of zero or less returns at once, true unless ctx is done).
 	Sleep(ctx context.Context, d time.Duration) bool
 	// Until waits until t, or until one of done is closed; it reports
-	// whether t came first. A nil channel in done never closes.
+	// whether t came first. A nil channel in done never closes; a zero t
+	// never comes (Until then waits for a channel alone).
 	Until(t time.Time, done ...<-chan struct{}) bool
 	// Go runs f on a goroutine of the clock's.
 	Go(f func())

@@ -15,7 +15,8 @@ import (
 // drive it with Run; its other methods are for the goroutines it runs,
 // except Now, Elapsed and Ratio, which any goroutine may call.
 type Virtual struct {
-	now atomic.Int64 // Unix nanoseconds
+	now   atomic.Int64 // Unix nanoseconds
+	start time.Time    // what it read when it was made
 
 	mu     sync.Mutex // guards what follows (only one goroutine runs, but cancel funcs may come from anywhere)
 	seq    uint64
@@ -49,10 +50,15 @@ var ErrDeadlock = errors.New("clock: every goroutine of the virtual clock waits,
 
 // NewVirtual returns a virtual clock that reads start.
 func NewVirtual(start time.Time) *Virtual {
-	v := &Virtual{yield: make(chan struct{})}
+	v := &Virtual{yield: make(chan struct{}), start: start}
 	v.now.Store(start.UnixNano())
 	return v
 }
+
+// Since is the virtual time elapsed since the clock was made: what a
+// program on the clock may base a decision on, where Now also carries the
+// moment it was made (the wall time, say).
+func (v *Virtual) Since() time.Duration { return time.Duration(v.now.Load() - v.start.UnixNano()) }
 
 // Now implements Clock. Any goroutine may call it.
 func (v *Virtual) Now() time.Time { return time.Unix(0, v.now.Load()) }
@@ -257,6 +263,9 @@ func (v *Virtual) Until(t time.Time, done ...<-chan struct{}) bool {
 			return false
 		}
 	}
+	if t.IsZero() {
+		return v.waitUntil(never, done...)
+	}
 	at := t.UnixNano()
 	if at <= v.now.Load() {
 		return true
@@ -264,13 +273,18 @@ func (v *Virtual) Until(t time.Time, done ...<-chan struct{}) bool {
 	return v.waitUntil(at, done...)
 }
 
-// waitUntil parks the running goroutine until at, or until one of done
-// closes; it reports whether at came.
+// never is a wait with no time to it.
+const never = -1 << 63
+
+// waitUntil parks the running goroutine until at (never: no time), or
+// until one of done closes; it reports whether at came.
 func (v *Virtual) waitUntil(at int64, done ...<-chan struct{}) bool {
 	v.mu.Lock()
 	r := v.current()
 	v.cur = nil
-	v.scheduleLocked(r, at)
+	if at != never {
+		v.scheduleLocked(r, at)
+	}
 	v.listLocked(r, done)
 	r.woken = false
 	v.mu.Unlock()

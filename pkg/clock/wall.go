@@ -39,26 +39,30 @@ func (Wall) Until(at time.Time, done ...<-chan struct{}) bool {
 		default:
 		}
 	}
-	d := time.Until(at)
-	if d <= 0 {
-		return true
+	var timeUp <-chan time.Time // nil: never (a zero at)
+	if !at.IsZero() {
+		d := time.Until(at)
+		if d <= 0 {
+			return true
+		}
+		t := time.NewTimer(d)
+		defer t.Stop()
+		timeUp = t.C
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
 	switch len(done) {
 	case 0:
-		<-t.C
+		<-timeUp
 		return true
 	case 1:
 		select {
-		case <-t.C:
+		case <-timeUp:
 			return true
 		case <-done[0]:
 			return false
 		}
 	case 2:
 		select {
-		case <-t.C:
+		case <-timeUp:
 			return true
 		case <-done[0]:
 			return false
@@ -67,7 +71,7 @@ func (Wall) Until(at time.Time, done ...<-chan struct{}) bool {
 		}
 	}
 	cases := make([]reflect.SelectCase, 0, len(done)+1)
-	cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(t.C)})
+	cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(timeUp)})
 	for _, ch := range done {
 		cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ch)})
 	}

@@ -55,6 +55,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/emulator/entra"
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/httpfront"
@@ -84,8 +85,14 @@ type Config struct {
 	// Faults is the fault injection (the zero Config injects nothing).
 	Faults faults.Config
 	// Now is the clock of timestamps, ETags and the model (default
-	// time.Now).
+	// time.Now, or Clock's).
 	Now func() time.Time
+	// Clock, when it is a virtual clock (package clock), is the one the
+	// service's waits advance (modelled service times, injected
+	// latencies): a request served in process waits on it, on its
+	// client's goroutine, and Now defaults to its time. Nil or the wall
+	// clock: the service waits on timers.
+	Clock clock.Clock
 	// AllowRemote lets Start listen on a non-loopback address.
 	AllowRemote bool
 	// TLS, when set, makes Start serve HTTPS with its certificate.
@@ -116,6 +123,7 @@ type Server struct {
 	tls     *tls.Config                       // Config.TLS
 	scheme  string                            // "https" when the service is served over TLS, else "http"
 	entra   *entra.Validator
+	clock   clock.Clock // a virtual clock the service waits on, or nil
 }
 
 // ErrConfig is returned for an unusable configuration.
@@ -135,6 +143,12 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("%w: the account key is not base64", ErrConfig)
 	}
 	var dates *httpfront.DateCache
+	if cfg.Clock != nil && !clock.IsVirtual(cfg.Clock) {
+		cfg.Clock = nil
+	}
+	if cfg.Now == nil && cfg.Clock != nil {
+		cfg.Now = cfg.Clock.Now
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	} else {
@@ -143,7 +157,7 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{account: cfg.Account, key: key, prefix: "/" + cfg.Account, dates: dates, now: cfg.Now, store: store.New(cfg.Now, cfg.Model.Enabled && cfg.Model.Kind == model.Cosmos),
 		model: model.New(cfg.Model, cfg.Now), counters: newCounters()}
 	s.measure.on = true
-	s.entra = cfg.Entra
+	s.entra, s.clock = cfg.Entra, cfg.Clock
 	if s.scheme, s.tls = "http", cfg.TLS; cfg.TLS != nil {
 		s.scheme = "https"
 	}
