@@ -48,9 +48,9 @@ type runFlags struct {
 	embeddedTransport string
 	// clock is --clock: virtual, wall or "" (the default for the target).
 	clock  string
-	models            string // compare only: the models to run every scheme under
-	faults            string
-	runID             string
+	models string // compare only: the models to run every scheme under
+	faults string
+	runID  string
 	// caFile is --ca-file (or TABLESTRESS_CA_FILE): certificates to trust
 	// besides the system's, for the target's TLS and for signing in.
 	caFile string
