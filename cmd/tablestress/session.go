@@ -86,7 +86,7 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 		if tg, reach, err = ss.startEmbedded(s); err != nil {
 			return nil, err
 		}
-	} else if _, err := chooseClock(f.clock, ss.clockGiven, tg, f.embeddedTransport, emulator.Config{}); err != nil {
+	} else if _, err := chooseClock(f.clock, ss.clockGiven, tg, false, emulator.Config{}); err != nil {
 		return nil, err
 	}
 	if !tg.IsLoopback() && f.search != nil && !(f.search.maxRate > 0) {
@@ -138,7 +138,10 @@ func (ss *session) startEmbedded(s *scenario.Scenario) (table.Target, reachFuncs
 		return table.Target{}, reachFuncs{}, err
 	}
 	embedded := table.Target{Kind: table.KindEmbedded}
-	if ss.vclock, err = chooseClock(ss.f.clock, ss.clockGiven, embedded, ss.f.embeddedTransport, cfg); err != nil {
+	// A service started by e.embed (the tests' own) is reached however
+	// that says, on its own clock.
+	inProcess := ss.f.embeddedTransport == transportInProcess && ss.e.embed == nil
+	if ss.vclock, err = chooseClock(ss.f.clock, ss.clockGiven, embedded, inProcess, cfg); err != nil {
 		return table.Target{}, reachFuncs{}, err
 	}
 	if ss.vclock != nil {
@@ -249,6 +252,7 @@ func schemeFlagError(err error) error { return usageError("--scheme: %s", messag
 // config is the run of scheme i as the flags ask.
 func (ss *session) config(i int, seedOnly bool, live *live) workload.Config {
 	f := ss.f
+	live.onClock(ss.clock())
 	svc := workload.TableService{Service: ss.svc}
 	if ss.embedded != nil {
 		svc.Measured, svc.Local = ss.embedded, ss.embedded
