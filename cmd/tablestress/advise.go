@@ -31,6 +31,7 @@ type adviseFlags struct {
 	target, saveProof, proofSchemes string
 	proofOut                        string
 	embeddedTransport               string
+	clock                           string
 	yes, quiet                      bool
 	proofDuration, proofWarmup      time.Duration
 }
@@ -59,10 +60,15 @@ another target with --prove, asking before it loads one not on this machine
 unless --yes) it runs compare of the recommendation, the runner-up and the
 scenario's own schemes on the same entity stream at the peak, for the shortest
 duration that measures the busiest partition to within 15%, and prints what
-each measured beside what was predicted. It exits 99, the recommendation
-withdrawn, when it is throttled on over 1% of its requests, when its busiest
-partition is more than 15% off the prediction, or when the client dropped over
-1% of the operations (the peak was not offered); and when nothing can serve the
+each measured beside what was predicted. On the embedded service in process
+the proof lives on a virtual clock (--clock): the client and the service's
+model advance together, so the proof measures the model, whatever this
+machine's CPU, and takes longer in wall time where the load needs more CPU
+than the machine has. It exits 99, the recommendation withdrawn, when it is
+throttled on over 1% of its requests, when its busiest partition is more than
+15% off the prediction, or when the client dropped over 1% of the operations
+(the peak was not offered: on the wall clock, this machine's limit); and when
+nothing can serve the
 load (then it says what would: several accounts, or the request units to
 provision).`,
 		Example: `  tablestress advise scenarios/iot-telemetry.yaml
@@ -95,6 +101,7 @@ provision).`,
 	f.StringVar(&af.saveProof, "save-proof", "", "write the proof's scenario (the schemes to prove, at the peak) to this file, to rerun with compare; with --no-prove too")
 	f.StringVar(&af.proofOut, "proof-out", "", "write the proof's runs to this file, the JSON report compare --out writes (tablestress.compare/v1)")
 	f.StringVar(&af.embeddedTransport, "embedded-transport", transportInProcess, "embedded target: how the proof's SDK reaches the service, in-process (no socket) or socket (a loopback port)")
+	f.StringVar(&af.clock, "clock", "", "the time the proof lives on: "+clockHelp)
 	return cmd
 }
 

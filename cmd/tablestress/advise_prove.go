@@ -42,6 +42,9 @@ func prove(cmd *cobra.Command, e *env, af *adviseFlags, a *advise.Advice, p *adv
 	if af.embeddedTransport != transportInProcess {
 		_ = pc.Flags().Set("embedded-transport", af.embeddedTransport) // marks it given, so another target refuses it
 	}
+	if af.clock != "" {
+		_ = pc.Flags().Set("clock", af.clock) // marks it given, so a target that cannot refuses it
+	}
 	if !af.quiet {
 		fmt.Fprintf(e.stderr, "proving %s: %s on the same entity stream at %s ops/s, %gs each after a %gs warm-up\n",
 			p.Schemes[0].Scheme, schemeNames(p), fmtRate(p.Rate), p.DurationS, p.WarmupS)
@@ -53,6 +56,12 @@ func prove(cmd *cobra.Command, e *env, af *adviseFlags, a *advise.Advice, p *adv
 	}
 	if len(reps) > 0 {
 		p.Target = reps[0].Target.Kind
+		p.Clock, p.VirtualPerWall = reps[0].Run.Clock, reps[0].Run.VirtualPerWall
+		for _, r := range reps[1:] {
+			if r.Run.VirtualPerWall > 0 {
+				p.VirtualPerWall = min(p.VirtualPerWall, r.Run.VirtualPerWall)
+			}
+		}
 		if af.proofOut != "" {
 			if werr := emitFiles(&runFlags{out: af.proofOut}, reps...); werr != nil && err == nil {
 				err = werr

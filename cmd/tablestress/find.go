@@ -133,8 +133,12 @@ func findSchemes(cmd *cobra.Command, e *env, path string, f *runFlags, sf *searc
 		search := &workload.Search{Scenario: ss.scenario, Source: ss.source, Overrides: o, Scheme: i,
 			Template: ss.config(i, false, live), Meta: ss.meta(), StartRate: start, MaxRate: sf.maxRate,
 			MaxSteps: sf.maxSteps, Rule: rule, OnStep: live.step(sch.Name)}
-		rep, err := search.Run(cmd.Context())
+		var rep *report.Report
+		_, cerr := ss.onClock(func() { rep, err = search.Run(cmd.Context()) })
 		live.done()
+		if cerr != nil {
+			return reps, withCode(exitFailure, cerr)
+		}
 		if rep != nil {
 			reps = append(reps, rep)
 		}

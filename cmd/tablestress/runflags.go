@@ -46,9 +46,11 @@ type runFlags struct {
 	// embeddedTransport is --embedded-transport: how the client reaches
 	// the embedded service, in-process (the default) or socket.
 	embeddedTransport string
-	models            string // compare only: the models to run every scheme under
-	faults            string
-	runID             string
+	// clock is --clock: virtual, wall or "" (the default for the target).
+	clock  string
+	models string // compare only: the models to run every scheme under
+	faults string
+	runID  string
 	// caFile is --ca-file (or TABLESTRESS_CA_FILE): certificates to trust
 	// besides the system's, for the target's TLS and for signing in.
 	caFile string
@@ -86,6 +88,7 @@ func (f *runFlags) register(fs *pflag.FlagSet, withWorkload bool) {
 		fs.IntVar(&f.workers, "workers", 0, "parallel seed writers (default: the scenario's workers)")
 		return
 	}
+	fs.StringVar(&f.clock, "clock", "", clockHelp)
 	fs.DurationVar(&f.duration, "duration", 0, "measured run time, overriding workload.duration")
 	fs.DurationVar(&f.warmup, "warmup", 0, "warm-up before measuring, overriding workload.warmup (0s: none)")
 	fs.StringVar(&f.rate, "rate", "", "open loop at this many operations/s (e.g. 2000 or 2000/s), overriding workload.rate; 0 for closed loop")

@@ -7,10 +7,10 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/emulator"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/promexport"
@@ -46,6 +46,11 @@ type session struct {
 	partitionUnits float64
 	// prom serves live metrics (--metrics-addr), nil otherwise.
 	prom *promexport.Exporter
+	// vclock is the virtual clock the session lives on (--clock), nil on
+	// the wall clock.
+	vclock *clock.Virtual
+	// clockGiven says --clock was set.
+	clockGiven bool
 }
 
 func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session, error) {
@@ -64,7 +69,7 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 		}
 		return nil, usageError("the flags make the scenario invalid")
 	}
-	ss := &session{e: e, f: f, spec: spec, source: source, scenario: s, overrides: o, close: func() {}}
+	ss := &session{e: e, f: f, spec: spec, source: source, scenario: s, overrides: o, close: func() {}, clockGiven: cmd.Flags().Changed("clock")}
 	if f.runID == "" {
 		f.runID = e.getenv("TABLESTRESS_RUN_ID")
 	}
@@ -81,6 +86,8 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 		if tg, reach, err = ss.startEmbedded(s); err != nil {
 			return nil, err
 		}
+	} else if _, err := chooseClock(f.clock, ss.clockGiven, tg, false, emulator.Config{}); err != nil {
+		return nil, err
 	}
 	if !tg.IsLoopback() && f.search != nil && !(f.search.maxRate > 0) {
 		return nil, usageError("find on a target that is not on this machine needs --max-rate: the highest rate it may offer")
@@ -130,6 +137,16 @@ func (ss *session) startEmbedded(s *scenario.Scenario) (table.Target, reachFuncs
 	if err != nil {
 		return table.Target{}, reachFuncs{}, err
 	}
+	embedded := table.Target{Kind: table.KindEmbedded}
+	// A service started by e.embed (the tests' own) is reached however
+	// that says, on its own clock.
+	inProcess := ss.f.embeddedTransport == transportInProcess && ss.e.embed == nil
+	if ss.vclock, err = chooseClock(ss.f.clock, ss.clockGiven, embedded, inProcess, cfg); err != nil {
+		return table.Target{}, reachFuncs{}, err
+	}
+	if ss.vclock != nil {
+		cfg.Clock = ss.vclock
+	}
 	start := func(cfg emulator.Config) (*embeddedService, error) { return startEmbedded(cfg, ss.f.embeddedTransport) }
 	if ss.e.embed != nil {
 		start = ss.e.embed
@@ -158,7 +175,7 @@ func (ss *session) open(tg table.Target, reach reachFuncs) error {
 	if err != nil {
 		return err
 	}
-	svc, err := table.Open(tg, table.Options{Workers: ss.spec.Workers, Timeout: ss.spec.Timeout, UserAgent: "tablestress/" + shortVersion(), RootCAs: roots, Dial: reach.dial, RoundTripper: reach.rt})
+	svc, err := table.Open(tg, table.Options{Workers: ss.spec.Workers, Timeout: ss.spec.Timeout, UserAgent: "tablestress/" + shortVersion(), RootCAs: roots, Dial: reach.dial, RoundTripper: reach.rt, Clock: ss.clock()})
 	if err != nil {
 		return withCode(exitFailure, err)
 	}
@@ -235,6 +252,7 @@ func schemeFlagError(err error) error { return usageError("--scheme: %s", messag
 // config is the run of scheme i as the flags ask.
 func (ss *session) config(i int, seedOnly bool, live *live) workload.Config {
 	f := ss.f
+	live.onClock(ss.clock())
 	svc := workload.TableService{Service: ss.svc}
 	if ss.embedded != nil {
 		svc.Measured, svc.Local = ss.embedded, ss.embedded
@@ -242,11 +260,11 @@ func (ss *session) config(i int, seedOnly bool, live *live) workload.Config {
 	c := workload.Config{Spec: ss.spec, Scheme: i, Service: svc,
 		Table: f.table, Reuse: f.reuseTable, Keep: f.keepTable, SeedOnly: seedOnly, SkipSeed: f.skipSeed, Verify: f.verify,
 		Reconnect: f.reconnect, DownAfter: f.downAfter, Grace: f.grace, SeedLimits: f.seedLimits(ss.target), Hard: ss.e.hard, Events: gcTuner.measure(live.events(ss.spec.Schemes[i].Name, span{ss.spec.Warmup, ss.spec.Duration})),
-		PartitionUnits: ss.partitionUnits}
+		PartitionUnits: ss.partitionUnits, Clock: ss.clock()}
 	if ss.prom != nil {
 		scheme := ss.spec.Schemes[i].Name
 		c.OnRegistry = func(reg *metrics.Registry) {
-			ss.prom.Set(ss.spec.Scenario.DisplayName(), scheme, string(ss.target.Kind), func() *metrics.Summary { return reg.Snapshot(time.Now()) })
+			ss.prom.Set(ss.spec.Scenario.DisplayName(), scheme, string(ss.target.Kind), func() *metrics.Summary { return reg.Snapshot(c.Clock.Now()) })
 		}
 	}
 	return c
@@ -255,18 +273,52 @@ func (ss *session) config(i int, seedOnly bool, live *live) workload.Config {
 // meta is what the reports say about the target and the run.
 func (ss *session) meta() workload.Meta {
 	return workload.Meta{Target: report.Target{Kind: string(ss.target.Kind), Endpoint: ss.target.Where()}, RunID: ss.f.runID, Source: string(ss.source), Model: ss.model,
-		InProcess: ss.target.InProcess}
+		InProcess: ss.target.InProcess, Virtual: ss.vclock != nil}
+}
+
+// clock is the session's clock.
+func (ss *session) clock() clock.Clock {
+	if ss.vclock != nil {
+		return ss.vclock
+	}
+	return clock.Wall{}
+}
+
+// onClock runs f on the session's clock: on a virtual clock, as its first
+// goroutine, driving the clock until every goroutine f started has ended.
+// It returns the clock's error (a run that could not end), and how much
+// virtual time f took per second of wall time (0 on the wall clock).
+func (ss *session) onClock(f func()) (ratio float64, err error) {
+	v := ss.vclock
+	if v == nil {
+		f()
+		return 0, nil
+	}
+	vt0, wt0 := v.Elapsed()
+	err = v.Run(f)
+	vt, wt := v.Elapsed()
+	if wt > wt0 {
+		ratio = (vt - vt0).Seconds() / (wt - wt0).Seconds()
+	}
+	return ratio, err
 }
 
 // runScheme runs one scheme and builds its report.
 func (ss *session) runScheme(ctx context.Context, i int, seedOnly bool) (*report.Report, *workload.Result, error) {
 	live := newLive(ss.e, ss.f.quiet)
 	c := ss.config(i, seedOnly, live)
-	res, err := workload.Run(ctx, c)
+	var res *workload.Result
+	var err error
+	ratio, cerr := ss.onClock(func() { res, err = workload.Run(ctx, c) })
+	if cerr != nil {
+		return nil, nil, withCode(exitFailure, cerr)
+	}
 	live.done()
 	if res.Cleanup != nil {
 		fmt.Fprintln(ss.e.stderr, "warning:", res.Cleanup)
 	}
-	rep := c.Report(res, err, ss.meta())
+	m := ss.meta()
+	m.ClockRatio = ratio
+	rep := c.Report(res, err, m)
 	return rep, res, err
 }

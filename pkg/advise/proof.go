@@ -78,6 +78,11 @@ type Proof struct {
 	Notes   []string `json:"notes,omitempty"`
 	Skipped string   `json:"skipped,omitempty"`
 	Target  string   `json:"target,omitempty"`
+	// Clock is the time the proof's runs lived on ("virtual" or "wall",
+	// as their reports say); VirtualPerWall, on a virtual clock, the
+	// virtual seconds they advanced per second of wall time (slowest run).
+	Clock          string  `json:"clock,omitempty"`
+	VirtualPerWall float64 `json:"virtual_per_wall,omitempty"`
 }
 
 // ProofRun is one scheme of the proof: what the judge predicts for the

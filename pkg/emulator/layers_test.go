@@ -27,6 +27,7 @@ var layers = map[string]struct{ imports, tests []string }{
 	"internal/keyorder":         {},
 	"pkg/outcome":               {},
 	"pkg/percent":               {},
+	"pkg/clock":                 {},
 	"pkg/emulator/internal/edm": {},
 	// httpfront serves its in-process front's odd requests over
 	// in-memory connections.
@@ -41,7 +42,8 @@ var layers = map[string]struct{ imports, tests []string }{
 	// entra knows bearer tokens and the authority's documents, nothing of
 	// the service; its tests sign tokens with a local authority over TLS.
 	"pkg/emulator/entra": {tests: []string{"internal/devcert", "pkg/tokenauthority"}},
-	"pkg/emulator": {imports: []string{"internal/jsontext", "internal/keyorder", "pkg/outcome", "pkg/emulator/internal/edm",
+	// The service waits on a virtual clock when it is given one.
+	"pkg/emulator": {imports: []string{"pkg/clock", "internal/jsontext", "internal/keyorder", "pkg/outcome", "pkg/emulator/internal/edm",
 		"pkg/emulator/internal/httpfront", "pkg/emulator/internal/filter", "pkg/emulator/internal/store", "pkg/emulator/internal/journal",
 		"pkg/emulator/model", "pkg/emulator/faults", "pkg/emulator/entra"},
 		tests: []string{"internal/devcert", "internal/testenv", "pkg/table", "pkg/tokenauthority"}},
@@ -88,7 +90,7 @@ func goList(t *testing.T, patterns ...string) []listed {
 // package has a package comment, which says what it owns and what it
 // must not import.
 func TestImportsRunOneWay(t *testing.T) {
-	pkgs := goList(t, module+"pkg/emulator/...", module+"internal/jsontext", module+"internal/keyorder", module+"pkg/outcome", module+"pkg/percent")
+	pkgs := goList(t, module+"pkg/emulator/...", module+"internal/jsontext", module+"internal/keyorder", module+"pkg/outcome", module+"pkg/percent", module+"pkg/clock")
 	seen := map[string]bool{}
 	for _, p := range pkgs {
 		name := strings.TrimPrefix(p.ImportPath, module)

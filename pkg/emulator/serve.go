@@ -136,7 +136,13 @@ func (s *Server) settle(ctx context.Context, rep *reply, now time.Time) {
 // on its own goroutine gives up (clientGone). The time the service spent computing
 // counts toward it: the answer leaves at arrival + injected latency +
 // service time, or as soon as it is ready when computing took longer.
+//
+// On a virtual clock the wait is the clock's (waitOnClock).
 func (s *Server) hold(ctx context.Context, until time.Time) {
+	if s.clock != nil {
+		s.waitOnClock(ctx, until)
+		return
+	}
 	d := until.Sub(s.now())
 	if d <= 0 {
 		return

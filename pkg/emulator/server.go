@@ -56,6 +56,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/emulator/entra"
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/httpfront"
@@ -101,8 +102,14 @@ type Config struct {
 	// Faults is the fault injection (the zero Config injects nothing).
 	Faults faults.Config
 	// Now is the clock of timestamps, ETags and the model (default
-	// time.Now).
+	// time.Now, or Clock's).
 	Now func() time.Time
+	// Clock, when it is a virtual clock (package clock), is the one the
+	// service's waits advance (modelled service times, injected
+	// latencies): a request served in process waits on it, on its
+	// client's goroutine, and Now defaults to its time. Nil or the wall
+	// clock: the service waits on timers.
+	Clock clock.Clock
 	// AllowRemote lets Start listen on a non-loopback address.
 	AllowRemote bool
 	// TLS, when set, makes Start serve HTTPS with its certificate.
@@ -146,7 +153,8 @@ type Server struct {
 	journal   *journal.Journal
 	recovered Recovered
 	svcMu     sync.Mutex
-	log       *accessLog // Config.Log, nil for none
+	log       *accessLog  // Config.Log, nil for none
+	clock     clock.Clock // a virtual clock the service waits on, or nil
 }
 
 // ErrConfig is returned for an unusable configuration.
@@ -172,6 +180,12 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	var dates *httpfront.DateCache
+	if cfg.Clock != nil && !clock.IsVirtual(cfg.Clock) {
+		cfg.Clock = nil
+	}
+	if cfg.Now == nil && cfg.Clock != nil {
+		cfg.Now = cfg.Clock.Now
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	} else {
@@ -184,7 +198,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log != nil {
 		s.log = &accessLog{w: cfg.Log}
 	}
-	s.entra = cfg.Entra
+	s.entra, s.clock = cfg.Entra, cfg.Clock
 	if s.scheme, s.tls = "http", cfg.TLS; cfg.TLS != nil {
 		s.scheme = "https"
 	}

@@ -110,6 +110,15 @@ type RunInfo struct {
 	ScenarioSHA256 string `json:"scenario_sha256,omitempty"`
 	// Notes say how the command line changed the scenario's workload.
 	Notes []string `json:"notes,omitempty"`
+	// Clock is the time the run lived on: "virtual" (the client and the
+	// embedded service's model on one virtual clock: every figure is the
+	// model's, whatever the machine) or "wall" ("" in reports written
+	// before it was recorded: the wall clock).
+	Clock string `json:"clock,omitempty"`
+	// VirtualPerWall is, on a virtual clock, the seconds of virtual time
+	// the run advanced per second of wall time it took: a fact about the
+	// machine it ran on, not about the run.
+	VirtualPerWall float64 `json:"virtual_per_wall,omitempty"`
 }
 
 // Stage is one open-loop ramp: the rate moves linearly to Rate over

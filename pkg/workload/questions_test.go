@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/keygen"
@@ -159,7 +160,7 @@ func checkAnswers(t *testing.T, svc TableService, src string, n int64) {
 func askingExecutor(svc TableService, plan *Plan, table string) *executor {
 	st := keygen.NewStream(1, 1)
 	reg := metrics.NewRegistry(metrics.Options{Start: time.Now()})
-	x := &executor{plan: plan, main: svc.Store(table), a: attempts{rec: reg.NewRecorder(), retry: NewRetrier(scenario.Retry{Kind: "none"}), st: &st, clock: RealClock{}}}
+	x := &executor{plan: plan, main: svc.Store(table), a: attempts{rec: reg.NewRecorder(), retry: NewRetrier(scenario.Retry{Kind: "none"}), st: &st, clock: clock.Wall{}}}
 	for _, ix := range plan.Scheme.Indexes {
 		x.indexes = append(x.indexes, svc.Store(table+ix.Name))
 	}

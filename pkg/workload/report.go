@@ -51,6 +51,10 @@ type Meta struct {
 	// InProcess is set when the target ran in this process (the embedded
 	// service reached in process): the process's CPU is the service's too.
 	InProcess bool
+	// Virtual is set when the run lived on a virtual clock; ClockRatio is
+	// then the virtual time it advanced per second of wall time.
+	Virtual    bool
+	ClockRatio float64
 }
 
 // clientReport is the report's account of the CPU the run used, nil when
@@ -80,6 +84,10 @@ func (c *Config) Report(res *Result, err error, m Meta) *report.Report {
 	}
 	info := c.RunInfo()
 	info.ID = m.RunID
+	info.Clock = "wall"
+	if m.Virtual {
+		info.Clock, info.VirtualPerWall = "virtual", m.ClockRatio
+	}
 	rep := report.Build(report.Meta{
 		Scenario: c.Scenario.DisplayName(), Scheme: c.Schemes[c.Scheme].Name, Target: m.Target, Table: res.Table, Run: info,
 		Seed:        seedInfo(res),
