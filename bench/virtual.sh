@@ -32,13 +32,15 @@ loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 cpu=$(awk -F': *' '/^model name/ && !n {n=$2} /^cpu family/ && !f {f=$2} /^model\t/ && !m {m=$2} END {printf "%s (family %s, model %s)", n, f, m}' /proc/cpuinfo)
 echo "$me: cpu: $cpu, $(nproc) CPUs; load average before: $(loadavg)"
 
-# wall CMD... runs a command and prints how long it took.
+# wall OUT CMD... runs a command with its output to OUT and prints how
+# long it took.
 wall() {
-  local t0 t1 rc=0
+  local out=$1 t0 t1 rc=0
+  shift
   t0=$(date +%s.%N)
-  "$@" || rc=$?
+  "$@" >"$out" 2>&1 || rc=$?
   t1=$(date +%s.%N)
-  awk -v a="$t0" -v b="$t1" 'BEGIN {printf "  wall time: %.1f s\n", b - a}'
+  awk -v a="$t0" -v b="$t1" 'BEGIN {printf "  wall time: %.1f s, the seed phase included\n", b - a}'
   return $rc
 }
 
@@ -49,7 +51,7 @@ figures() {
     const doc = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
     for (const r of doc.runs || [doc]) {
       const t = r.totals;
-      console.log(`  ${r.scheme}: clock ${r.run.clock}, ${r.run.virtual_per_wall.toFixed(2)} virtual s per wall s; ${r.duration_s} s measured`);
+      console.log(`  ${r.scheme}: clock ${r.run.clock}; ${r.duration_s} s measured at ${r.run.virtual_per_wall.toFixed(2)} virtual s per wall s`);
       console.log(`    ${t.ops.toLocaleString("en")} operations (${Math.round(t.ops_per_sec).toLocaleString("en")}/s), ${t.requests.toLocaleString("en")} requests, throttled ${(100 * t.throttled / Math.max(t.requests, 1)).toFixed(1)}%, dropped ${t.dropped.toLocaleString("en")}`);
       console.log(`    status: ${Object.entries(t.status).map(([k, v]) => k + " ×" + v.toLocaleString("en")).join(", ")}`);
       const hours = {};
@@ -70,7 +72,7 @@ if [ "$which" = all ] || [ "$which" = chat ]; then
     hogs+=($!)
   done
   rc=0
-  wall bin/tablestress advise bench/scenarios/chat.yaml --proof-schemes recommended --quiet --proof-out "$out/chat.json" >"$out/chat.txt" 2>&1 || rc=$?
+  wall "$out/chat.txt" bin/tablestress advise bench/scenarios/chat.yaml --proof-schemes recommended --quiet --proof-out "$out/chat.json" || rc=$?
   kill "${hogs[@]}"
   grep -E '^proof:|on a virtual clock' "$out/chat.txt" | sed 's/^/  /'
   figures "$out/chat.json"
@@ -78,12 +80,12 @@ if [ "$which" = all ] || [ "$which" = chat ]; then
 fi
 if [ "$which" = all ] || [ "$which" = account ]; then
   echo "account: run scenarios/account-limit.yaml at 60,008 ops/s for 60 s"
-  wall bin/tablestress run scenarios/account-limit.yaml --rate 60008 --duration 60s --workers 2000 --quiet --out "$out/account.json" >/dev/null || true
+  wall /dev/null bin/tablestress run scenarios/account-limit.yaml --rate 60008 --duration 60s --workers 2000 --quiet --out "$out/account.json" || true
   figures "$out/account.json"
 fi
 if [ "$which" = all ] || [ "$which" = diurnal ]; then
   echo "diurnal: run bench/scenarios/diurnal.yaml (an hour, 200 to 2,000 ops/s and back)"
-  wall bin/tablestress run bench/scenarios/diurnal.yaml --quiet --out "$out/diurnal.json" >/dev/null || true
+  wall /dev/null bin/tablestress run bench/scenarios/diurnal.yaml --quiet --out "$out/diurnal.json" || true
   figures "$out/diurnal.json"
 fi
 echo "$me: load average after: $(loadavg)"

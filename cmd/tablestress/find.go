@@ -134,7 +134,7 @@ func findSchemes(cmd *cobra.Command, e *env, path string, f *runFlags, sf *searc
 			Template: ss.config(i, false, live), Meta: ss.meta(), StartRate: start, MaxRate: sf.maxRate,
 			MaxSteps: sf.maxSteps, Rule: rule, OnStep: live.step(sch.Name)}
 		var rep *report.Report
-		_, cerr := ss.onClock(func() { rep, err = search.Run(cmd.Context()) })
+		cerr := ss.onClock(func() { rep, err = search.Run(cmd.Context()) })
 		live.done()
 		if cerr != nil {
 			return reps, withCode(exitFailure, cerr)

@@ -286,21 +286,13 @@ func (ss *session) clock() clock.Clock {
 
 // onClock runs f on the session's clock: on a virtual clock, as its first
 // goroutine, driving the clock until every goroutine f started has ended.
-// It returns the clock's error (a run that could not end), and how much
-// virtual time f took per second of wall time (0 on the wall clock).
-func (ss *session) onClock(f func()) (ratio float64, err error) {
-	v := ss.vclock
-	if v == nil {
+// It returns the clock's error (a run that could not end).
+func (ss *session) onClock(f func()) error {
+	if ss.vclock == nil {
 		f()
-		return 0, nil
+		return nil
 	}
-	vt0, wt0 := v.Elapsed()
-	err = v.Run(f)
-	vt, wt := v.Elapsed()
-	if wt > wt0 {
-		ratio = (vt - vt0).Seconds() / (wt - wt0).Seconds()
-	}
-	return ratio, err
+	return ss.vclock.Run(f)
 }
 
 // runScheme runs one scheme and builds its report.
@@ -309,7 +301,7 @@ func (ss *session) runScheme(ctx context.Context, i int, seedOnly bool) (*report
 	c := ss.config(i, seedOnly, live)
 	var res *workload.Result
 	var err error
-	ratio, cerr := ss.onClock(func() { res, err = workload.Run(ctx, c) })
+	cerr := ss.onClock(func() { res, err = workload.Run(ctx, c) })
 	if cerr != nil {
 		return nil, nil, withCode(exitFailure, cerr)
 	}
@@ -317,8 +309,6 @@ func (ss *session) runScheme(ctx context.Context, i int, seedOnly bool) (*report
 	if res.Cleanup != nil {
 		fmt.Fprintln(ss.e.stderr, "warning:", res.Cleanup)
 	}
-	m := ss.meta()
-	m.ClockRatio = ratio
-	rep := c.Report(res, err, m)
+	rep := c.Report(res, err, ss.meta())
 	return rep, res, err
 }

@@ -116,8 +116,8 @@ type RunInfo struct {
 	// before it was recorded: the wall clock).
 	Clock string `json:"clock,omitempty"`
 	// VirtualPerWall is, on a virtual clock, the seconds of virtual time
-	// the run advanced per second of wall time it took: a fact about the
-	// machine it ran on, not about the run.
+	// the measured window advanced per second of wall time it took: a fact
+	// about the machine it ran on, not about the run.
 	VirtualPerWall float64 `json:"virtual_per_wall,omitempty"`
 }
 
