@@ -239,7 +239,7 @@ func TestTooManyRequestsStorm(t *testing.T) {
 }
 
 // keys judges partitions at the rate a run of the workload peaks at
-// (workload.PeakRate): a stage's highest rate when only the stages have
+// (plan.PeakRate): a stage's highest rate when only the stages have
 // one, none for a closed loop, which then says so instead of a rate.
 func TestKeysRateIsTheWorkloadsPeak(t *testing.T) {
 	src, err := os.ReadFile("../../scenarios/quickstart.yaml")

@@ -11,9 +11,9 @@ import (
 
 	"github.com/tablestress/tablestress/pkg/judge"
 	"github.com/tablestress/tablestress/pkg/keygen"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/scenario"
 	"github.com/tablestress/tablestress/pkg/textfit"
-	"github.com/tablestress/tablestress/pkg/workload"
 )
 
 // keysFlags are the keys command's flags.
@@ -99,10 +99,10 @@ func (kf *keysFlags) run(ctx context.Context, e *env, path string) error {
 }
 
 // analysisRate is --rate, else the rate a run of the workload peaks at
-// (workload.PeakRate; 0 for a closed loop, which offers none).
+// (plan.PeakRate; 0 for a closed loop, which offers none).
 func (kf *keysFlags) analysisRate(s *scenario.Scenario) (float64, error) {
 	if kf.rate == "" {
-		return workload.PeakRate(s.Workload), nil
+		return plan.PeakRate(s.Workload), nil
 	}
 	r, err := scenario.ParseRate(kf.rate)
 	if err != nil {
@@ -131,7 +131,7 @@ func analyseSchemes(ctx context.Context, s *scenario.Scenario, name string, ops 
 	}
 	var out []*keysAnalysis
 	for _, i := range idx {
-		a, err := workload.Analyze(s, pop, schemes[i], ops, rate)
+		a, err := plan.Analyze(s, pop, schemes[i], ops, rate)
 		if err != nil {
 			return nil, withCode(exitUsage, fmt.Errorf("scheme %q: %w", schemes[i].Name, err))
 		}
@@ -254,7 +254,7 @@ func printAnalysisTable(p *textfit.Printer, as []*keysAnalysis) {
 func busiestRate(a *keysAnalysis) string {
 	j := a.Judged
 	if j == nil {
-		return "(a closed loop offers no rate: give --rate to judge it against the " + textfit.Int(workload.PartitionTarget) + " entities/s target)"
+		return "(a closed loop offers no rate: give --rate to judge it against the " + textfit.Int(plan.PartitionTarget) + " entities/s target)"
 	}
 	out := fmt.Sprintf("at %s ops/s: at the horizon %q takes %s entities/s", textfit.Rate(a.Rate), j.BusiestPartition, textfit.Rate(j.BusiestEntitiesPerSec))
 	if s := j.Seeded; s != nil {
@@ -287,7 +287,7 @@ func keyShape(a *keysAnalysis) string {
 
 // gini is a distribution's Gini coefficient, "-" when it has fewer than two
 // partitions (no spread to measure).
-func gini(d workload.Distribution) string {
+func gini(d plan.Distribution) string {
 	if d.Partitions < 2 {
 		return "-"
 	}

@@ -5,16 +5,16 @@ import (
 
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/judge"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/scenario"
 	"github.com/tablestress/tablestress/pkg/textfit"
-	"github.com/tablestress/tablestress/pkg/workload"
 )
 
 // keysAnalysis is what keys shows of one scheme: the simulation's
 // analysis, and the judge's figures on the seeded table and at the
 // horizon (nil for a closed loop).
 type keysAnalysis struct {
-	*workload.Analysis
+	*plan.Analysis
 	// BusiestPartition, BusiestEntitiesPerSec and OverTarget are the
 	// judge's at the horizon (what advise judges), the same figures as
 	// Judged's.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/report"
 	"github.com/tablestress/tablestress/pkg/scenario"
 	"github.com/tablestress/tablestress/pkg/table"
@@ -113,8 +114,8 @@ func (f *runFlags) register(fs *pflag.FlagSet, withWorkload bool) {
 
 // overrides turns the flags that were given into the run's overrides;
 // errors name the flag and what would be right.
-func (f *runFlags) overrides(changed func(string) bool) (workload.Overrides, error) {
-	var o workload.Overrides
+func (f *runFlags) overrides(changed func(string) bool) (plan.Overrides, error) {
+	var o plan.Overrides
 	if changed("seed") {
 		o.Seed = &f.seed
 	}
@@ -157,7 +158,7 @@ func (f *runFlags) String() string { return fmt.Sprintf("%+v", *f) }
 
 // workloadOverrides sets the overrides of the scenario's workload section
 // from the flags that were given; errors name the flag.
-func (f *runFlags) workloadOverrides(changed func(string) bool, o *workload.Overrides) error {
+func (f *runFlags) workloadOverrides(changed func(string) bool, o *plan.Overrides) error {
 	if changed("duration") {
 		if f.duration <= 0 {
 			return usageError("--duration must be positive, like 30s")

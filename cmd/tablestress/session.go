@@ -13,6 +13,7 @@ import (
 	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/emulator"
 	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/promexport"
 	"github.com/tablestress/tablestress/pkg/report"
 	"github.com/tablestress/tablestress/pkg/scenario"
@@ -23,16 +24,16 @@ import (
 
 // session is a loaded scenario, built into a run with the flags, and an
 // open target: what run, compare and seed share. It wires; the run itself
-// is decided by workload.Build and driven by workload.Run.
+// is decided by plan.Build and driven by workload.Run.
 type session struct {
 	e      *env
 	f      *runFlags
-	spec   *workload.Spec
+	spec   *plan.Spec
 	source []byte
 	// scenario and overrides are what spec was built from (find builds a
 	// spec per step from them).
 	scenario  *scenario.Scenario
-	overrides workload.Overrides
+	overrides plan.Overrides
 	target    table.Target
 	svc       *table.Service
 	close     func()
@@ -62,7 +63,7 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 	if err != nil {
 		return nil, err
 	}
-	spec, err := workload.Build(s, source, o)
+	spec, err := plan.Build(s, source, o)
 	if err != nil {
 		for _, e2 := range flatten(err) {
 			fmt.Fprintln(e.stderr, e2)
@@ -194,7 +195,7 @@ func flatten(err error) []error {
 }
 
 // confirm prints the plan for a remote target and asks before loading it.
-func confirm(e *env, tg table.Target, sp *workload.Spec, search *searchFlags) error {
+func confirm(e *env, tg table.Target, sp *plan.Spec, search *searchFlags) error {
 	plan := fmt.Sprintf("tablestress is about to load %s\n  seed %s entities, then run %v (after a %v warm-up)", tg, textfit.Int(sp.Entities), sp.Duration, sp.Warmup)
 	switch {
 	case search != nil:
@@ -237,9 +238,9 @@ func (ss *session) schemes() ([]int, error) {
 	return selectSchemes(ss.scenario, ss.f.scheme)
 }
 
-// selectSchemes is workload.SelectSchemes with its error said of --scheme.
+// selectSchemes is plan.SelectSchemes with its error said of --scheme.
 func selectSchemes(s *scenario.Scenario, name string) ([]int, error) {
-	idx, err := workload.SelectSchemes(s, name)
+	idx, err := plan.SelectSchemes(s, name)
 	if err != nil {
 		return nil, schemeFlagError(err)
 	}

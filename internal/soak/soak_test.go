@@ -11,6 +11,7 @@ import (
 
 	"github.com/tablestress/tablestress/pkg/emulator"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/scenario"
 	"github.com/tablestress/tablestress/pkg/table"
 	"github.com/tablestress/tablestress/pkg/workload"
@@ -88,7 +89,7 @@ func TestMemoryDoesNotGrow(t *testing.T) {
 		t.Fatal(errs)
 	}
 	rate := 500.0
-	sp, err := workload.Build(sc, src, workload.Overrides{Duration: 2 * time.Minute, Rate: &rate})
+	sp, err := plan.Build(sc, src, plan.Overrides{Duration: 2 * time.Minute, Rate: &rate})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,8 @@ package judge
 import (
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/scenario"
-	"github.com/tablestress/tablestress/pkg/workload"
 )
 
 // fillBatches is how many transactions batchFill assembles.
@@ -35,7 +35,7 @@ func (j *judging) batches() error {
 func batchFill(in *Input, scheme *keygen.Scheme, op scenario.Operation) (float64, error) {
 	sc := *in.Scenario
 	sc.Workload.Mix = []scenario.Operation{op}
-	plan, err := workload.NewPlan(&sc, in.Pop, scheme, in.Seeded, in.Scenario.Seed)
+	plan, err := plan.NewPlan(&sc, in.Pop, scheme, in.Seeded, in.Scenario.Seed)
 	if err != nil {
 		return 0, err
 	}

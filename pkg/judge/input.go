@@ -9,10 +9,10 @@ import (
 
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/keygen"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/question"
 	"github.com/tablestress/tablestress/pkg/scenario"
 	"github.com/tablestress/tablestress/pkg/textfit"
-	"github.com/tablestress/tablestress/pkg/workload"
 )
 
 // Options are what the judge is asked to judge at.
@@ -87,7 +87,7 @@ func Prepare(sc *scenario.Scenario, opts Options) (*Input, error) {
 	in := &Input{Scenario: sc, Pop: pop, Own: own, Questions: qs, Opts: opts, Seeded: int64(sc.Population.Entities), Notes: notes, laws: map[string]*fieldLaw{}}
 	in.Peak = opts.Rate
 	if in.Peak == 0 {
-		in.Peak = workload.PeakRate(sc.Workload)
+		in.Peak = plan.PeakRate(sc.Workload)
 	}
 	if !(in.Peak > 0) {
 		return nil, fmt.Errorf("%w: the workload has no rate (a closed loop): give workload.rate or stages, or --rate, the peak to judge", ErrInput)

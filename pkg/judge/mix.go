@@ -5,8 +5,8 @@ import (
 
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/scenario"
-	"github.com/tablestress/tablestress/pkg/workload"
 )
 
 // OpRate is one entry of the mix at the peak rate.
@@ -37,7 +37,7 @@ func mixRates(sc *scenario.Scenario, peak float64) ([]OpRate, error) {
 		names[k] = q.Name
 	}
 	for i, op := range sc.Workload.Mix {
-		mo, err := workload.CompileOp(i, op, string(sc.Workload.Distribution), names)
+		mo, err := plan.CompileOp(i, op, string(sc.Workload.Distribution), names)
 		if err != nil {
 			return nil, err
 		}

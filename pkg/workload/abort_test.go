@@ -9,6 +9,7 @@ import (
 
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
+	"github.com/tablestress/tablestress/pkg/plan"
 )
 
 // abortScenario throttles from its first second: 300 inserts a second
@@ -37,7 +38,7 @@ func TestAbortOnFailStopsAtFirstTick(t *testing.T) {
 		}
 		srv := newServer(t, mc, faults.Config{})
 		svc := TableService{Service: bubbled(t, srv, 64), Measured: srv}
-		c := config(t, abortScenario, svc, Overrides{})
+		c := config(t, abortScenario, svc, plan.Overrides{})
 		c.Grace = 2 * time.Second
 		var runAt time.Time
 		c.Events.Phase = func(p Phase) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/question"
 	"github.com/tablestress/tablestress/pkg/report"
 	"github.com/tablestress/tablestress/pkg/scenario"
@@ -20,7 +21,7 @@ import (
 // under the question, and the question completes with its figures, or,
 // when the run's end cuts it short (errCutShort), is recorded as
 // unfinished with the requests it made.
-func (x *executor) ask(ctx context.Context, s Step, scheduled time.Time) {
+func (x *executor) ask(ctx context.Context, s plan.Step, scheduled time.Time) {
 	k := s.Op.Question
 	plan := x.plan.Questions[k]
 	src := newAskSource(x)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/table"
 )
 
@@ -53,8 +54,8 @@ workload:
   workers: 1
   mix:
 %s`, "    - {question: newest}\n")
-		sp := spec(t, sc, Overrides{})
-		plan, err := NewPlan(sp.Scenario, sp.Pop, sp.Schemes[0], sp.Entities, sp.Seed)
+		sp := spec(t, sc, plan.Overrides{})
+		plan, err := plan.NewPlan(sp.Scenario, sp.Pop, sp.Schemes[0], sp.Entities, sp.Seed)
 		if err != nil {
 			t.Fatal(err)
 		}

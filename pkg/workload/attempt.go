@@ -8,6 +8,7 @@ import (
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/outcome"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/table"
 )
 
@@ -19,7 +20,7 @@ import (
 // (Cosmos DB's x-ms-retry-after-ms). observe sees every attempt's result
 // (n = 0 for the first) as it arrives. It returns the last result. It is
 // the one retry loop of the run, the seed phase, row counting and verify.
-func retry(ctx, more context.Context, clock Clock, r Retrier, st *keygen.Stream,
+func retry(ctx, more context.Context, clock Clock, r plan.Retrier, st *keygen.Stream,
 	send func(context.Context) table.Result, observe func(res table.Result, n int)) table.Result {
 	res, _ := retrySettled(ctx, more, clock, r, st, send, observe)
 	return res
@@ -28,7 +29,7 @@ func retry(ctx, more context.Context, clock Clock, r Retrier, st *keygen.Stream,
 // retrySettled is retry, which also reports whether the last result
 // settled the request (settled): false when ctx or more ending stopped
 // the retries a failure had left.
-func retrySettled(ctx, more context.Context, clock Clock, r Retrier, st *keygen.Stream,
+func retrySettled(ctx, more context.Context, clock Clock, r plan.Retrier, st *keygen.Stream,
 	send func(context.Context) table.Result, observe func(res table.Result, n int)) (table.Result, bool) {
 	for n := 0; ; n++ {
 		res := send(ctx)
@@ -51,7 +52,7 @@ func retrySettled(ctx, more context.Context, clock Clock, r Retrier, st *keygen.
 // settled reports whether attempt n's result ends a request whatever the
 // run does: it succeeded, failed with an outcome no retry cures, or spent
 // the strategy's retries.
-func settled(res table.Result, n int, r Retrier) bool {
+func settled(res table.Result, n int, r plan.Retrier) bool {
 	return res.Outcome.Class == outcome.OK || !res.Outcome.Retryable() || res.AccessDenied() || n >= r.Retries()
 }
 
@@ -60,7 +61,7 @@ func settled(res table.Result, n int, r Retrier) bool {
 // hidden by a retry that succeeds.
 type attempts struct {
 	rec    *metrics.Recorder
-	retry  Retrier
+	retry  plan.Retrier
 	st     *keygen.Stream
 	clock  Clock
 	health *health // may be nil

@@ -12,6 +12,7 @@ import (
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/outcome"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/table"
 )
 
@@ -70,7 +71,7 @@ func TestDeniedWriteStopsRunAtOnce(t *testing.T) {
 			srv := newServer(t, mc, faults.Config{})
 			on := new(atomic.Bool)
 			svc := writeRefusing{TableService{Service: bubbled(t, srv, 16)}, on}
-			sp := spec(t, readScenario(t, "quickstart.yaml"), Overrides{Duration: 3 * time.Second, Warmup: durationOf(0), Entities: int64Of(2000)})
+			sp := spec(t, readScenario(t, "quickstart.yaml"), plan.Overrides{Duration: 3 * time.Second, Warmup: durationOf(0), Entities: int64Of(2000)})
 			c := Config{Spec: sp, Service: svc, Reconnect: reconnect}
 			c.Events.Phase = func(p Phase) { on.Store(p == PhaseRun) }
 			res, err := Run(context.Background(), c)

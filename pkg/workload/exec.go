@@ -7,13 +7,14 @@ import (
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/outcome"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/table"
 )
 
 // executor performs steps against the tables and records them. Each worker
 // owns one; it is not safe for concurrent use.
 type executor struct {
-	plan    *Plan
+	plan    *plan.Plan
 	main    Store
 	indexes []Store // one per scheme index table
 	a       attempts
@@ -46,7 +47,7 @@ func (x *executor) keysOf(i int64) {
 
 // execute performs one step; scheduled is when it was due to start (latency
 // is measured from there).
-func (x *executor) execute(ctx context.Context, s Step, scheduled time.Time) {
+func (x *executor) execute(ctx context.Context, s plan.Step, scheduled time.Time) {
 	op := s.Op.Kind
 	x.a.opStart = scheduled
 	if s.Missing {
@@ -102,7 +103,7 @@ func (x *executor) rowActions(kind table.ActionKind, version int64) {
 	}
 }
 
-func (x *executor) insert(ctx context.Context, s Step) (string, bool) {
+func (x *executor) insert(ctx context.Context, s plan.Step) (string, bool) {
 	x.keysOf(s.Entity)
 	pk := string(x.keys.PK)
 	var res table.Result
@@ -124,7 +125,7 @@ func (x *executor) insert(ctx context.Context, s Step) (string, bool) {
 }
 
 // writeIndexRows inserts the entity's row in every index table.
-func (x *executor) writeIndexRows(ctx context.Context, s Step) bool {
+func (x *executor) writeIndexRows(ctx context.Context, s plan.Step) bool {
 	ok := true
 	for k := range x.plan.Scheme.Indexes {
 		ix := &x.plan.Scheme.Indexes[k]
@@ -138,7 +139,7 @@ func (x *executor) writeIndexRows(ctx context.Context, s Step) bool {
 	return ok
 }
 
-func (x *executor) upsert(ctx context.Context, s Step) (string, bool) {
+func (x *executor) upsert(ctx context.Context, s plan.Step) (string, bool) {
 	x.keysOf(s.Entity)
 	pk := string(x.keys.PK)
 	v := x.nextVersion()
@@ -160,7 +161,7 @@ func (x *executor) upsert(ctx context.Context, s Step) (string, bool) {
 
 // update replaces the main row. With etag (the default) it reads the entity
 // first and writes with If-Match, so concurrent writers see 412.
-func (x *executor) update(ctx context.Context, s Step) (string, bool) {
+func (x *executor) update(ctx context.Context, s plan.Step) (string, bool) {
 	x.keysOf(s.Entity)
 	pk, rk := string(x.keys.PK), string(x.keys.RK)
 	etag := ""
@@ -185,7 +186,7 @@ func (x *executor) update(ctx context.Context, s Step) (string, bool) {
 
 // rewriteCopies writes again, after an update, the entity's row in every
 // index table whose rows carry its properties (a copy kept in step).
-func (x *executor) rewriteCopies(ctx context.Context, s Step) bool {
+func (x *executor) rewriteCopies(ctx context.Context, s plan.Step) bool {
 	ok := true
 	for k := range x.plan.Scheme.Indexes {
 		ix := &x.plan.Scheme.Indexes[k]
@@ -202,7 +203,7 @@ func (x *executor) rewriteCopies(ctx context.Context, s Step) bool {
 	return ok
 }
 
-func (x *executor) delete(ctx context.Context, s Step) (string, bool) {
+func (x *executor) delete(ctx context.Context, s plan.Step) (string, bool) {
 	x.keysOf(s.Entity)
 	pk, rk := string(x.keys.PK), string(x.keys.RK)
 	var res table.Result
@@ -247,7 +248,7 @@ var batchKinds = map[string][]table.ActionKind{
 
 // batch writes new entities of one partition in one entity group transaction,
 // then their index rows grouped by index partition.
-func (x *executor) batch(ctx context.Context, s Step) (string, bool) {
+func (x *executor) batch(ctx context.Context, s plan.Step) (string, bool) {
 	kinds := batchKinds[s.Op.Spec.Kind]
 	x.actions = x.actions[:0]
 	var pk string

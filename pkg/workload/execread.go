@@ -4,12 +4,13 @@ import (
 	"context"
 
 	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/table"
 )
 
 // The executor's reads: point reads, and queries page by page.
 
-func (x *executor) pointRead(ctx context.Context, s Step) (string, bool) {
+func (x *executor) pointRead(ctx context.Context, s plan.Step) (string, bool) {
 	x.keysOf(s.Entity)
 	pk, rk := string(x.keys.PK), x.keys.RK
 	if s.Row > 0 {
@@ -24,7 +25,7 @@ func (x *executor) pointRead(ctx context.Context, s Step) (string, bool) {
 
 // query runs range queries, partition scans and table scans page by page;
 // every page is a request of its own.
-func (x *executor) query(ctx context.Context, s Step) (string, bool) {
+func (x *executor) query(ctx context.Context, s plan.Step) (string, bool) {
 	store, part, q, want := x.queryOf(s)
 	spec := s.Op.Spec
 	pager := store.Query(ctx, q)
@@ -53,7 +54,7 @@ func (x *executor) query(ctx context.Context, s Step) (string, bool) {
 // queryOf returns the query step s sends, the store it reads and the
 // partition its requests are recorded under, and the rows it wants (0: all
 // pages up to max_pages).
-func (x *executor) queryOf(s Step) (store Store, part string, q table.Query, want int) {
+func (x *executor) queryOf(s plan.Step) (store Store, part string, q table.Query, want int) {
 	spec := s.Op.Spec
 	store, part = x.main, metrics.CrossPartition
 	q = table.Query{Select: spec.Select}
@@ -79,7 +80,7 @@ func (x *executor) queryOf(s Step) (store Store, part string, q table.Query, wan
 
 // acrossFilter is the PartitionKey range of a query across partitions:
 // from the picked entity's PartitionKey to that of the entity rows later.
-func (x *executor) acrossFilter(s Step) string {
+func (x *executor) acrossFilter(s plan.Step) string {
 	x.keysOf(s.Entity)
 	lo := string(x.keys.PK)
 	j := min(s.Entity+int64(s.Op.Spec.Rows), x.plan.Space.Bound()-1)
@@ -95,7 +96,7 @@ func (x *executor) acrossFilter(s Step) string {
 // picked entity's partition (of the main table, or of the index table the
 // operation reads): the whole partition for a scan or from: start, else
 // the rows from the entity's RowKey on.
-func (x *executor) partitionRange(s Step) (Store, string, string) {
+func (x *executor) partitionRange(s plan.Step) (Store, string, string) {
 	x.keysOf(s.Entity)
 	store, pk, rk := x.main, x.keys.PK, x.keys.RK
 	part := string(pk)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/report"
 	"github.com/tablestress/tablestress/pkg/scenario"
 	"github.com/tablestress/tablestress/pkg/textfit"
@@ -25,7 +26,7 @@ type Search struct {
 	Scenario *scenario.Scenario
 	Source   []byte
 	// Overrides are the command line's; each step replaces Rate.
-	Overrides Overrides
+	Overrides plan.Overrides
 	// Scheme is the index of the scheme searched.
 	Scheme int
 	// Template is the run configuration every step copies: Service,
@@ -226,7 +227,7 @@ func (s *Search) step(ctx context.Context, n int, rate float64) (*report.Report,
 	}
 	o := s.Overrides
 	o.Rate = &rate
-	spec, err := Build(s.Scenario, s.Source, o)
+	spec, err := plan.Build(s.Scenario, s.Source, o)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: step %d at %s ops/s: %v", ErrSearch, n, textfit.Rate(rate), err)
 	}

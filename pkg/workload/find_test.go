@@ -10,6 +10,7 @@ import (
 
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/report"
 	"github.com/tablestress/tablestress/pkg/scenario"
 )
@@ -57,7 +58,7 @@ func TestFindHotPartitionLimit(t *testing.T) {
 		limits := map[string]*report.Find{}
 		for i, sch := range sc.Schemes {
 			s := &Search{Scenario: sc, Source: []byte(src), Scheme: i, Template: Config{Service: svc}, MaxRate: 240,
-				Overrides: Overrides{Duration: 2 * time.Second, Warmup: durationOf(time.Second)}}
+				Overrides: plan.Overrides{Duration: 2 * time.Second, Warmup: durationOf(time.Second)}}
 			rep, err := s.Run(context.Background())
 			if err != nil {
 				t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/outcome"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/table"
 )
 
@@ -85,8 +86,8 @@ workload:
 func hotPool(b *testing.B, mix string, workers int) *pool {
 	b.Helper()
 	sc := fmt.Sprintf(hotScenario, mix)
-	sp := spec(b, sc, Overrides{})
-	plan, err := NewPlan(sp.Scenario, sp.Pop, sp.Schemes[0], sp.Entities, sp.Seed)
+	sp := spec(b, sc, plan.Overrides{})
+	plan, err := plan.NewPlan(sp.Scenario, sp.Pop, sp.Schemes[0], sp.Entities, sp.Seed)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func BenchmarkExecuteQuery(b *testing.B) {
 	pl := p.plan.NewPlanner(0)
 	x := p.executor(0, p.reg.NewRecorder(), pl.Stream())
 	ctx := context.Background()
-	steps := make([]Step, 1024)
+	steps := make([]plan.Step, 1024)
 	for k := range steps {
 		steps[k] = pl.Next()
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/scenario"
 	"github.com/tablestress/tablestress/pkg/table"
 )
@@ -96,13 +97,13 @@ func embedded(t *testing.T, in *emulator.Instance, workers int) TableService {
 
 // spec builds the run of a scenario source with overrides: the one path
 // the command line takes too.
-func spec(t testing.TB, src string, o Overrides) *Spec {
+func spec(t testing.TB, src string, o plan.Overrides) *plan.Spec {
 	t.Helper()
 	sc, errs := scenario.Parse("it.yaml", []byte(src))
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	sp, err := Build(sc, []byte(src), o)
+	sp, err := plan.Build(sc, []byte(src), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +111,7 @@ func spec(t testing.TB, src string, o Overrides) *Spec {
 }
 
 // config builds a run of the scenario's first scheme.
-func config(t *testing.T, src string, svc Service, o Overrides) Config {
+func config(t *testing.T, src string, svc Service, o plan.Overrides) Config {
 	t.Helper()
 	return Config{Spec: spec(t, src, o), Service: svc, Grace: 10 * time.Second}
 }
@@ -174,7 +175,7 @@ func TestAccountingMatchesServer(t *testing.T) {
 		t.Run(tc.way+"/"+tc.loop+"/"+tc.retry, func(t *testing.T) {
 			in := startReached(t, tc.way, model.Off(), fc)
 			svc := in.client(t, 16)
-			c := config(t, fmt.Sprintf(accountingScenario, tc.loop, tc.retry), svc, Overrides{})
+			c := config(t, fmt.Sprintf(accountingScenario, tc.loop, tc.retry), svc, plan.Overrides{})
 			c.Events.Phase = func(p Phase) {
 				if p == PhaseRun {
 					in.ResetStats() // compare the run phase only
@@ -311,7 +312,7 @@ func TestTableContentsMatchCounts(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/workers=%d", name, workers), func(t *testing.T) {
 				cs, rt := conn(t)
 				svc := openVia(t, cs, 16, rt)
-				loop, o := "rate: 300", Overrides{Workers: workers}
+				loop, o := "rate: 300", plan.Overrides{Workers: workers}
 				if workers == 1 {
 					// Closed: one operation after another, a fixed number of
 					// them (the one worker's mix is drawn from the seed, so
@@ -340,7 +341,7 @@ func TestTableContentsMatchCounts(t *testing.T) {
 func TestInterruptStopsAndCleansUp(t *testing.T) {
 	in := startEmbedded(t, model.Off(), faults.Config{})
 	svc := embedded(t, in, 8)
-	c := config(t, fmt.Sprintf(accountingScenario, "rate: 200", "none"), svc, Overrides{Duration: time.Minute})
+	c := config(t, fmt.Sprintf(accountingScenario, "rate: 200", "none"), svc, plan.Overrides{Duration: time.Minute})
 	ctx, cancel := context.WithCancel(context.Background())
 	c.Events.Phase = func(p Phase) {
 		if p == PhaseRun {
@@ -371,7 +372,7 @@ func TestExistingTableRefusedUnlessReused(t *testing.T) {
 	if r := svc.CreateTable(context.Background(), "userdata"); r.Err != nil {
 		t.Fatal(r.Err)
 	}
-	c := config(t, fmt.Sprintf(accountingScenario, "rate: 100", "none"), svc, Overrides{Duration: time.Second})
+	c := config(t, fmt.Sprintf(accountingScenario, "rate: 100", "none"), svc, plan.Overrides{Duration: time.Second})
 	c.Table = "userdata"
 	if _, err := Run(context.Background(), c); !errors.Is(err, ErrTableExists) {
 		t.Fatalf("existing table: %v, want ErrTableExists", err)
@@ -405,7 +406,7 @@ func testVerify(t *testing.T, way, spec string) {
 	fc, _ := faults.Parse(spec)
 	in := startReached(t, way, model.Off(), fc) // faults apply in the run phase only
 	svc := in.client(t, 16)
-	c := config(t, fmt.Sprintf(accountingScenario, "rate: 300", "none"), svc, Overrides{})
+	c := config(t, fmt.Sprintf(accountingScenario, "rate: 300", "none"), svc, plan.Overrides{})
 	c.Verify = true
 	res, err := Run(context.Background(), c)
 	if err != nil {
@@ -447,7 +448,7 @@ func TestAccountingSoak(t *testing.T) {
 			in := startEmbedded(t, model.Off(), fc)
 			svc := embedded(t, in, 32)
 			maxOps := n / 4
-			c := config(t, fmt.Sprintf(accountingScenario, tc.loop, tc.retry), svc, Overrides{Duration: 24 * time.Hour, MaxOps: &maxOps, Workers: 32})
+			c := config(t, fmt.Sprintf(accountingScenario, tc.loop, tc.retry), svc, plan.Overrides{Duration: 24 * time.Hour, MaxOps: &maxOps, Workers: 32})
 			c.Events.Phase = func(p Phase) {
 				if p == PhaseRun {
 					in.ResetStats()
@@ -514,7 +515,7 @@ func TestShardsCoverTheRunOnce(t *testing.T) {
 		close(running)
 	}()
 	for i := 0; i < 3; i++ {
-		c := config(t, fmt.Sprintf(accountingScenario, "rate: 100", "none"), svc, Overrides{Shard: i, Shards: 3, Warmup: durationOf(0)})
+		c := config(t, fmt.Sprintf(accountingScenario, "rate: 100", "none"), svc, plan.Overrides{Shard: i, Shards: 3, Warmup: durationOf(0)})
 		c.Table = "sharded"
 		c.Events.Phase = func(p Phase) {
 			if p == PhaseRun { // called before the run phase's first request

@@ -9,15 +9,16 @@ import (
 	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/plan"
 )
 
 // pool runs the workers of the run phase, closed or open loop.
 type pool struct {
-	plan    *Plan
+	plan    *plan.Plan
 	reg     *metrics.Registry
 	main    Store
 	indexes []Store
-	retry   Retrier
+	retry   plan.Retrier
 	clock   Clock
 	workers int
 	// maxOps bounds the operations started in the measured window (0: no
@@ -90,7 +91,7 @@ func (p *pool) paceVirtual(start time.Time) {
 
 // job is a step handed to a worker of the open loop, with when it was due.
 type job struct {
-	step      Step
+	step      plan.Step
 	scheduled time.Time
 }
 
@@ -105,7 +106,7 @@ const openStartWorkers = 8
 // Latency is measured from the scheduled start (the pacer's Due), so
 // waiting in the queue and a late scheduler count (coordinated omission
 // corrected).
-func (p *pool) open(opCtx context.Context, pacer Pacer, start time.Time) {
+func (p *pool) open(opCtx context.Context, pacer plan.Pacer, start time.Time) {
 	op := &openPool{p: p, ctx: opCtx, jobs: clock.NewQueue[job](p.clock, openQueueDepth(pacer, p.workers)), recs: p.openRecorders(),
 		wg: clock.NewGroup(p.clock)}
 	for range min(p.workers, openStartWorkers) {
@@ -134,7 +135,7 @@ const openQueueMax = 1 << 20
 // openQueueDepth is the open loop's queue depth for pacer: openQueueWindow
 // of its peak rate (sampled every 100 ms of its schedule), at least
 // workers, at most openQueueMax.
-func openQueueDepth(pacer Pacer, workers int) int {
+func openQueueDepth(pacer plan.Pacer, workers int) int {
 	peak := 0.0
 	for at := time.Duration(0); at <= pacer.Total(); at += 100 * time.Millisecond {
 		peak = max(peak, pacer.Rate(at))
@@ -230,7 +231,7 @@ func (p *pool) openWorker(opCtx context.Context, w int, rec *metrics.Recorder, j
 // dropping those no worker is free for, until the schedule or the
 // max_operations budget ends or the run stops; it returns the number of
 // the first operation it did not hand out or drop.
-func (p *pool) schedule(pacer Pacer, start time.Time, sched *Planner, op *openPool, d dropper) uint64 {
+func (p *pool) schedule(pacer plan.Pacer, start time.Time, sched *plan.Planner, op *openPool, d dropper) uint64 {
 	n := uint64(0)
 	for ; ; n++ {
 		due, ok := pacer.Due(n)
@@ -258,7 +259,7 @@ func (p *pool) schedule(pacer Pacer, start time.Time, sched *Planner, op *openPo
 // dropUnstarted drops, from operation n on, what was due before the
 // window's end but could not be started (the scheduler was late when the
 // run stopped): dropped, never skipped.
-func (p *pool) dropUnstarted(pacer Pacer, start time.Time, sched *Planner, n uint64, d dropper) {
+func (p *pool) dropUnstarted(pacer plan.Pacer, start time.Time, sched *plan.Planner, n uint64, d dropper) {
 	end := p.deadline
 	if now := p.clock.Now(); now.Before(end) {
 		end = now
@@ -276,12 +277,12 @@ func (p *pool) dropUnstarted(pacer Pacer, start time.Time, sched *Planner, n uin
 // dropper records the open loop's operations that could not start.
 type dropper struct {
 	rec  *metrics.Recorder
-	plan *Plan
+	plan *plan.Plan
 }
 
 // drop records step, due at at, as dropped, and gives back a delete's
 // claim on its entity.
-func (d dropper) drop(step Step, at time.Time) {
+func (d dropper) drop(step plan.Step, at time.Time) {
 	if step.Op.Kind == metrics.Question {
 		d.rec.QuestionDropped(step.Op.Question, at)
 	} else {

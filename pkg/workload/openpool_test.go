@@ -12,6 +12,7 @@ import (
 	"github.com/tablestress/tablestress/pkg/emulator"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/table"
 )
 
@@ -75,7 +76,7 @@ func TestOpenPoolGrowsToTheLoad(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer svc.Close()
-			c := config(t, fmt.Sprintf(heldScenario, tc.workers), TableService{Service: svc, Measured: p.Server}, Overrides{})
+			c := config(t, fmt.Sprintf(heldScenario, tc.workers), TableService{Service: svc, Measured: p.Server}, plan.Overrides{})
 			res, err := Run(context.Background(), c)
 			if err != nil {
 				t.Fatal(err)
@@ -96,7 +97,7 @@ func TestOpenPoolGrowsToTheLoad(t *testing.T) {
 // partition each of a thousand workers touched.
 func TestOpenPoolSharesRecorders(t *testing.T) {
 	reg := metrics.NewRegistry(metrics.Options{})
-	p := &pool{plan: &Plan{}, reg: reg, workers: 1000, clock: clock.Wall{}}
+	p := &pool{plan: &plan.Plan{}, reg: reg, workers: 1000, clock: clock.Wall{}}
 	op := &openPool{p: p, ctx: context.Background(), jobs: clock.NewQueue[job](p.clock, 1), recs: p.openRecorders(), wg: clock.NewGroup(p.clock)}
 	op.jobs.Close() // each worker finds the queue closed and returns
 	for range p.workers {
@@ -117,14 +118,14 @@ func TestOpenPoolSharesRecorders(t *testing.T) {
 func TestOpenQueueDepth(t *testing.T) {
 	for _, c := range []struct {
 		name    string
-		pacer   Pacer
+		pacer   plan.Pacer
 		workers int
 		want    int
 	}{
-		{"40,000/s", NewPacer(Load{Open: true, Rate: 40000, WarmupRate: 40000}, 2*time.Second, time.Minute), 1000, 10000},
-		{"100/s: the workers", NewPacer(Load{Open: true, Rate: 100}, 0, time.Minute), 1000, 1000},
-		{"a ramp to 80,000/s", NewProfile(1000, Stage{Duration: 10 * time.Second, Target: 80000}, Stage{Duration: 10 * time.Second, Target: 2000}), 8, 20000},
-		{"bounded", NewPacer(Load{Open: true, Rate: 1e8}, 0, time.Second), 8, openQueueMax},
+		{"40,000/s", plan.NewPacer(plan.Load{Open: true, Rate: 40000, WarmupRate: 40000}, 2*time.Second, time.Minute), 1000, 10000},
+		{"100/s: the workers", plan.NewPacer(plan.Load{Open: true, Rate: 100}, 0, time.Minute), 1000, 1000},
+		{"a ramp to 80,000/s", plan.NewProfile(1000, plan.Stage{Duration: 10 * time.Second, Target: 80000}, plan.Stage{Duration: 10 * time.Second, Target: 2000}), 8, 20000},
+		{"bounded", plan.NewPacer(plan.Load{Open: true, Rate: 1e8}, 0, time.Second), 8, openQueueMax},
 	} {
 		if got := openQueueDepth(c.pacer, c.workers); got != c.want {
 			t.Errorf("%s: depth %d, want %d", c.name, got, c.want)

@@ -14,6 +14,7 @@ import (
 	"github.com/tablestress/tablestress/pkg/emulator"
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/table"
 )
 
@@ -31,7 +32,7 @@ func TestTargetDiesStopsRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := config(t, fmt.Sprintf(accountingScenario, "rate: 200", "none"), TableService{Service: svc}, Overrides{Duration: time.Minute})
+	c := config(t, fmt.Sprintf(accountingScenario, "rate: 200", "none"), TableService{Service: svc}, plan.Overrides{Duration: time.Minute})
 	c.Grace = 2 * time.Second
 	c.Events.Phase = func(p Phase) {
 		if p == PhaseRun {
@@ -65,7 +66,7 @@ func TestTargetDiesStopsRunOnTime(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := newServer(t, model.Off(), faults.Config{})
 		svc, tgt := bubbledTarget(t, srv, 8)
-		c := config(t, fmt.Sprintf(accountingScenario, "rate: 200", "none"), TableService{Service: svc, Measured: srv}, Overrides{Duration: time.Minute})
+		c := config(t, fmt.Sprintf(accountingScenario, "rate: 200", "none"), TableService{Service: svc, Measured: srv}, plan.Overrides{Duration: time.Minute})
 		c.Grace = 2 * time.Second
 		var runAt time.Time
 		c.Events.Phase = func(p Phase) {
@@ -93,7 +94,7 @@ func TestReconnectCountsTheGap(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := newServer(t, model.Off(), faults.Config{})
 		svc, tgt := bubbledTarget(t, srv, 8)
-		c := config(t, fmt.Sprintf(accountingScenario, "rate: 200", "none"), TableService{Service: svc, Measured: srv}, Overrides{Duration: 9 * time.Second})
+		c := config(t, fmt.Sprintf(accountingScenario, "rate: 200", "none"), TableService{Service: svc, Measured: srv}, plan.Overrides{Duration: 9 * time.Second})
 		c.Reconnect, c.DownAfter = true, time.Second
 		c.Events.Phase = func(p Phase) {
 			if p == PhaseRun {
@@ -142,7 +143,7 @@ func TestDeletedTableStopsRun(t *testing.T) {
 	}
 	defer in.Close(context.Background())
 	svc := open(t, in.ConnectionString(), 8)
-	c := config(t, fmt.Sprintf(accountingScenario, "rate: 200", "none"), TableService{Service: svc}, Overrides{Duration: time.Minute})
+	c := config(t, fmt.Sprintf(accountingScenario, "rate: 200", "none"), TableService{Service: svc}, plan.Overrides{Duration: time.Minute})
 	c.DownAfter, c.Table = 2*time.Second, "vanishing"
 	c.Events.Phase = func(p Phase) {
 		if p == PhaseRun {

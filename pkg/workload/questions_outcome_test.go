@@ -9,6 +9,7 @@ import (
 
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/report"
 	"github.com/tablestress/tablestress/pkg/scenario"
 )
@@ -42,11 +43,11 @@ func askOn(t *testing.T, file string, n int64, rate float64, d time.Duration, mc
 		t.Fatal(errs)
 	}
 	sc.Thresholds = nil
-	o := Overrides{Duration: d, Warmup: durationOf(0), Rate: &rate, Retry: &scenario.Retry{Kind: "none"}}
+	o := plan.Overrides{Duration: d, Warmup: durationOf(0), Rate: &rate, Retry: &scenario.Retry{Kind: "none"}}
 	if n > 0 {
 		o.Entities = &n
 	}
-	sp, err := Build(sc, []byte(src), o)
+	sp, err := plan.Build(sc, []byte(src), o)
 	if err != nil {
 		t.Fatal(err)
 	}

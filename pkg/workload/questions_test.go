@@ -12,6 +12,7 @@ import (
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/question"
 	"github.com/tablestress/tablestress/pkg/scenario"
 )
@@ -112,7 +113,7 @@ func lean(src string) string { return payloadRE.ReplaceAllString(src, "  payload
 // checkAnswers seeds n entities of the scenario under each scheme and asks
 // each question for a few picked entities.
 func checkAnswers(t *testing.T, svc TableService, src string, n int64) {
-	sp := spec(t, src, Overrides{Entities: &n})
+	sp := spec(t, src, plan.Overrides{Entities: &n})
 	if len(sp.Scenario.Questions) == 0 {
 		t.Fatal("the scenario asks no question")
 	}
@@ -126,7 +127,7 @@ func checkAnswers(t *testing.T, svc TableService, src string, n int64) {
 		if _, err := Run(context.Background(), c); err != nil {
 			t.Fatal(err)
 		}
-		plan, err := NewPlan(sp.Scenario, sp.Pop, sch, n, sp.Seed)
+		plan, err := plan.NewPlan(sp.Scenario, sp.Pop, sch, n, sp.Seed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,11 +158,11 @@ func checkAnswers(t *testing.T, svc TableService, src string, n int64) {
 }
 
 // askingExecutor is a worker's executor over the scheme's seeded tables.
-func askingExecutor(svc TableService, plan *Plan, table string) *executor {
+func askingExecutor(svc TableService, pl *plan.Plan, table string) *executor {
 	st := keygen.NewStream(1, 1)
 	reg := metrics.NewRegistry(metrics.Options{Start: time.Now()})
-	x := &executor{plan: plan, main: svc.Store(table), a: attempts{rec: reg.NewRecorder(), retry: NewRetrier(scenario.Retry{Kind: "none"}), st: &st, clock: clock.Wall{}}}
-	for _, ix := range plan.Scheme.Indexes {
+	x := &executor{plan: pl, main: svc.Store(table), a: attempts{rec: reg.NewRecorder(), retry: plan.NewRetrier(scenario.Retry{Kind: "none"}), st: &st, clock: clock.Wall{}}}
+	for _, ix := range pl.Scheme.Indexes {
 		x.indexes = append(x.indexes, svc.Store(table+ix.Name))
 	}
 	return x

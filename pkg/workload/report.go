@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/report"
 	"github.com/tablestress/tablestress/pkg/threshold"
 )
@@ -34,7 +35,7 @@ func (c *Config) partitionTarget() float64 {
 	if c.PartitionTarget > 0 {
 		return c.PartitionTarget
 	}
-	return PartitionTarget
+	return plan.PartitionTarget
 }
 
 // Meta is what a report says about a run besides its measurements.

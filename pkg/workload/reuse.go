@@ -7,6 +7,7 @@ import (
 
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/outcome"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/table"
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
@@ -24,7 +25,7 @@ const reuseSamples = 16
 // spread over the population (the first, the last and evenly between), all
 // of which must be there. A table seeded with another scenario, seed or
 // --entities fails the read-back. It returns the rows counted.
-func checkSeeded(ctx context.Context, plan *Plan, main Store, entities int64, name string, clock Clock) (int64, error) {
+func checkSeeded(ctx context.Context, plan *plan.Plan, main Store, entities int64, name string, clock Clock) (int64, error) {
 	n, err := CountRows(ctx, main, clock)
 	if err != nil {
 		return n, err
@@ -34,7 +35,7 @@ func checkSeeded(ctx context.Context, plan *Plan, main Store, entities int64, na
 	}
 	var sample []int64
 	if plan.Targets != nil { // a shard or target partitions: their own entities
-		sample = plan.Targets.spread(reuseSamples)
+		sample = plan.Targets.Spread(reuseSamples)
 	} else {
 		for k := int64(0); k < reuseSamples && k < entities; k++ {
 			sample = append(sample, k*(entities-1)/max(min(reuseSamples, entities)-1, 1))
@@ -60,16 +61,4 @@ func checkSeeded(ctx context.Context, plan *Plan, main Store, entities int64, na
 		}
 	}
 	return n, nil
-}
-
-// spread returns up to k entities of the list, evenly spread over it.
-func (t *Targets) spread(k int) []int64 {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	n := len(t.list)
-	var out []int64
-	for j := 0; j < k && j < n; j++ {
-		out = append(out, t.list[j*(n-1)/max(min(k, n)-1, 1)])
-	}
-	return out
 }

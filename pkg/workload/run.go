@@ -12,12 +12,13 @@ import (
 	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/plan"
 )
 
 // Config is one run of one key scheme of a Spec: create the tables, seed
 // them, drive the workload, clean up.
 type Config struct {
-	*Spec
+	*plan.Spec
 	// Scheme is the index in Spec.Schemes of the scheme to run.
 	Scheme  int
 	Service Service
@@ -136,7 +137,7 @@ func (c *Config) setDefaults() {
 		c.Hard = context.Background()
 	}
 	if !(c.PartitionTarget > 0) {
-		c.PartitionTarget = PartitionTarget
+		c.PartitionTarget = plan.PartitionTarget
 	}
 	if c.Grace <= 0 {
 		c.Grace = c.Timeout
@@ -165,7 +166,7 @@ func (c *Config) run(ctx context.Context, res *Result) error {
 	if err != nil {
 		return err
 	}
-	plan, err := NewShardPlan(c.Scenario, c.Pop, scheme, c.Entities, c.Seed, c.Shard, c.Shards)
+	plan, err := plan.NewShardPlan(c.Scenario, c.Pop, scheme, c.Entities, c.Seed, c.Shard, c.Shards)
 	if err != nil {
 		return err
 	}
@@ -247,7 +248,7 @@ func (c *Config) cleanup(res *Result, tbl *tables) {
 
 // measure runs the run phase and, with Verify, reads back the acknowledged
 // writes; a target that failed the run is its Failure.
-func (c *Config) measure(ctx context.Context, res *Result, plan *Plan, main Store, indexes []Store) error {
+func (c *Config) measure(ctx context.Context, res *Result, plan *plan.Plan, main Store, indexes []Store) error {
 	var led *ledger
 	if c.Verify {
 		led = newLedger()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
+	"github.com/tablestress/tablestress/pkg/plan"
 )
 
 // Every way Run can fail before the run phase lands in the Result's
@@ -32,7 +33,7 @@ func TestRunFailureIsTheError(t *testing.T) {
 		{"a table the run did not create", func(c *Config) { c.Table = "notours" }, "was not created by this run"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := config(t, fmt.Sprintf(accountingScenario, "rate: 100", "none"), svc, Overrides{Duration: time.Second})
+			c := config(t, fmt.Sprintf(accountingScenario, "rate: 100", "none"), svc, plan.Overrides{Duration: time.Second})
 			tc.change(&c)
 			res, err := Run(context.Background(), c)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -50,7 +51,7 @@ func TestRunFailureIsTheError(t *testing.T) {
 func TestRunFailureOfSeedPhase(t *testing.T) {
 	in := startEmbedded(t, model.Off(), faults.Config{})
 	svc := embedded(t, in, 4)
-	c := config(t, fmt.Sprintf(accountingScenario, "rate: 100", "none"), svc, Overrides{Duration: time.Second})
+	c := config(t, fmt.Sprintf(accountingScenario, "rate: 100", "none"), svc, plan.Overrides{Duration: time.Second})
 	c.Table, c.Reuse, c.SkipSeed = "neverseeded", true, true // nothing to count: the seed check fails
 	res, err := Run(context.Background(), c)
 	if err == nil || res.Failure != err.Error() {

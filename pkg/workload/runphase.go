@@ -6,6 +6,7 @@ import (
 
 	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/plan"
 )
 
 // refused records in ph the refusal h saw, in the credential's terms,
@@ -38,7 +39,7 @@ type phaseResult struct {
 // request, start no retry or page after it, and count in the window's last
 // second (metrics.Options.End). The stop is watched by a stopWatcher, the
 // seconds are ticked by a phaseTicker, each on a goroutine of its own.
-func (c *Config) runPhase(ctx context.Context, plan *Plan, main Store, indexes []Store, led *ledger) (*metrics.Summary, time.Time, phaseResult) {
+func (c *Config) runPhase(ctx context.Context, plan *plan.Plan, main Store, indexes []Store, led *ledger) (*metrics.Summary, time.Time, phaseResult) {
 	start := c.Clock.Now()
 	measureFrom := start.Add(c.Warmup)
 	deadline := measureFrom.Add(c.Duration)

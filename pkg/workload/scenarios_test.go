@@ -14,6 +14,7 @@ import (
 	"github.com/tablestress/tablestress/pkg/emulator"
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/report"
 	"github.com/tablestress/tablestress/pkg/scenario"
 	"github.com/tablestress/tablestress/pkg/table"
@@ -105,7 +106,7 @@ func runScenario(t *testing.T, r scenarioRun) map[string]*report.Report {
 		defer in.Close(context.Background())
 		svc = embedded(t, in, sc.Workload.Workers)
 	}
-	sp := spec(t, src, Overrides{Duration: r.duration, Warmup: durationOf(time.Second)}) // duration 0: the scenario's
+	sp := spec(t, src, plan.Overrides{Duration: r.duration, Warmup: durationOf(time.Second)}) // duration 0: the scenario's
 	sp.Load.Rate *= r.scale
 	sp.Load.WarmupRate *= r.scale
 	for k := range sp.Load.Stages {

@@ -11,6 +11,7 @@ import (
 	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/outcome"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/scenario"
 	"github.com/tablestress/tablestress/pkg/table"
 )
@@ -19,14 +20,14 @@ import (
 // population under the scheme, in entity group transactions of up to 100
 // same-partition rows, with Workers in parallel.
 type SeedConfig struct {
-	Plan     *Plan
+	Plan     *plan.Plan
 	Main     Store
 	Indexes  []Store
 	Entities int64
 	Workers  int
 	// Retry for throttled seed requests; the zero value means
 	// DefaultSeedRetry. Seeding is setup, so it retries patiently.
-	Retry Retrier
+	Retry plan.Retrier
 	// Limits pace the requests (AzureSeedLimits against Azure Storage); the
 	// zero value does not limit.
 	Limits SeedLimits
@@ -39,7 +40,7 @@ type SeedConfig struct {
 }
 
 // DefaultSeedRetry is the seed phase's retry strategy.
-var DefaultSeedRetry = NewRetrier(scenario.Retry{Kind: "exponential", Delay: 200 * time.Millisecond, Min: 100 * time.Millisecond, Max: 5 * time.Second, Retries: 30})
+var DefaultSeedRetry = plan.NewRetrier(scenario.Retry{Kind: "exponential", Delay: 200 * time.Millisecond, Min: 100 * time.Millisecond, Max: 5 * time.Second, Retries: 30})
 
 // SeedResult describes what the seed phase wrote.
 type SeedResult struct {
@@ -99,7 +100,7 @@ func (job seedJob) send(ctx context.Context) table.Result {
 // Seed writes the population. Rows are written with upserts (insert-or-
 // replace), so a retried transaction that had in fact succeeded does no harm.
 func Seed(ctx context.Context, c SeedConfig) (SeedResult, error) {
-	if c.Retry.kind == "" {
+	if c.Retry.IsZero() {
 		c.Retry = DefaultSeedRetry
 	}
 	if c.Clock == nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
+	"github.com/tablestress/tablestress/pkg/plan"
 )
 
 // Seeding a service that throttles at its targets (the model measuring
@@ -43,7 +44,7 @@ workload:
 			mc.Latency.On = false
 			srv := newServer(t, mc, faults.Config{})
 			// No Measured: the service throttles the seed phase like Azure.
-			c := config(t, src, TableService{Service: bubbled(t, srv, 64)}, Overrides{})
+			c := config(t, src, TableService{Service: bubbled(t, srv, 64)}, plan.Overrides{})
 			c.SeedOnly, c.SeedLimits = true, tc.limits
 			res, err := Run(context.Background(), c)
 			if err != nil {

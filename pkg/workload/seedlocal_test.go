@@ -12,6 +12,7 @@ import (
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/outcome"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/table"
 )
 
@@ -66,7 +67,7 @@ workload:
 			if via == "local" {
 				svc.Local = local
 			}
-			c := config(t, src, svc, Overrides{})
+			c := config(t, src, svc, plan.Overrides{})
 			c.SeedOnly, c.Keep, c.Table = true, true, "seed"+via
 			srv.ResetStats()
 			res, err := Run(context.Background(), c)

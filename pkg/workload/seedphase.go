@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/table"
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
@@ -12,7 +13,7 @@ import (
 // and counts the rows written, or with SkipSeed checks the table seeded
 // before (checkSeeded). It records what it did in res. An interruption is
 // ErrInterrupted with the rows written so far.
-func (c *Config) seedPhase(ctx context.Context, res *Result, plan *Plan, main Store, indexes []Store) error {
+func (c *Config) seedPhase(ctx context.Context, res *Result, plan *plan.Plan, main Store, indexes []Store) error {
 	if c.SkipSeed {
 		c.enter(PhaseCountSeed)
 		n, err := checkSeeded(ctx, plan, main, c.Entities, res.Table, c.Clock)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/report"
 )
 
@@ -32,7 +33,7 @@ func TestSeedCountsEveryStatus(t *testing.T) {
 	// proxy's would.
 	svc := TableService{Service: open(t, in.ConnectionString(), 16)}
 	entities := int64(8_000)
-	c := config(t, fmt.Sprintf(accountingScenario, "rate: 100", "none"), svc, Overrides{Entities: &entities})
+	c := config(t, fmt.Sprintf(accountingScenario, "rate: 100", "none"), svc, plan.Overrides{Entities: &entities})
 	c.SeedOnly = true
 	res, err := Run(context.Background(), c)
 	if err != nil {

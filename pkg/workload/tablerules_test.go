@@ -2,8 +2,11 @@ package workload
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/tablestress/tablestress/pkg/plan"
 )
 
 // A run on an existing table needs its name; each row a run and the rule's
@@ -35,7 +38,7 @@ func TestCheckTableNeedsANameForAnExistingTable(t *testing.T) {
 
 // Run refuses what CheckTable refuses, before it creates a table.
 func TestRunAppliesCheckTable(t *testing.T) {
-	sp := buildThree(t)
+	sp := spec(t, fmt.Sprintf(rampScenario, ""), plan.Overrides{})
 	for _, c := range []Config{{Spec: sp, SkipSeed: true}, {Spec: sp}} {
 		if c.SkipSeed == false {
 			c.Spec.Shards = 2

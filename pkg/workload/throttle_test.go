@@ -9,6 +9,7 @@ import (
 	"github.com/tablestress/tablestress/pkg/emulator"
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/report"
 )
 
@@ -48,7 +49,7 @@ func TestHotPartitionThrottledToTarget(t *testing.T) {
 		srv := newServer(t, throughputModel(), faults.Config{})
 		svc := TableService{Service: bubbled(t, srv, 64), Measured: srv}
 		// No warm-up: the service's counts then cover the measured window.
-		sp := spec(t, readScenario(t, "hot-partition.yaml"), Overrides{Duration: 5 * time.Second, Warmup: durationOf(0)})
+		sp := spec(t, readScenario(t, "hot-partition.yaml"), plan.Overrides{Duration: 5 * time.Second, Warmup: durationOf(0)})
 		for i, sch := range sp.Schemes {
 			c := Config{Spec: sp, Scheme: i, Service: svc, Keep: true}
 			c.Events.Phase = func(p Phase) {
@@ -109,7 +110,7 @@ func TestAppendOnlyThrottledAtRangePartition(t *testing.T) {
 		mc.RangeTarget = target
 		srv := newServer(t, mc, faults.Config{})
 		svc := TableService{Service: bubbled(t, srv, 64), Measured: srv}
-		sp := spec(t, readScenario(t, "append-only.yaml"), Overrides{Rate: rateOf(2 * target), Duration: 4 * time.Second})
+		sp := spec(t, readScenario(t, "append-only.yaml"), plan.Overrides{Rate: rateOf(2 * target), Duration: 4 * time.Second})
 		for i, sch := range sp.Schemes {
 			c := Config{Spec: sp, Scheme: i, Service: svc}
 			res, err := Run(context.Background(), c)

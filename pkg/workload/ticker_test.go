@@ -9,6 +9,7 @@ import (
 	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/outcome"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/scenario"
 	"github.com/tablestress/tablestress/pkg/table"
 )
@@ -57,7 +58,7 @@ func runTicker(t *testing.T, c *Config, length time.Duration, setup func(*phaseT
 }
 
 func tickerConfig(warmup time.Duration) *Config {
-	return &Config{Spec: &Spec{Scenario: &scenario.Scenario{}, Warmup: warmup}}
+	return &Config{Spec: &plan.Spec{Scenario: &scenario.Scenario{}, Warmup: warmup}}
 }
 
 // seconds lists whole seconds as durations.

@@ -9,6 +9,7 @@ import (
 	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/outcome"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/scenario"
 	"github.com/tablestress/tablestress/pkg/table"
 )
@@ -60,8 +61,8 @@ workload:
   mix:
     - {question: newest}
 `
-				sp := spec(t, sc, Overrides{Retry: &scenario.Retry{Kind: "fixed", Delay: 100 * time.Millisecond, Retries: 3}})
-				plan, err := NewPlan(sp.Scenario, sp.Pop, sp.Schemes[0], sp.Entities, sp.Seed)
+				sp := spec(t, sc, plan.Overrides{Retry: &scenario.Retry{Kind: "fixed", Delay: 100 * time.Millisecond, Retries: 3}})
+				plan, err := plan.NewPlan(sp.Scenario, sp.Pop, sp.Schemes[0], sp.Entities, sp.Seed)
 				if err != nil {
 					t.Fatal(err)
 				}

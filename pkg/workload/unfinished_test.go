@@ -8,6 +8,7 @@ import (
 
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/report"
 	"github.com/tablestress/tablestress/pkg/scenario"
 )
@@ -82,7 +83,7 @@ func askCutShort(t *testing.T, mc model.Config, d time.Duration, scheme, name st
 	}
 	sc.Thresholds = nil
 	rate := 4.0
-	sp, err := Build(sc, []byte(src), Overrides{Duration: d, Warmup: durationOf(0), Rate: &rate, Retry: &scenario.Retry{Kind: "none"}})
+	sp, err := plan.Build(sc, []byte(src), plan.Overrides{Duration: d, Warmup: durationOf(0), Rate: &rate, Retry: &scenario.Retry{Kind: "none"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/outcome"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/table"
 )
 
@@ -79,7 +80,7 @@ func (v *VerifyResult) OK() bool { return v.Missing+v.Mismatched+v.Resurrect+v.U
 
 // verify reads back the main row of every entity in the ledger with workers
 // in parallel; throttled reads are retried patiently.
-func (l *ledger) verify(ctx context.Context, p *Plan, s Store, workers int, clk Clock) *VerifyResult {
+func (l *ledger) verify(ctx context.Context, p *plan.Plan, s Store, workers int, clk Clock) *VerifyResult {
 	ids := make([]int64, 0, len(l.entries))
 	for i := range l.entries {
 		ids = append(ids, i)
@@ -104,7 +105,7 @@ func (l *ledger) verify(ctx context.Context, p *Plan, s Store, workers int, clk 
 // verifier is the read-back of a ledger; its workers share it.
 type verifier struct {
 	l     *ledger
-	plan  *Plan
+	plan  *plan.Plan
 	store Store
 	clock Clock
 	mu    sync.Mutex // guards res

@@ -1,15 +1,12 @@
-package workload
+package plan
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/tablestress/tablestress/pkg/emulator/faults"
-	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/scenario"
 )
@@ -59,7 +56,7 @@ func TestBuildAppliesOverrides(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sp := spec(t, fmt.Sprintf(rampScenario, tt.rate), tt.o)
+			sp := build(t, fmt.Sprintf(rampScenario, tt.rate), tt.o)
 			l := sp.Load
 			if l.Open != tt.open || l.Rate != tt.rate0 || fmt.Sprint(l.Stages) != fmt.Sprint(tt.stages) || sp.Duration != tt.duration || l.WarmupRate != tt.warmRate {
 				t.Errorf("load %+v over %v; want open %v from %v through %v over %v, warm-up at %v", l, sp.Duration, tt.open, tt.rate0, tt.stages, tt.duration, tt.warmRate)
@@ -91,47 +88,6 @@ func TestBuildRefusesWhatCannotRun(t *testing.T) {
 	}
 }
 
-// max_operations counts the measured operations: the warm-up's do not use
-// the budget (they once used all of it, and the run measured nothing).
-func TestMaxOpsCountsMeasuredOperations(t *testing.T) {
-	in := startEmbedded(t, model.Off(), faults.Config{})
-	n := int64(60)
-	for _, loop := range []string{"rate: 200", ""} {
-		c := config(t, fmt.Sprintf(accountingScenario, loop, "none"), embedded(t, in, 8),
-			Overrides{MaxOps: &n, Warmup: durationOf(time.Second), Duration: time.Minute})
-		res, err := Run(context.Background(), c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := res.Summary
-		if got := s.Totals.Ops + s.Totals.Dropped; got != n {
-			t.Errorf("%q: %d operations measured (%d dropped), want %d", loop, got, s.Totals.Dropped, n)
-		}
-		if s.Duration() >= time.Minute || s.Duration() <= 0 {
-			t.Errorf("%q: measured %v, want the time the %d operations took", loop, s.Duration(), n)
-		}
-	}
-}
-
-// A ramp with a warm-up measures the whole ramp after the warm-up, at the
-// ramp's rates, and the report records the stages.
-func TestRampRunsAfterWarmup(t *testing.T) {
-	in := startEmbedded(t, model.Off(), faults.Config{})
-	c := config(t, fmt.Sprintf(rampScenario, ""), embedded(t, in, 8), Overrides{Duration: 3 * time.Second, Warmup: durationOf(time.Second)})
-	res, err := Run(context.Background(), c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep := c.Report(res, nil, Meta{})
-	// 1 s from 0 to 50/s, then 2 s from 50 to 100/s: 25 + 150 operations.
-	if rep.DurationS < 2.9 || rep.DurationS > 3.1 || rep.Totals.Ops+rep.Totals.Dropped < 170 || rep.Totals.Ops+rep.Totals.Dropped > 180 {
-		t.Errorf("measured %.2f s, %d operations; want 3 s and the ramp's 175", rep.DurationS, rep.Totals.Ops+rep.Totals.Dropped)
-	}
-	if rep.Run.Mode != "open" || len(rep.Run.Stages) != 2 || rep.Run.Stages[1].Rate != 100 || rep.Run.WarmupRate != 50 || len(rep.Intervals) != 3 {
-		t.Errorf("run %+v, %d intervals", rep.Run, len(rep.Intervals))
-	}
-}
-
 // The scenario file's operation names are the metrics' operations, in the
 // same order: the run maps one onto the other.
 func TestScenarioOpsAreMetricsOps(t *testing.T) {
@@ -143,4 +99,19 @@ func TestScenarioOpsAreMetricsOps(t *testing.T) {
 			t.Errorf("%s: %v, %v; want operation %d", name, op, err, i)
 		}
 	}
+}
+
+// build builds the run of a scenario source with overrides: the one path
+// the command line takes too.
+func build(t testing.TB, src string, o Overrides) *Spec {
+	t.Helper()
+	sc, errs := scenario.Parse("it.yaml", []byte(src))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	sp, err := Build(sc, []byte(src), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp
 }

@@ -1,4 +1,4 @@
-package workload
+package plan
 
 import (
 	"crypto/sha256"
@@ -74,7 +74,7 @@ type Load struct {
 }
 
 // ErrOverride is returned for an override that cannot apply.
-var ErrOverride = errors.New("workload: override")
+var ErrOverride = errors.New("plan: override")
 
 // Build applies the overrides to the scenario, validates and compiles the
 // result: the one translation from a scenario and a command line to a run.
@@ -97,7 +97,7 @@ func Build(s *scenario.Scenario, source []byte, o Overrides) (*Spec, error) {
 	notes = append(notes, applyShard(w, o.Shard, shards)...)
 	if (w.Rate > 0 || len(w.Stages) > 0) && o.Workers == 0 && !sc.Given("workload.workers") {
 		// An open loop adds workers as its operations need them, up to
-		// these (loop.go's openPool).
+		// these (pkg/workload's open pool).
 		w.Workers = scenario.DefaultOpenWorkers
 	}
 	if errs := sc.Validate(); len(errs) > 0 {

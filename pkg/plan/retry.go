@@ -1,4 +1,4 @@
-package workload
+package plan
 
 import (
 	"math"
@@ -23,6 +23,10 @@ type Retrier struct {
 func NewRetrier(r scenario.Retry) Retrier {
 	return Retrier{kind: r.Kind, delay: r.Delay, min: r.Min, max: r.Max, retries: r.Retries}
 }
+
+// IsZero reports whether r is the zero Retrier, which names no strategy
+// (a caller's cue to use its default).
+func (r Retrier) IsZero() bool { return r.kind == "" }
 
 // Retries is the most retries after the first attempt (0 for none).
 func (r Retrier) Retries() int {

@@ -1,4 +1,4 @@
-package workload
+package plan
 
 import (
 	"fmt"

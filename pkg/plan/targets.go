@@ -1,4 +1,4 @@
-package workload
+package plan
 
 import (
 	"errors"
@@ -9,7 +9,7 @@ import (
 
 // ErrNoTargetEntity means no entity of the population falls in the target
 // partitions within the search limit.
-var ErrNoTargetEntity = errors.New("workload: no entity maps to the target partitions")
+var ErrNoTargetEntity = errors.New("plan: no entity maps to the target partitions")
 
 // targetSearch bounds how far allocation looks for the next entity in a
 // target partition.
@@ -141,4 +141,16 @@ func (t *Targets) Added(i int64) {
 	t.mu.Lock()
 	t.list = append(t.list, i)
 	t.mu.Unlock()
+}
+
+// Spread returns up to k entities of the list, evenly spread over it.
+func (t *Targets) Spread(k int) []int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := len(t.list)
+	var out []int64
+	for j := 0; j < k && j < n; j++ {
+		out = append(out, t.list[j*(n-1)/max(min(k, n)-1, 1)])
+	}
+	return out
 }
