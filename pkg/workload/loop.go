@@ -78,8 +78,9 @@ func (p *pool) closed(opCtx context.Context) {
 // virtualStep is the least virtual time a closed-loop operation takes: on
 // a virtual clock an operation that sent no request (a step with nothing
 // to act on) takes no time at all, and a worker doing nothing but those
-// would hold the clock at one instant for ever.
-const virtualStep = time.Microsecond
+// would hold the clock at one instant for ever. A millisecond, a request's
+// order of magnitude, keeps such a worker's dropped operations countable.
+const virtualStep = time.Millisecond
 
 // paceVirtual makes an operation of the closed loop that started at start
 // take at least virtualStep, on a virtual clock.
