@@ -48,40 +48,79 @@ func (h *eventHeap) Pop() any {
 type routine struct {
 	wake chan struct{} // the scheduler resumes it
 	ev   event         // its wake-up, while it waits on the time
-	node waitNode      // its place among the goroutines waiting on channels
+	// regs are its places on the lists of what it waits for (channels,
+	// deadline contexts), while it waits; more holds those past the array.
+	regs  [maxRegs]regNode
+	nregs int
+	more  []*regNode
+	// waitSeq orders the goroutines readied together: by when each
+	// started waiting.
+	waitSeq uint64
 	// woken says why it was last resumed: by a channel closing (true)
 	// rather than by the time it waited for.
 	woken bool
 }
 
-// maxWaitChans is how many channels a goroutine waits on without an
-// allocation.
-const maxWaitChans = 4
+// maxRegs is how many lists a goroutine waits on without an allocation.
+const maxRegs = 6
 
-// waitNode is a goroutine waiting on channels (and maybe the time): an
-// element of the scheduler's list of them, which it polls.
-type waitNode struct {
+// regNode is a goroutine's place on one list of waiters.
+type regNode struct {
 	r          *routine
-	chans      [maxWaitChans]<-chan struct{}
-	more       []<-chan struct{}
-	n          int
-	prev, next *waitNode
-	listed     bool
+	list       *waitList
+	prev, next *regNode
 }
 
-// closed reports whether one of the node's channels is closed.
-func (w *waitNode) closed() bool {
-	for _, ch := range w.chans[:w.n] {
-		if isClosed(ch) {
-			return true
-		}
+// waitList is an intrusive list of waiters: a channel's (owner), or a
+// deadline context's (owner nil).
+type waitList struct {
+	head, tail *regNode
+	n          int
+	owner      *chanWait
+}
+
+func (l *waitList) add(w *regNode) {
+	w.list, w.prev, w.next = l, l.tail, nil
+	if l.tail != nil {
+		l.tail.next = w
+	} else {
+		l.head = w
 	}
-	for _, ch := range w.more {
-		if isClosed(ch) {
-			return true
-		}
+	l.tail = w
+	l.n++
+}
+
+func (l *waitList) remove(w *regNode) {
+	if w.prev != nil {
+		w.prev.next = w.next
+	} else {
+		l.head = w.next
 	}
-	return false
+	if w.next != nil {
+		w.next.prev = w.prev
+	} else {
+		l.tail = w.prev
+	}
+	w.list, w.prev, w.next = nil, nil, nil
+	l.n--
+}
+
+// chanWait is a channel goroutines wait on, polled once for all of them.
+type chanWait struct {
+	ch      <-chan struct{}
+	waiters waitList
+	idx     int // in Virtual.chans
+}
+
+// deadlineCtx is a context of WithDeadline while it lives: its end is an
+// event of the clock's (its deadline) or a call of its cancel, both of
+// which ready its waiters directly, or its parent's end, which the clock
+// polls (once for every context of that parent).
+type deadlineCtx struct {
+	ev      *event
+	done    <-chan struct{} // its Done
+	parent  <-chan struct{} // its parent's Done (nil: none)
+	waiters waitList
 }
 
 // isClosed reports whether ch is closed (or holds a value: channels here
@@ -96,41 +135,4 @@ func isClosed(ch <-chan struct{}) bool {
 	default:
 		return false
 	}
-}
-
-// waitList is the list of goroutines waiting on channels, in the order
-// they started waiting.
-type waitList struct {
-	head, tail *waitNode
-	len        int
-}
-
-func (l *waitList) add(w *waitNode) {
-	w.prev, w.next, w.listed = l.tail, nil, true
-	if l.tail != nil {
-		l.tail.next = w
-	} else {
-		l.head = w
-	}
-	l.tail = w
-	l.len++
-}
-
-func (l *waitList) remove(w *waitNode) {
-	if !w.listed {
-		return
-	}
-	if w.prev != nil {
-		w.prev.next = w.next
-	} else {
-		l.head = w.next
-	}
-	if w.next != nil {
-		w.next.prev = w.prev
-	} else {
-		l.tail = w.prev
-	}
-	w.prev, w.next, w.listed = nil, nil, false
-	w.more = nil
-	l.len--
 }

@@ -131,7 +131,7 @@ func (q *vqueue[T]) Send(ctx context.Context, x T) bool {
 	h := &handoff[T]{r: v.current(), x: x}
 	v.cur = nil
 	q.senders = append(q.senders, h)
-	v.listLocked(h.r, []<-chan struct{}{ctx.Done()})
+	v.registerLocked(h.r, []<-chan struct{}{ctx.Done()})
 	v.mu.Unlock()
 	v.park(h.r)
 	v.mu.Lock()

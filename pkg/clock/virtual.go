@@ -1,10 +1,12 @@
 package clock
 
 import (
+	"cmp"
 	"container/heap"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,9 +23,15 @@ type Virtual struct {
 	mu     sync.Mutex // guards what follows (only one goroutine runs, but cancel funcs may come from anywhere)
 	seq    uint64
 	events eventHeap
-	polled waitList
-	cur    *routine // the goroutine running, nil between them
-	live   int      // goroutines started and not ended
+	// chans are the channels goroutines wait on, each polled once between
+	// goroutines (chanIdx finds them); deadlines are the live contexts of
+	// WithDeadline by their Done, whose waiters wait on them directly.
+	chans     []*chanWait
+	chanIdx   map[<-chan struct{}]*chanWait
+	deadlines map[<-chan struct{}]*deadlineCtx
+	waitSeq   uint64
+	cur       *routine // the goroutine running, nil between them
+	live      int      // goroutines started and not ended
 
 	yield chan struct{} // the running goroutine hands control back
 	steps atomic.Uint64 // goroutines resumed so far, for the watchdog
@@ -50,7 +58,8 @@ var ErrDeadlock = errors.New("clock: every goroutine of the virtual clock waits,
 
 // NewVirtual returns a virtual clock that reads start.
 func NewVirtual(start time.Time) *Virtual {
-	v := &Virtual{yield: make(chan struct{}), start: start}
+	v := &Virtual{yield: make(chan struct{}), start: start, chanIdx: map[<-chan struct{}]*chanWait{},
+		deadlines: map[<-chan struct{}]*deadlineCtx{}}
 	v.now.Store(start.UnixNano())
 	return v
 }
@@ -111,9 +120,9 @@ func (v *Virtual) loop(stuck <-chan struct{}) error {
 			return nil
 		}
 		if len(v.events) == 0 {
-			n, polled := v.live, v.polled.len
+			n, chans := v.live, len(v.chans)
 			v.mu.Unlock()
-			return fmt.Errorf("%w (%d goroutines, %d of them on channels)", ErrDeadlock, n, polled)
+			return fmt.Errorf("%w (%d goroutines, waiting on %d channels)", ErrDeadlock, n, chans)
 		}
 		e := heap.Pop(&v.events).(*event)
 		if e.at > v.now.Load() {
@@ -125,7 +134,7 @@ func (v *Virtual) loop(stuck <-chan struct{}) error {
 			continue
 		}
 		r := e.r
-		v.polled.remove(&r.node)
+		v.unregisterLocked(r)
 		v.cur = r
 		v.mu.Unlock()
 		r.wake <- struct{}{}
@@ -179,7 +188,7 @@ func (v *Virtual) Go(f func()) {
 
 func (v *Virtual) spawnLocked(f func()) {
 	r := &routine{wake: make(chan struct{})}
-	r.ev.r, r.ev.idx, r.node.r = r, -1, r
+	r.ev.r, r.ev.idx = r, -1
 	v.live++
 	v.scheduleLocked(r, v.now.Load())
 	go func() {
@@ -212,7 +221,7 @@ func (v *Virtual) readyLocked(r *routine, woken bool) {
 	if r.ev.idx >= 0 {
 		heap.Remove(&v.events, r.ev.idx)
 	}
-	v.polled.remove(&r.node)
+	v.unregisterLocked(r)
 	r.woken = woken
 	v.scheduleLocked(r, v.now.Load())
 }
@@ -220,12 +229,30 @@ func (v *Virtual) readyLocked(r *routine, woken bool) {
 // pollLocked readies every goroutine one of whose channels has closed,
 // in the order they started waiting.
 func (v *Virtual) pollLocked() {
-	for w := v.polled.head; w != nil; {
-		next := w.next
-		if w.closed() {
-			v.readyLocked(w.r, true)
+	var fired []*routine
+	for i := 0; i < len(v.chans); i++ {
+		cw := v.chans[i]
+		if !isClosed(cw.ch) {
+			continue
 		}
-		w = next
+		for w := cw.waiters.head; w != nil; w = w.next {
+			fired = append(fired, w.r)
+		}
+	}
+	v.readyAllLocked(fired)
+}
+
+// readyAllLocked readies rs (in which a goroutine may come more than
+// once) in the order they started waiting.
+func (v *Virtual) readyAllLocked(rs []*routine) {
+	if len(rs) > 1 {
+		slices.SortFunc(rs, func(a, b *routine) int { return cmp.Compare(a.waitSeq, b.waitSeq) })
+	}
+	for i, r := range rs {
+		if i > 0 && rs[i-1] == r {
+			continue
+		}
+		v.readyLocked(r, true)
 	}
 }
 
@@ -285,36 +312,87 @@ func (v *Virtual) waitUntil(at int64, done ...<-chan struct{}) bool {
 	if at != never {
 		v.scheduleLocked(r, at)
 	}
-	v.listLocked(r, done)
+	v.registerLocked(r, done)
 	r.woken = false
 	v.mu.Unlock()
 	v.park(r)
 	return !r.woken
 }
 
-// listLocked adds r to the goroutines polled for done (when one of them
-// can close).
-func (v *Virtual) listLocked(r *routine, done []<-chan struct{}) {
-	w := &r.node
-	w.n, w.more = 0, nil
+// registerLocked lists r as waiting on done: on the deadline context a
+// channel is the Done of (and on its parent's Done, polled), or on the
+// channel, polled.
+func (v *Virtual) registerLocked(r *routine, done []<-chan struct{}) {
+	v.waitSeq++
+	r.waitSeq = v.waitSeq
 	for _, ch := range done {
 		if ch == nil {
 			continue
 		}
-		if w.n < maxWaitChans {
-			w.chans[w.n] = ch
-			w.n++
-		} else {
-			w.more = append(w.more, ch)
+		if d := v.deadlines[ch]; d != nil {
+			v.addRegLocked(r, &d.waiters)
+			ch = d.parent
+			if ch == nil {
+				continue
+			}
 		}
+		cw := v.chanIdx[ch]
+		if cw == nil {
+			cw = &chanWait{ch: ch, idx: len(v.chans)}
+			cw.waiters.owner = cw
+			v.chans = append(v.chans, cw)
+			v.chanIdx[ch] = cw
+		}
+		v.addRegLocked(r, &cw.waiters)
 	}
-	if w.n > 0 {
-		v.polled.add(w)
+}
+
+// addRegLocked puts r on the list l.
+func (v *Virtual) addRegLocked(r *routine, l *waitList) {
+	var w *regNode
+	if r.nregs < maxRegs {
+		w = &r.regs[r.nregs]
+	} else {
+		w = &regNode{}
+		r.more = append(r.more, w)
+	}
+	r.nregs++
+	w.r = r
+	l.add(w)
+}
+
+// unregisterLocked takes r off every list it waits on, and forgets the
+// channels no one waits on any more.
+func (v *Virtual) unregisterLocked(r *routine) {
+	for i := range min(r.nregs, maxRegs) {
+		v.removeRegLocked(&r.regs[i])
+	}
+	for _, w := range r.more {
+		v.removeRegLocked(w)
+	}
+	r.nregs, r.more = 0, nil
+}
+
+// removeRegLocked takes w off its list; an emptied channel's list goes.
+func (v *Virtual) removeRegLocked(w *regNode) {
+	l := w.list
+	if l == nil {
+		return
+	}
+	l.remove(w)
+	if cw := l.owner; cw != nil && l.n == 0 {
+		last := v.chans[len(v.chans)-1]
+		v.chans[cw.idx], last.idx = last, cw.idx
+		v.chans[len(v.chans)-1] = nil
+		v.chans = v.chans[:len(v.chans)-1]
+		delete(v.chanIdx, cw.ch)
 	}
 }
 
 // WithDeadline implements Clock. Its cancel may be called from any
-// goroutine.
+// goroutine. The goroutines waiting on its context are readied by its
+// deadline or its cancel directly, and by its parent's end through one
+// poll of the parent for all of its contexts.
 func (v *Virtual) WithDeadline(parent context.Context, d time.Time) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(parent)
 	at := d.UnixNano()
@@ -322,18 +400,30 @@ func (v *Virtual) WithDeadline(parent context.Context, d time.Time) (context.Con
 		cancel(context.DeadlineExceeded)
 		return ctx, func() { cancel(context.Canceled) }
 	}
-	e := &event{at: at, idx: -1, fn: func() { cancel(context.DeadlineExceeded) }}
+	dc := &deadlineCtx{done: ctx.Done(), parent: parent.Done()}
+	end := func(cause error) {
+		cancel(cause)
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		if v.deadlines[dc.done] != dc {
+			return
+		}
+		delete(v.deadlines, dc.done)
+		if dc.ev.idx >= 0 {
+			heap.Remove(&v.events, dc.ev.idx)
+		}
+		var rs []*routine
+		for w := dc.waiters.head; w != nil; w = w.next {
+			rs = append(rs, w.r)
+		}
+		v.readyAllLocked(rs)
+	}
+	dc.ev = &event{at: at, idx: -1, fn: func() { end(context.DeadlineExceeded) }}
 	v.mu.Lock()
 	v.seq++
-	e.seq = v.seq
-	heap.Push(&v.events, e)
+	dc.ev.seq = v.seq
+	heap.Push(&v.events, dc.ev)
+	v.deadlines[dc.done] = dc
 	v.mu.Unlock()
-	return ctx, func() {
-		v.mu.Lock()
-		if e.idx >= 0 {
-			heap.Remove(&v.events, e.idx)
-		}
-		v.mu.Unlock()
-		cancel(context.Canceled)
-	}
+	return ctx, func() { end(context.Canceled) }
 }

@@ -322,3 +322,74 @@ func TestWaitOutsideTheClockPanics(t *testing.T) {
 	}()
 	v.Sleep(context.Background(), time.Second)
 }
+
+// TestDeadlineContextWakesItsWaiters: a goroutine waiting on a context of
+// WithDeadline wakes at its deadline, at its cancel, and at its parent's
+// end, each at the virtual instant it happened.
+func TestDeadlineContextWakesItsWaiters(t *testing.T) {
+	v := NewVirtual(epoch)
+	var trace []string
+	mustRun(t, v, func() {
+		parent, cancelParent := context.WithCancel(context.Background())
+		byDeadline, c1 := v.WithDeadline(parent, epoch.Add(3*time.Second))
+		byCancel, c2 := v.WithDeadline(parent, epoch.Add(time.Hour))
+		byParent, c3 := v.WithDeadline(parent, epoch.Add(time.Hour))
+		defer c1()
+		defer c3()
+		g := NewGroup(v)
+		for name, ctx := range map[string]context.Context{"deadline": byDeadline, "cancel": byCancel, "parent": byParent} {
+			g.Go(func() {
+				v.Until(epoch.Add(24*time.Hour), ctx.Done())
+				trace = append(trace, fmt.Sprintf("%s@%v", name, since(v)))
+			})
+		}
+		g.Go(func() {
+			v.Sleep(context.Background(), 5*time.Second)
+			c2()
+			v.Sleep(context.Background(), 2*time.Second)
+			cancelParent()
+		})
+		g.Wait()
+	})
+	slices.Sort(trace)
+	want := []string{"cancel@5s", "deadline@3s", "parent@7s"}
+	if !slices.Equal(trace, want) {
+		t.Fatalf("trace %v, want %v", trace, want)
+	}
+}
+
+// BenchmarkWaitersOnDeadlines is the clock's cost per goroutine resumed
+// with n other goroutines waiting, each on a deadline context of its own
+// and one shared channel (the in-process service's requests in flight):
+// the clock polls the shared channel once, not each waiter, so the cost
+// does not grow with n.
+func BenchmarkWaitersOnDeadlines(b *testing.B) {
+	for _, n := range []int{10, 1000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			v := NewVirtual(epoch)
+			shared := make(chan struct{})
+			err := v.Run(func() {
+				ctx, cancel := context.WithCancel(context.Background())
+				g := NewGroup(v)
+				for range n {
+					g.Go(func() {
+						dc, end := v.WithDeadline(ctx, v.Now().Add(time.Hour))
+						defer end()
+						v.Until(time.Time{}, dc.Done(), shared)
+					})
+				}
+				v.Sleep(context.Background(), time.Millisecond) // all wait
+				b.ResetTimer()
+				for range b.N {
+					v.Sleep(context.Background(), time.Microsecond)
+				}
+				b.StopTimer()
+				cancel()
+				g.Wait()
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+}
