@@ -26,8 +26,9 @@ cd "$root"
 me=$(basename "$0")
 which=${1:-all}
 go build -o bin/tablestress ./cmd/tablestress
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+tmpdir=$(mktemp -d)
+out=$tmpdir
+trap 'rm -rf -- "$tmpdir"' EXIT
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 cpu=$(awk -F': *' '/^model name/ && !n {n=$2} /^cpu family/ && !f {f=$2} /^model\t/ && !m {m=$2} END {printf "%s (family %s, model %s)", n, f, m}' /proc/cpuinfo)
 echo "$me: cpu: $cpu, $(nproc) CPUs; load average before: $(loadavg)"
@@ -35,10 +36,10 @@ echo "$me: cpu: $cpu, $(nproc) CPUs; load average before: $(loadavg)"
 # wall OUT CMD... runs a command with its output to OUT and prints how
 # long it took.
 wall() {
-  local out=$1 t0 t1 rc=0
+  local log=$1 t0 t1 rc=0
   shift
   t0=$(date +%s.%N)
-  "$@" >"$out" 2>&1 || rc=$?
+  "$@" >"$log" 2>&1 || rc=$?
   t1=$(date +%s.%N)
   awk -v a="$t0" -v b="$t1" 'BEGIN {printf "  wall time: %.1f s, the seed phase included\n", b - a}'
   return $rc
