@@ -41,11 +41,11 @@ func newAdviseCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "advise SCENARIO",
 		Short: "Propose a key scheme for the population, writes and questions, and prove it",
-		Long: `advise generates key schemes from the fields the scenario's questions know and
+		Long: azureText(`advise generates key schemes from the fields the scenario's questions know and
 the patterns of the key design guidance (a field; a field with the time bucket
 that bounds partition size over --horizon; a field or a time bucket over the
 fewest hash buckets that keep the busiest partition under --headroom of the
-2,000 entities/s partition target at the peak, skew included; RowKeys that
+{partition} entities/s partition target at the peak, skew included; RowKeys that
 serve the questions' order; index tables for a second access path), judges
 them with the scenario's own schemes without a server (the busiest partition
 at the peak, the account's requests, monotonic PartitionKeys, each question's
@@ -70,7 +70,7 @@ throttled on over 1% of its requests, when its busiest partition is more than
 (the peak was not offered: on the wall clock, this machine's limit); and when
 nothing can serve the
 load (then it says what would: several accounts, or the request units to
-provision).`,
+provision).`),
 		Example: `  tablestress advise scenarios/iot-telemetry.yaml
   tablestress advise scenarios/ecommerce-orders.yaml --json > advice.json
   tablestress advise my.yaml --rate 12000 --headroom 60% --no-prove

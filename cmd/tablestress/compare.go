@@ -17,11 +17,11 @@ func newCompareCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "compare SCENARIO",
 		Short: "Run every key scheme of a scenario on the same entity stream and compare them",
-		Long: `compare runs each scheme of the scenario one after another, each on a fresh
+		Long: azureText(`compare runs each scheme of the scenario one after another, each on a fresh
 table, with the same seed: the same entities, the same operations in the same
 order, only the keys differ. It prints one side-by-side table (throughput,
 latency, throttling, partitions touched, the busiest partition's peak against
-the 2,000 entities/s target, pages per query, a verdict naming each scheme's
+the {partition} entities/s target, pages per query, a verdict naming each scheme's
 problem) and per-operation latencies. --out writes a tablestress.compare/v1
 JSON document. Exit code 99 when a threshold fails for any scheme.
 
@@ -31,7 +31,7 @@ entities/s, hash-buckets at least 24,000".
 
 On the embedded service, --models (or the scenario's embedded.models) runs
 every scheme under each model, so one table answers "which key scheme, on
-which service": --models azure,cosmos(ru=4000),cosmos(ru=40000).`,
+which service": --models azure,cosmos(ru=4000),cosmos(ru=40000).`),
 		Example: `  tablestress compare scenarios/hot-partition.yaml
   tablestress compare scenarios/iot-telemetry.yaml --out compare.json --html compare.html
   tablestress compare scenarios/hot-partition.yaml --find --duration 5s

@@ -29,10 +29,10 @@ func newEmulatorCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "emulator",
 		Short: "Run the embedded Table service on its own: Azurite that throttles like Azure",
-		Long: `emulator serves the Azure Table REST API for the development account
+		Long: azureText(`emulator serves the Azure Table REST API for the development account
 devstoreaccount1 (with its well-known key) until interrupted, so any tool or SDK
 can use it. Unlike Azurite it models Azure's partition scalability targets:
-2,000 entities/s per partition and 20,000 requests/s per account answered with
+{partition} entities/s per partition and {account} requests/s per account answered with
 503 ServerBusy or 500 OperationTimedOut, append-only and prepend-only keys
 sharing one range partition, load balancing that takes moved partitions offline
 for a few seconds; queries are charged for every entity they visit, and each
@@ -53,7 +53,7 @@ Storage Table Data Reader.
 Server-side counters per table, partition and status are at
 GET /_tablestress/stats (POST /_tablestress/reset zeroes them).
 
-Model: ` + model.Forms + `
+Model: `) + model.Forms + `
 Faults: ` + faults.Forms,
 		Example: `  tablestress emulator --listen 127.0.0.1:10002
   tablestress emulator --model azure,balance=30s --faults 503=1%,latency=2ms

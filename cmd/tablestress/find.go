@@ -60,7 +60,7 @@ func newFindCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "find SCENARIO",
 		Short: "Find the highest rate each key scheme sustains before the target pushes back",
-		Long: `find answers the question a partition stress test ends with: how much load
+		Long: azureText(`find answers the question a partition stress test ends with: how much load
 does this scheme sustain? For each scheme of the scenario (or --scheme) it runs
 the workload in steps, each on a fresh table, seeded, warmed up and measured for
 --duration, at an offered rate that doubles while steps pass (from --rate, or the
@@ -72,14 +72,14 @@ more than --max-throttled of its requests are throttled or its p99 is over
 --max-p99; and always when more than 1% of its operations are dropped (the
 client could not offer the rate). It stops by itself at --max-rate, after
 --max-steps, or when the bisection closes. The result says what limited each
-scheme (a partition's 2,000 entities/s target, a limit shared by partitions,
+scheme (a partition's {partition} entities/s target, a limit shared by partitions,
 latency, or a client limit: this machine ran out of CPU or workers before the
 target pushed back, with the rate it sustained and what would help: --workers,
 shards, a larger machine) and is in the JSON report's "find" section: the
 report is the run at the highest rate that passed.
 
 A target that is not on this machine needs --max-rate, and asks before it is
-loaded (--yes skips the question).`,
+loaded (--yes skips the question).`),
 		Example: `  tablestress find scenarios/hot-partition.yaml
   tablestress find scenarios/hot-partition.yaml --scheme constant --duration 5s --out limit.json
   tablestress find my.yaml --target "$TABLESTRESS_TARGET" --max-rate 5000 --yes`,

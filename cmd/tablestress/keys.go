@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tablestress/tablestress/pkg/azure"
 	"github.com/tablestress/tablestress/pkg/judge"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/plan"
@@ -30,12 +31,12 @@ func newKeysCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "keys SCENARIO",
 		Short: "Preview keys and analyse the partition distribution of a workload, no server",
-		Long: `keys renders example keys of each scheme and judges it, in seconds and
+		Long: azureText(`keys renders example keys of each scheme and judges it, in seconds and
 without any server, on two tables: the seeded one, and the table as it will be
 after --horizon of event time at the workload's write rate (less what
 --retention deletes), computed from the population's laws. For each it gives
 the busiest partition and its entities/s at the workload's peak rate against
-the 2,000 entities/s partition target (the same judge advise uses), the
+the {partition} entities/s partition target (the same judge advise uses), the
 largest partition, and each question's plan with its partitions, requests,
 rows visited and rows returned per question on both tables; from a simulated
 workload, how the seeded rows and the operations spread over partitions (max,
@@ -47,7 +48,7 @@ quickest way to compare key schemes.
 The request distribution (workload.distribution) picks entities, not
 partitions: reads, updates and deletes choose an existing entity by its index
 (hotspot(0.2,0.8) sends 80% of them to the first 20% of the entities, the
-oldest), and each scheme's keys decide which partition that entity is in.`,
+oldest), and each scheme's keys decide which partition that entity is in.`),
 		Example: `  tablestress keys scenarios/hot-partition.yaml
   tablestress keys scenarios/event-logs.yaml --rate 3000 --scheme date-sharded
   tablestress keys my.yaml --json > analysis.json`,
@@ -254,7 +255,7 @@ func printAnalysisTable(p *textfit.Printer, as []*keysAnalysis) {
 func busiestRate(a *keysAnalysis) string {
 	j := a.Judged
 	if j == nil {
-		return "(a closed loop offers no rate: give --rate to judge it against the " + textfit.Int(plan.PartitionTarget) + " entities/s target)"
+		return "(a closed loop offers no rate: give --rate to judge it against the " + textfit.Int(azure.PartitionEntitiesPerSec) + " entities/s target)"
 	}
 	out := fmt.Sprintf("at %s ops/s: at the horizon %q takes %s entities/s", textfit.Rate(a.Rate), j.BusiestPartition, textfit.Rate(j.BusiestEntitiesPerSec))
 	if s := j.Seeded; s != nil {

@@ -12,14 +12,14 @@ import (
 	"github.com/spf13/pflag"
 )
 
-const rootLong = `tablestress stress-tests Azure Table Storage partitions.
+var rootLong = azureText(`tablestress stress-tests Azure Table Storage partitions.
 
 A scenario file (YAML) describes a population of entities, one or more key
 schemes (PartitionKey/RowKey templates) and a workload. tablestress creates a
 test table, seeds it, drives worker pools with point reads, range queries,
 scans, inserts, updates, deletes and entity group transactions, and reports
 throughput, throttling (503 ServerBusy, 500 OperationTimedOut, 504, 429) and
-latency per partition, each partition's peak against Azure's 2,000 entities/s
+latency per partition, each partition's peak against Azure's {partition} entities/s
 partition target.
 
 Targets (--target or TABLESTRESS_TARGET): embedded (default: a Table service
@@ -35,7 +35,7 @@ Start here:
   tablestress advise scenarios/iot-skewed.yaml      propose a key scheme, prove it
 
 Exit codes: 0 success, 1 runtime failure, 2 usage or invalid scenario,
-99 thresholds failed.`
+99 thresholds failed.`)
 
 // newRoot builds the command tree.
 func newRoot(ctx context.Context, e *env) *cobra.Command {

@@ -17,18 +17,18 @@ func newRunCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run SCENARIO",
 		Short: "Create a test table, seed it, run the workload and report per partition",
-		Long: `run stress-tests the partitions of one key scheme, the way Azure's guide to
+		Long: azureText(`run stress-tests the partitions of one key scheme, the way Azure's guide to
 partitioning Table storage describes it: it creates a fresh test table, seeds
 it with the scenario's entities (entity group transactions of up to 100 rows
 per partition), drives the workload at the peak load, prints throughput,
 throttling and latency per operation and per partition with each partition's
-peak against Azure's 2,000 entities/s partition target, and deletes the table
+peak against Azure's {partition} entities/s partition target, and deletes the table
 (unless --keep-table).
 
 Ctrl-C stops starting new operations, lets in-flight ones finish (up to --grace),
 writes the partial report, cleans up and exits 1; a second Ctrl-C cancels the
 in-flight requests. Exit codes: 0 ok, 1 the run failed or was interrupted,
-2 bad usage or scenario, 99 a threshold failed.`,
+2 bad usage or scenario, 99 a threshold failed.`),
 		Example: `  tablestress run scenarios/quickstart.yaml
   tablestress run scenarios/hot-partition.yaml --scheme hash-buckets --out report.json
   tablestress run my.yaml --target azurite --duration 1m --rate 500/s`,

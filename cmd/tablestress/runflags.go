@@ -83,8 +83,8 @@ func (f *runFlags) register(fs *pflag.FlagSet, withWorkload bool) {
 	fs.StringVar(&f.model, "model", "", "embedded target: service model, azure, cosmos or off, or with overrides like azure,latency=off or cosmos,ru=10000 (default: the scenario's embedded.model, or azure)")
 	fs.StringVar(&f.faults, "faults", "", "embedded target: fault injection, like '503=1%,latency=2ms' (default: the scenario's embedded.faults)")
 	fs.StringVar(&f.embeddedTransport, "embedded-transport", transportInProcess, "embedded target: how the SDK reaches the service, in-process (no socket, no HTTP text) or socket (a loopback port, as other SDKs reach tablestress emulator)")
-	fs.Float64Var(&f.seedRate, "seed-rate", 0, "seed phase: at most this many requests/s to the account, 0 for no limit (default: Azure's 20,000 for an Azure Storage account not on this machine, else none)")
-	fs.Float64Var(&f.seedPartRate, "seed-partition-rate", 0, "seed phase: at most this many entities/s per partition, 0 for no limit (default: Azure's 2,000 for an Azure Storage account not on this machine, else none)")
+	fs.Float64Var(&f.seedRate, "seed-rate", 0, azureText("seed phase: at most this many requests/s to the account, 0 for no limit (default: Azure's {account} for an Azure Storage account not on this machine, else none)"))
+	fs.Float64Var(&f.seedPartRate, "seed-partition-rate", 0, azureText("seed phase: at most this many entities/s per partition, 0 for no limit (default: Azure's {partition} for an Azure Storage account not on this machine, else none)"))
 	if !withWorkload {
 		fs.IntVar(&f.workers, "workers", 0, "parallel seed writers (default: the scenario's workers)")
 		return

@@ -17,9 +17,9 @@ type Candidate struct {
 	// Pattern says in words what the scheme is made of.
 	Pattern string
 	// Buckets is the hash buckets its PartitionKey spreads over (0: none),
-	// Unit its time bucket ("" for none).
+	// Unit its time bucket (NoUnit for none).
 	Buckets int
-	Unit    string
+	Unit    keygen.Unit
 	// Fewer is the same form with one bucket fewer in table Searched (""
 	// for the main table, else an index table's name), when it was
 	// judged (it is over the headroom: that is why this one has more);
@@ -45,12 +45,15 @@ type Candidate struct {
 
 // timeLayouts are the time buckets the advisor uses, coarsest first, in
 // the .NET formats of the design guidance.
-var timeLayouts = []struct{ unit, layout string }{
-	{"year", "yyyy"}, {"month", "yyyy-MM"}, {"day", "yyyy-MM-dd"}, {"hour", "yyyy-MM-dd-HH"}, {"minute", "yyyy-MM-dd-HH-mm"},
+var timeLayouts = []struct {
+	unit   keygen.Unit
+	layout string
+}{
+	{keygen.Year, "yyyy"}, {keygen.Month, "yyyy-MM"}, {keygen.Day, "yyyy-MM-dd"}, {keygen.Hour, "yyyy-MM-dd-HH"}, {keygen.Minute, "yyyy-MM-dd-HH-mm"},
 }
 
 // layoutOf is the .NET layout of a time bucket unit.
-func layoutOf(unit string) string {
+func layoutOf(unit keygen.Unit) string {
 	for _, t := range timeLayouts {
 		if t.unit == unit {
 			return t.layout
@@ -64,7 +67,7 @@ func layoutOf(unit string) string {
 // field alone (ident: a partition per entity).
 type pkSpec struct {
 	field   string
-	unit    string
+	unit    keygen.Unit
 	buckets int
 	hashOf  string
 	ident   string
@@ -89,7 +92,7 @@ func (k pkSpec) template() string {
 			parts = append(parts, hash)
 		}
 	}
-	if k.unit != "" {
+	if k.unit != keygen.NoUnit {
 		parts = append(parts, "{time:"+layoutOf(k.unit)+"}")
 	}
 	if k.buckets > 0 && k.field != "" {
@@ -111,8 +114,8 @@ func (k pkSpec) name() string {
 	if k.buckets > 0 && k.field == "" {
 		parts = append(parts, fmt.Sprintf("hash%d", k.buckets))
 	}
-	if k.unit != "" {
-		parts = append(parts, k.unit)
+	if k.unit != keygen.NoUnit {
+		parts = append(parts, k.unit.String())
 	}
 	if k.buckets > 0 && k.field != "" {
 		parts = append(parts, fmt.Sprintf("hash%d", k.buckets))
@@ -129,8 +132,8 @@ func (k pkSpec) pattern() string {
 	if k.field != "" {
 		parts = append(parts, k.field)
 	}
-	if k.unit != "" {
-		parts = append(parts, "a "+k.unit+" bucket")
+	if k.unit != keygen.NoUnit {
+		parts = append(parts, "a "+k.unit.String()+" bucket")
 	}
 	if k.buckets > 0 {
 		parts = append(parts, fmt.Sprintf("%d hash buckets of %s", k.buckets, k.hashOf))

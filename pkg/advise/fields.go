@@ -82,11 +82,11 @@ func (in *Input) hashSource(field string) string {
 }
 
 // windowUnits are the calendar windows the questions ask within.
-func (in *Input) windowUnits() []string {
-	var out []string
+func (in *Input) windowUnits() []keygen.Unit {
+	var out []keygen.Unit
 	for _, q := range in.Questions {
-		if slices.Contains(question.WindowUnits, q.Spec.Window) && layoutOf(q.Spec.Window) != "" && !slices.Contains(out, q.Spec.Window) {
-			out = append(out, q.Spec.Window)
+		if u := q.WindowUnit(); u != keygen.NoUnit && layoutOf(u) != "" && !slices.Contains(out, u) {
+			out = append(out, u)
 		}
 	}
 	return out
@@ -112,8 +112,8 @@ func (in *Input) itemBytes() int {
 // granularity is the coarsest time bucket that keeps a partition taking
 // share of the new entities under the size bounds over the horizon
 // (MaxPartitionRows; under Cosmos DB also the headroom share of a logical
-// partition's 20 GB), "" when the horizon itself does.
-func (in *Input) granularity(share float64, itemBytes int) string {
+// partition's size), NoUnit when the horizon itself does.
+func (in *Input) granularity(share float64, itemBytes int) keygen.Unit {
 	fits := func(d float64) bool {
 		n := share * d
 		ok := n <= float64(in.Opts.MaxPartitionRows)
@@ -124,10 +124,10 @@ func (in *Input) granularity(share float64, itemBytes int) string {
 	}
 	h := in.HorizonSize()
 	if fits(h.Within(h.Span)) {
-		return ""
+		return keygen.NoUnit
 	}
 	for _, t := range timeLayouts {
-		if fits(h.Within(min(h.Span, question.UnitLength(t.unit)))) {
+		if fits(h.Within(min(h.Span, t.unit.Mean()))) {
 			return t.unit
 		}
 	}

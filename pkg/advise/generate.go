@@ -94,7 +94,7 @@ func (g *generator) formsOf(rk rowKey) []form {
 		bases = append(bases, pkSpec{field: f})
 	}
 	if in.fieldless() {
-		bases = append(bases, pkSpec{unit: "year"}) // the unit is sized below
+		bases = append(bases, pkSpec{unit: keygen.Year}) // the unit is sized below
 		bases = append(bases, pkSpec{hashOf: in.hashSource(""), buckets: 2})
 	}
 	for _, u := range in.identFields() {
@@ -120,7 +120,7 @@ func (g *generator) formsOf(rk rowKey) []form {
 // alone sized the same way.
 func (g *generator) sized(b pkSpec) []pkSpec {
 	in := g.in
-	if (b.field == "" && b.unit == "") || b.ident != "" {
+	if (b.field == "" && b.unit == keygen.NoUnit) || b.ident != "" {
 		return []pkSpec{b}
 	}
 	share := 1.0
@@ -132,13 +132,13 @@ func (g *generator) sized(b pkSpec) []pkSpec {
 		out = append(out, b)
 	}
 	units := in.windowUnits()
-	if u := in.granularity(share, in.itemBytes()); u != "" {
-		units = append([]string{u}, units...)
+	if u := in.granularity(share, in.itemBytes()); u != keygen.NoUnit {
+		units = append([]keygen.Unit{u}, units...)
 	} else if b.field == "" {
-		units = append([]string{"year"}, units...)
+		units = append([]keygen.Unit{keygen.Year}, units...)
 	}
 	if b.field != "" && in.Pop.Spec().Interval > 0 {
-		units = append(units, "month")
+		units = append(units, keygen.Month)
 	}
 	for _, u := range units {
 		k := b
@@ -271,7 +271,7 @@ func (g *generator) relieve(c *Candidate) error {
 				v.ix = append([]indexDesign(nil), f.ix...)
 				d := &v.ix[x]
 				d.buckets = n
-				if resize && (d.unit != "" || d.ident == "") {
+				if resize && (d.unit != keygen.NoUnit || d.ident == "") {
 					d.unit = g.in.granularity(g.in.designShare(*d)/float64(n), g.in.itemBytes())
 				}
 				return g.build(v)
@@ -285,8 +285,8 @@ func (g *generator) relieve(c *Candidate) error {
 			at = func(n int) (*Candidate, error) {
 				v := f
 				v.k.buckets = n
-				if resize && v.k.unit != "" {
-					if u := g.in.granularity(g.in.keyShare(v.k.field)/float64(n), g.in.itemBytes()); u != "" {
+				if resize && v.k.unit != keygen.NoUnit {
+					if u := g.in.granularity(g.in.keyShare(v.k.field)/float64(n), g.in.itemBytes()); u != keygen.NoUnit {
 						v.k.unit = u
 					}
 				}

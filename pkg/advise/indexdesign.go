@@ -22,10 +22,10 @@ type indexDesign struct {
 	keys    []string // the known fields with a finite set of values it is keyed by
 	ident   string   // keyed by this identifying field itself (keys empty)
 	rk      string
-	buckets int    // hash buckets of hashOf (0: none)
-	hashOf  string //
-	unit    string // time bucket ("" for none)
-	carries bool   // its rows are copies of the entity's
+	buckets int         // hash buckets of hashOf (0: none)
+	hashOf  string      //
+	unit    keygen.Unit // time bucket (NoUnit for none)
+	carries bool        // its rows are copies of the entity's
 }
 
 // spec is the design as a scheme's index table. A hash bucket leads a
@@ -56,7 +56,7 @@ func (d indexDesign) spec() keygen.IndexSpec {
 			name = append(append([]string(nil), d.keys...), by) // a lookup of one entity in the keys' partition
 		}
 	}
-	if d.unit != "" {
+	if d.unit != keygen.NoUnit {
 		pk = append(pk, "{time:"+layoutOf(d.unit)+"}")
 	}
 	if hash != "" && len(d.keys) > 0 {
@@ -79,8 +79,8 @@ func (d indexDesign) label() string {
 	if d.buckets > 0 {
 		out += fmt.Sprintf("-hash%d", d.buckets)
 	}
-	if d.unit != "" {
-		out += "-" + d.unit
+	if d.unit != keygen.NoUnit {
+		out += "-" + d.unit.String()
 	}
 	return out
 }

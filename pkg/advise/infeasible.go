@@ -63,7 +63,8 @@ func times(r float64) string {
 // unservable are the questions no candidate serves at their rate, each
 // named with its rows a question, the entities/s it needs and what would
 // change it: the rows it returns at its rate over the entities/s an
-// account serves (its 20,000 requests/s target assumes 1 KiB entities),
+// account serves, taken as the model's account target (by default
+// azure.AccountRequestsPerSec, whose source assumes 1 KiB entities),
 // or the rows it visits (requests it takes) over --max-question-rows
 // (--max-question-requests), under every candidate.
 func (in *Input) unservable(cs []*Candidate) []string {

@@ -43,8 +43,8 @@ func everyWords(s string) string {
 		return s
 	}
 	for _, u := range question.WindowUnits {
-		if question.UnitLength(u) == d {
-			return u
+		if u.Mean() == d {
+			return u.String()
 		}
 	}
 	return s
@@ -54,8 +54,8 @@ func everyWords(s string) string {
 // month's mean length is a month), else as a duration.
 func unitWords(d time.Duration) string {
 	for _, u := range question.WindowUnits {
-		if question.UnitLength(u) == d {
-			return article(u) + " " + u
+		if u.Mean() == d {
+			return article(u.String()) + " " + u.String()
 		}
 	}
 	return durationText(d)

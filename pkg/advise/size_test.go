@@ -22,8 +22,8 @@ func TestTimeBucketBoundsSize(t *testing.T) {
 	a := adviseOn(t, "iot-telemetry")
 	in := a.Input
 	share := in.topShare("device")
-	if u := in.granularity(share, in.itemBytes()); u != "hour" {
-		t.Fatalf("granularity %q, want hour", u)
+	if u := in.granularity(share, in.itemBytes()); u != keygen.Hour {
+		t.Fatalf("granularity %v, want hour", u)
 	}
 	perEntity := float64(time.Second) / in.InsertRate()
 	hour, day := share*float64(time.Hour)/perEntity, share*float64(24*time.Hour)/perEntity
@@ -31,7 +31,7 @@ func TestTimeBucketBoundsSize(t *testing.T) {
 		t.Fatalf("a device's hour holds %v rows, its day %v: the bound does not fall between", hour, day)
 	}
 	r := a.Recommended
-	if r.Candidate.Unit != "hour" || !strings.Contains(r.PartitionKey, "{time:yyyy-MM-dd-HH}") {
+	if r.Candidate.Unit != keygen.Hour || !strings.Contains(r.PartitionKey, "{time:yyyy-MM-dd-HH}") {
 		t.Errorf("recommended %s: want an hour bucket", r.PartitionKey)
 	}
 	if got := r.Predicted.RowsAfterHorizon; math.Abs(got-hour) > 1e-6*hour {
@@ -57,7 +57,7 @@ func TestCosmosUnitsAndLogicalPartitionLimit(t *testing.T) {
 	a := adviseParsed(t, sc, opts)
 	in := a.Input
 	r := a.Recommended
-	if r == nil || r.Candidate.Unit != "minute" || r.Predicted.BytesAfterHorizon > opts.Headroom*float64(opts.Model.Cosmos.LogicalBytes) {
+	if r == nil || r.Candidate.Unit != keygen.Minute || r.Predicted.BytesAfterHorizon > opts.Headroom*float64(opts.Model.Cosmos.LogicalBytes) {
 		t.Fatalf("recommended %+v: want minute partitions within the headroom of 20 GB", r)
 	}
 	dev := candidate(t, a, "device")

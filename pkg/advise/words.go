@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tablestress/tablestress/pkg/judge"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
@@ -59,8 +58,8 @@ func (in *Input) why(c *Candidate, all []*Candidate) []string {
 		}
 		add("index table %s (PartitionKey %s, RowKey %s) answers %s without scanning the main table%s", ix.Name, ix.PartitionKey, ix.RowKey, strings.Join(asks, " and "), why)
 	}
-	if c.Unit != "" {
-		add("%s %s time bucket bounds a partition to %s rows over %s (the bound is %s)", article(c.Unit), c.Unit, textfit.Rate(p.RowsAfterHorizon),
+	if c.Unit != keygen.NoUnit {
+		add("%s %s time bucket bounds a partition to %s rows over %s (the bound is %s)", article(c.Unit.String()), c.Unit, textfit.Rate(p.RowsAfterHorizon),
 			durationText(in.Opts.Horizon), textfit.Int(in.Opts.MaxPartitionRows))
 	}
 	for k, q := range p.Questions {
@@ -73,7 +72,7 @@ func (in *Input) why(c *Candidate, all []*Candidate) []string {
 	if !p.Monotonic && p.WriteEntitiesPerSec > 0 {
 		if b := in.leadingBucket(c); b > 0 {
 			add("a new PartitionKey each %s lands beyond the existing ones and takes every insert until the next: the inserts (%s entities/s) go to one partition at a time, counted in its busiest load above, not spread over new keys on one range partition",
-				judge.UnitName(b), textfit.Rate(p.WriteEntitiesPerSec))
+				keygen.UnitOf(b), textfit.Rate(p.WriteEntitiesPerSec))
 		} else {
 			add("new PartitionKeys do not all land beyond the existing ones, so inserts are not funnelled to one range partition")
 		}

@@ -8,15 +8,17 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/azure"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/journal"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
 
-// Entity group transaction limits.
+// Entity group transaction limits (their source is on the azure
+// constants).
 const (
-	maxBatchOps   = 100
-	maxBatchBytes = 4 << 20
+	maxBatchOps   = azure.TransactionEntities
+	maxBatchBytes = azure.TransactionBytes
 )
 
 // batchOp is one parsed operation of a transaction.

@@ -7,40 +7,31 @@ import (
 	"unicode/utf16"
 
 	"github.com/tablestress/tablestress/internal/jsontext"
+	"github.com/tablestress/tablestress/pkg/azure"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 )
 
-// Azure's entity limits (REST reference "Understanding the Table service
-// data model"; the error codes are those of "Table service error codes").
+// Azure's entity limits, from the azure constants, where their sources
+// are (the error codes are those of REST "Table service error codes").
 const (
-	// maxEntityBytes is the largest entity, measured as entitySize does:
-	// "The combined size of all data in an entity's properties can't
-	// exceed 1 MiB."
-	maxEntityBytes = 1 << 20
+	// maxEntityBytes is the largest entity, measured as entitySize does.
+	maxEntityBytes = azure.EntityBytes
 	// maxProperties is the most properties an entity has besides its
-	// three system properties: "An entity can have up to 255 properties,
-	// including the three system properties".
-	maxProperties = 252
-	// maxPropertyName is the longest property name: "Property names ...
-	// can be up to 255 characters in length".
-	maxPropertyName = 255
-	// maxStringUnits is the longest String value in UTF-16 code units:
-	// "Edm.String: A UTF-16-encoded value. String values can be up to
-	// 64 KiB in size", 32,768 units.
-	maxStringUnits = 32 << 10
-	// maxBinaryBytes is the largest Binary value: "Edm.Binary: An array
-	// of bytes up to 64 KiB in size".
-	maxBinaryBytes = 64 << 10
+	// three system properties.
+	maxProperties = azure.Properties - azure.SystemProperties
+	// maxPropertyName is the longest property name.
+	maxPropertyName = azure.PropertyNameChars
+	// maxStringUnits is the longest String value in UTF-16 code units.
+	maxStringUnits = azure.StringUnits
+	// maxBinaryBytes is the largest Binary value.
+	maxBinaryBytes = azure.BinaryBytes
 	// maxKeyUnits is the longest PartitionKey or RowKey in UTF-16 code
-	// units: keys are strings "up to 1 KiB in size", and Azure's strings
-	// are UTF-16, as the String limit of 64 KiB (32,768 units) counts
-	// them: 512 units, whatever their UTF-8 length (400 CJK characters are
-	// 800 bytes of UTF-16 and 1,200 of UTF-8).
-	maxKeyUnits = 512
-	// maxRequestBytes is the largest request body the service reads
-	// (the 4 MiB of a transaction, "Performing entity group
-	// transactions"); anything larger is 413 RequestBodyTooLarge.
-	maxRequestBytes = 4 << 20
+	// units, whatever their UTF-8 length (400 CJK characters are 800
+	// bytes of UTF-16 and 1,200 of UTF-8).
+	maxKeyUnits = azure.KeyUnits
+	// maxRequestBytes is the largest request body the service reads (the
+	// largest transaction); anything larger is 413 RequestBodyTooLarge.
+	maxRequestBytes = azure.TransactionBytes
 )
 
 // Refusals of entities over a limit (REST "Table service error codes").

@@ -7,13 +7,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tablestress/tablestress/pkg/azure"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
 
 // maxPage is the most entities one query response holds.
-const maxPage = 1000
+const maxPage = azure.PageRows
 
 // selection is a $select projection: the names it keeps, in the order
 // $select names them (each once).
@@ -62,7 +63,7 @@ var errTopValue = &apiError{400, "InvalidQueryParameterValue", "An invalid value
 // is how the .NET client writes $top). The code is the common one of a
 // query parameter outside its range (REST "Common REST API error codes"),
 // inferred: the page names the status only.
-var errTopRange = &apiError{400, "OutOfRangeQueryParameterValue", "One of the query parameters specified in the request URI is outside the permissible range: $top must be at most 1000."}
+var errTopRange = &apiError{400, "OutOfRangeQueryParameterValue", "One of the query parameters specified in the request URI is outside the permissible range: $top must be at most " + strconv.Itoa(maxPage) + "."}
 
 // topOf parses $top: the matches a page holds, 0 to a page's 1,000 (""
 // asks for a full page; 0 for none).

@@ -105,10 +105,6 @@ func (in *Input) TimeBucket(t *keygen.Template) time.Duration {
 	return out
 }
 
-// UnitName is the calendar unit of a time bucket's length ("minute",
-// "hour", "day", "month", "year"; "" under a second).
-func UnitName(d time.Duration) string { return unitName(d) }
-
 // TimeBucketed reports whether piece p of a template is a time bucket
 // coarser than the population's interval (every entity of the moment
 // shares it).

@@ -5,6 +5,8 @@ import (
 	"math"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/azure"
+	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/question"
 )
 
@@ -269,7 +271,7 @@ func (qj *qjudge) eval(ts []ptype, s Size, now time.Time, age float64) *eval {
 		e.partitions, e.requests, e.rounds, e.visited, e.returned, e.gets = 1, 1, 1, 1, 1, 1
 		e.addHit(0, qj.pickedBucket(s, now, age), 1, 1, 1)
 		return e
-	case qj.acc.RKPoint && qj.x > 0 && qj.acc.TimeUnit == "" && len(qj.acc.Hashed) == 0:
+	case qj.acc.RKPoint && qj.x > 0 && qj.acc.TimeUnit == keygen.NoUnit && len(qj.acc.Hashed) == 0:
 		// An index row by its keys, its partition computed; one whose
 		// PartitionKey holds a time bucket or hash bucket the question
 		// does not know is looked for in each of them (read).
@@ -309,7 +311,7 @@ func (qj *qjudge) pickedBucket(s Size, now time.Time, age float64) int32 {
 	if qj.lay.unit <= 0 {
 		return 0
 	}
-	b, _, _ := bucketAt(time.Duration(age*float64(s.Span)), phaseOf(now, qj.lay.unitName, qj.lay.unit), qj.lay.unit)
+	b, _, _ := bucketAt(time.Duration(age*float64(s.Span)), phaseOf(now, qj.lay.cal, qj.lay.unit), qj.lay.unit)
 	return min(b, recent)
 }
 
@@ -452,8 +454,8 @@ func (qj *qjudge) query(r, m, me float64) (reqs, visited, rows, ents float64) {
 			visited = math.Min(r, rows*r/m)
 		}
 		ents = qj.minPoisson(qj.top, me)
-		page := math.Min(float64(qj.top), 1000)
-		return math.Max(1, math.Ceil(math.Max(rows/page, visited/100_000)-1e-9)), visited, rows, ents
+		page := math.Min(float64(qj.top), azure.PageRows)
+		return math.Max(1, math.Ceil(math.Max(rows/page, visited/question.PageVisits)-1e-9)), visited, rows, ents
 	}
 	return pages(m, r), r, m, me
 }

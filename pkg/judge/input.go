@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/azure"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/plan"
@@ -119,7 +120,7 @@ func (in *Input) intervalNote() string {
 }
 
 // PartitionTarget is the service's per-partition target in entities/s
-// (Azure's 2,000).
+// (the model's; by default azure.PartitionEntitiesPerSec).
 func (in *Input) PartitionTarget() float64 { return in.Opts.Model.PartitionTarget }
 
 // bucketCap is the entities a partition's bucket holds when full: the
@@ -143,12 +144,8 @@ func (in *Input) bucketCap() float64 {
 // partition earns back while the pages are served (about 0.2 s for three)
 // is not counted: the limit errs low.
 func (in *Input) PassLimit() float64 {
-	return math.Floor((in.PartitionTarget()+in.bucketCap())/pageRows)*pageRows + pageRows
+	return math.Floor((in.PartitionTarget()+in.bucketCap())/azure.PageRows)*azure.PageRows + azure.PageRows
 }
-
-// pageRows is the most entities one page of a query returns (REST "Query
-// Timeout and Pagination").
-const pageRows = 1000
 
 // Cosmos reports whether the service is the Cosmos DB Table API.
 func (in *Input) Cosmos() bool { return in.Opts.Model.Kind == model.Cosmos }

@@ -47,8 +47,8 @@ type Figures struct {
 	ServerPassRows       float64 `json:"server_pass_rows,omitempty"`
 	ServerPassOf         string  `json:"server_pass_of,omitempty"`
 	// AccountEntitiesPerSec and AccountRequestsPerSec are the whole
-	// workload's, against the account's 20,000 requests/s (an entity group
-	// transaction counting once).
+	// workload's, against the account's requests/s target (an entity group
+	// transaction counting once, a query page once: pkg/azure).
 	AccountEntitiesPerSec float64 `json:"account_entities_per_sec"`
 	AccountRequestsPerSec float64 `json:"account_requests_per_sec"`
 	// WriteRequestsPerSec are the requests of AccountRequestsPerSec that

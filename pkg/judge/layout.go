@@ -26,9 +26,9 @@ type layout struct {
 	// hashes is how many partitions the hash (or modulo) pieces of values
 	// new for every entity spread each combination of the fields over.
 	hashes float64
-	// unit is the time bucket (0 for none), unitName its calendar unit.
-	unit     time.Duration
-	unitName string
+	// unit is the time bucket (0 for none), cal its calendar unit.
+	unit time.Duration
+	cal  keygen.Unit
 	// unique is set when every entity has a PartitionKey of its own.
 	unique bool
 	// rows is the table's rows per entity.
@@ -78,7 +78,7 @@ func (in *Input) newLayout(table string, pk *keygen.Template, rows float64) *lay
 		switch {
 		case s.kind == srcBucket:
 			if l.unit == 0 || s.res < l.unit {
-				l.unit, l.unitName = s.res, unitName(s.res)
+				l.unit, l.cal = s.res, keygen.UnitOf(s.res)
 			}
 		case s.kind == srcUnique && (p.Kind == keygen.PartHash || p.Kind == keygen.PartMod):
 			l.hashes *= float64(p.Buckets)

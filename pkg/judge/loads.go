@@ -5,6 +5,9 @@ import (
 	"maps"
 	"math"
 	"slices"
+
+	"github.com/tablestress/tablestress/pkg/azure"
+	"github.com/tablestress/tablestress/pkg/question"
 )
 
 // recent is how many of a table's newest time buckets the judge tells
@@ -350,9 +353,9 @@ func (l *loads) busiestRU() (pkey, float64, bool) {
 }
 
 // pages is the requests a query returning e entities and visiting v
-// rows takes: a page ends at 1,000 entities or after 100,000 rows
-// visited (REST "Query Timeout and Pagination"), and there is at least
-// one.
+// rows takes: a page ends at azure.PageRows entities or after
+// question.PageVisits rows visited, each page is azure.PageRequests
+// requests, and there is at least one page.
 func pages(e, v float64) float64 {
-	return math.Max(1, math.Ceil(math.Max(e/1000, v/100_000)-1e-9))
+	return azure.PageRequests * math.Max(1, math.Ceil(math.Max(e/azure.PageRows, v/question.PageVisits)-1e-9))
 }

@@ -3,8 +3,6 @@ package judge
 import (
 	"math"
 	"time"
-
-	"github.com/tablestress/tablestress/pkg/question"
 )
 
 // A question asked at different moments of a time bucket reads more or
@@ -32,7 +30,7 @@ func (qj *qjudge) edgeMoments() []time.Time {
 	if !qj.s.AnyPhase || l <= 0 || qj.q.WindowLength() <= 0 || len(qj.nows) < 2 {
 		return nil
 	}
-	base := question.Truncate(qj.s.Last, unitOr(qj.lay.unitName))
+	base := qj.lay.cal.Truncate(qj.s.Last)
 	return []time.Time{base.Add(edgeOffset), base.Add(l - edgeOffset)}
 }
 

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
-	"github.com/tablestress/tablestress/pkg/question"
 )
 
 // maxAtomTable is the largest table whose exact pick probabilities the
@@ -127,11 +126,11 @@ func favoured(d keygen.Distribution, n int64) posLaw {
 // finer, when set, is a finer calendar window the question asks within:
 // the moments also spread over its phase (by the golden ratio's
 // fractions), so that they do not all fall on its boundaries.
-func nows(unit string, l time.Duration, s Size, finer time.Duration) []time.Time {
+func nows(unit keygen.Unit, l time.Duration, s Size, finer time.Duration) []time.Time {
 	const k = 8
 	switch {
 	case s.AnyPhase && (l > 0 || finer > 0):
-		base := question.Truncate(s.Last, unitOr(unit))
+		base := unit.Truncate(s.Last)
 		out := make([]time.Time, k)
 		for i := range out {
 			off := time.Duration((float64(i) + 0.5) / k * float64(l))
@@ -160,24 +159,14 @@ func runMoments(s Size, k int) []time.Time {
 	return out
 }
 
-// unitOr is a calendar unit question.Truncate knows, else the second.
-func unitOr(unit string) string {
-	switch unit {
-	case "minute", "hour", "day", "month", "year":
-		return unit
-	}
-	return "second"
-}
-
 // phaseOf is how long the bucket of unit (length l) containing t has
 // run at t.
-func phaseOf(t time.Time, unit string, l time.Duration) time.Duration {
+func phaseOf(t time.Time, unit keygen.Unit, l time.Duration) time.Duration {
 	if l <= 0 {
 		return 0
 	}
-	switch unit {
-	case "minute", "hour", "day", "month", "year", "second":
-		return t.Sub(question.Truncate(t, unit))
+	if unit >= keygen.Second {
+		return t.Sub(unit.Truncate(t))
 	}
 	return time.Duration(t.UnixNano() % int64(l))
 }

@@ -196,10 +196,10 @@ func (qj *qjudge) setup() {
 		}
 	}
 	finer := time.Duration(0)
-	if u := qj.q.WindowUnit(); u != "" && (lay.unit <= 0 || question.UnitLength(u) < lay.unit) {
-		finer = question.UnitLength(u)
+	if u := qj.q.WindowUnit(); u != keygen.NoUnit && (lay.unit <= 0 || u.Mean() < lay.unit) {
+		finer = u.Mean()
 	}
-	qj.nows = nows(lay.unitName, lay.unit, qj.s, finer)
+	qj.nows = nows(lay.cal, lay.unit, qj.s, finer)
 	if len(qj.nows) == 8 && qj.needsAges() { // judged at 8 ages besides
 		if qj.s.AnyPhase {
 			qj.nows = []time.Time{qj.nows[0], qj.nows[2], qj.nows[4], qj.nows[6]}
@@ -239,7 +239,7 @@ func (qj *qjudge) ages(pl posLaw) []float64 {
 // plan's cost: a window around it, the one entity it names, the bucket of
 // a partition its time computes.
 func (qj *qjudge) needsAges() bool {
-	return qj.q.WindowLength() > 0 || qj.isSingle || (qj.lay.unit > 0 && qj.acc.TimeUnit == "")
+	return qj.q.WindowLength() > 0 || qj.isSingle || (qj.lay.unit > 0 && qj.acc.TimeUnit == keygen.NoUnit)
 }
 
 // rowsInRange is how many of an entity's main-table rows a query of acc

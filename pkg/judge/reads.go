@@ -5,8 +5,10 @@ import (
 	"sort"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/azure"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/metrics"
+	"github.com/tablestress/tablestress/pkg/plan"
 )
 
 // picks are where an operation on existing entities lands in one table
@@ -26,9 +28,9 @@ func (j *judging) picksOf(lay *layout, s Size, d posLaw) picks {
 		diffuse.cdf = uniformCDF
 	}
 	out := picks{law: d}
-	ns := nows(lay.unitName, lay.unit, s, 0)
+	ns := nows(lay.cal, lay.unit, s, 0)
 	for _, t := range ns {
-		sh := bucketShares(diffuse, lay, s.at(t), phaseOf(t, lay.unitName, lay.unit))
+		sh := bucketShares(diffuse, lay, s.at(t), phaseOf(t, lay.cal, lay.unit))
 		for b := range sh {
 			out.shares[b] += sh[b] / float64(len(ns))
 		}
@@ -42,9 +44,9 @@ func (j *judging) picksOf(lay *layout, s Size, d posLaw) picks {
 // (the table as it is at each: Size.at).
 func fills(lay *layout, s Size) [recent + 1]float64 {
 	var out [recent + 1]float64
-	ns := nows(lay.unitName, lay.unit, s, 0)
+	ns := nows(lay.cal, lay.unit, s, 0)
 	for _, t := range ns {
-		ph := phaseOf(t, lay.unitName, lay.unit)
+		ph := phaseOf(t, lay.cal, lay.unit)
 		for b := range out {
 			out[b] += fillOf(lay, s.at(t), ph, b) / float64(len(ns))
 		}
@@ -153,33 +155,16 @@ func (j *judging) pickedOn(l *loads, s Size, o OpRate, x int, cost func(OpRate, 
 	}
 }
 
-// opCost is what one operation of o costs on a partition of rows rows:
-// the entities it reads or writes, its requests and request units.
+// opCost is what one operation of o costs on a partition of rows rows
+// (plan.OpCost, the executor's rule), at least one entity: the entities
+// it reads or writes, its requests and request units.
 func (j *judging) opCost(o OpRate, rows float64) (e, reqs, ru float64) {
-	readRU, writeRU := model.ReadUnits(j.item.bytes), model.WriteUnits(j.item.bytes, j.item.props)
-	e, reqs, ru = 1, 1, readRU
-	switch o.Kind {
-	case metrics.UpsertMerge, metrics.UpsertReplace:
-		ru = writeRU
-	case metrics.Update:
-		if o.Spec.ETag != nil && *o.Spec.ETag {
-			e, reqs, ru = 2, 2, readRU+writeRU
-		} else {
-			ru = writeRU
-		}
-	case metrics.Delete:
-		e, reqs, ru = float64(j.scheme.RowsPerEntity()), 1+float64(len(j.scheme.Indexes)), float64(j.scheme.RowsPerEntity())*writeRU
-	case metrics.RangeQuery:
-		e = math.Max(1, math.Min(float64(o.Spec.Rows), rows))
-		reqs, ru = pages(e, e), model.QueryUnits(int(pages(e, e)), int(e), int(e), j.item.bytes)
-	case metrics.PartitionScan:
-		e = math.Max(rows, 1)
-		if o.Spec.MaxPages > 0 {
-			e = math.Min(e, float64(o.Spec.MaxPages)*1000)
-		}
-		reqs, ru = pages(e, e), model.QueryUnits(int(pages(e, e)), int(e), int(e), j.item.bytes)
+	c, _ := plan.OpCost(o.Kind, o.Spec, rows, j.scheme)
+	e, reqs = math.Max(1, c.Entities), c.Requests
+	if c.Query {
+		return e, reqs, model.QueryUnits(int(reqs), int(e), int(e), j.item.bytes)
 	}
-	return e, reqs, ru
+	return e, reqs, c.Reads*model.ReadUnits(j.item.bytes) + c.Writes*model.WriteUnits(j.item.bytes, j.item.props)
 }
 
 // tableScan puts a table scan on the partitions in key order, up to its
@@ -190,7 +175,7 @@ func (j *judging) tableScan(l *loads, s Size, o OpRate) {
 	lay := j.lays[0]
 	left := math.Inf(1)
 	if o.Spec.MaxPages > 0 {
-		left = float64(o.Spec.MaxPages) * 1000
+		left = float64(o.Spec.MaxPages) * azure.PageRows
 	}
 	order := make([]int, len(lay.groups))
 	names := make([]string, len(lay.groups))

@@ -4,7 +4,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/tablestress/tablestress/pkg/question"
+	"github.com/tablestress/tablestress/pkg/keygen"
 )
 
 // seg is a run of alike time buckets a question reads (or the one
@@ -27,15 +27,9 @@ func (qj *qjudge) window(span time.Duration, now time.Time, pa time.Duration) (l
 	switch {
 	case q.WindowSpan() > 0:
 		lo, hi = pa, pa+q.WindowSpan()
-	case q.WindowUnit() != "":
-		t := now.Add(-pa)
-		start := question.Truncate(t, q.WindowUnit())
-		end := start.Add(question.UnitLength(q.WindowUnit()))
-		if q.WindowUnit() == "month" {
-			end = start.AddDate(0, 1, 0)
-		} else if q.WindowUnit() == "year" {
-			end = start.AddDate(1, 0, 0)
-		}
+	case q.WindowUnit() != keygen.NoUnit:
+		start := q.WindowUnit().Truncate(now.Add(-pa))
+		end := q.WindowUnit().Add(start, 1)
 		lo, hi = now.Sub(end), now.Sub(start)
 	default:
 		lo, hi = 0, span
@@ -51,9 +45,9 @@ func (qj *qjudge) segments(s Size, now time.Time, age float64) []seg {
 	pa := time.Duration(age * float64(span))
 	lo, hi := qj.window(span, now, pa)
 	bound := qj.acc.WindowBoundByRowKeys
-	if lay.unit <= 0 || (qj.acc.TimeUnit == "" && !qj.acc.AnyPK) {
+	if lay.unit <= 0 || (qj.acc.TimeUnit == keygen.NoUnit && !qj.acc.AnyPK) {
 		if lay.unit > 0 { // the PartitionKey's time is computed: the picked entity's bucket
-			phase := phaseOf(now, lay.unitName, lay.unit)
+			phase := phaseOf(now, lay.cal, lay.unit)
 			b, start, end := bucketAt(pa, phase, lay.unit)
 			d := overlap(start, end, 0, span)
 			qj.segs = append(qj.segs[:0], seg{n: 1, dTable: d, dMatch: d, dRange: d, b: min(b, recent), picked: true})
@@ -67,10 +61,10 @@ func (qj *qjudge) segments(s Size, now time.Time, age float64) []seg {
 		qj.segs = append(qj.segs[:0], seg{n: 1, dTable: span, dMatch: m, dRange: r, b: 0, picked: true})
 		return qj.segs
 	}
-	phase := phaseOf(now, lay.unitName, lay.unit)
+	phase := phaseOf(now, lay.cal, lay.unit)
 	oldest := span - time.Duration(float64(span)/math.Max(s.Entities, 1)) // the first entity's age
 	newest := lo
-	if lo > 0 && qj.q.WindowUnit() != "" {
+	if lo > 0 && qj.q.WindowUnit() != keygen.NoUnit {
 		newest++ // a calendar window ends before the first instant of the next unit
 	}
 	first, _, _ := bucketAt(newest, phase, lay.unit)

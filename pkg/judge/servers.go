@@ -3,6 +3,8 @@ package judge
 import (
 	"math"
 	"time"
+
+	"github.com/tablestress/tablestress/pkg/azure"
 )
 
 // A question that reads many partitions at once charges their partition
@@ -30,7 +32,7 @@ func (in *Input) serverCap() float64 {
 // ServerPassLimit is the most rows one question can visit at once on one
 // partition server: as PassLimit, of the server's target and bucket.
 func (in *Input) ServerPassLimit() float64 {
-	return math.Floor((in.Opts.Model.ServerTarget+in.serverCap())/pageRows)*pageRows + pageRows
+	return math.Floor((in.Opts.Model.ServerTarget+in.serverCap())/azure.PageRows)*azure.PageRows + azure.PageRows
 }
 
 // servers puts the questions' passes on the partition servers: the

@@ -35,17 +35,6 @@ type source struct {
 	support keygen.Support
 }
 
-// timeBuiltins are the built-ins computed from the event time, with their
-// resolution and the direction their renderings sort in.
-var timeBuiltins = map[string]struct {
-	res time.Duration
-	dir int
-}{
-	"time": {time.Nanosecond, 1}, "ticks": {100, 1}, "inverted_ticks": {100, -1},
-	"unix": {time.Second, 1}, "inverted_unix": {time.Second, -1},
-	"unix_ms": {time.Millisecond, 1}, "inverted_unix_ms": {time.Millisecond, -1},
-}
-
 // sourceOf classifies the source of piece p over the population (a
 // field's values from the input's cache of laws).
 func (in *Input) sourceOf(p keygen.Part) source {
@@ -58,10 +47,14 @@ func (in *Input) sourceOf(p keygen.Part) source {
 		return source{kind: srcUnique, res: res, dir: dir}
 	}
 	if p.Kind == keygen.PartTime {
-		return timed(layoutRes(p.Layout), layoutDir(p.Layout))
+		res := p.Res
+		if res == 0 {
+			res = constantRes // a layout that tells no instants apart
+		}
+		return timed(res, p.Dir)
 	}
-	if b, ok := timeBuiltins[p.Source]; ok {
-		return timed(b.res, b.dir)
+	if p.Res > 0 { // a time built-in
+		return timed(p.Res, p.Dir)
 	}
 	switch p.Source {
 	case "i":
@@ -80,71 +73,8 @@ func (in *Input) sourceOf(p keygen.Part) source {
 	return source{kind: srcUnique}
 }
 
-// calendar are the units a time layout can tell apart, finest first, with
-// their (mean) length.
-var calendar = []struct {
-	name string
-	d    time.Duration
-	step func(time.Time) time.Time
-}{
-	{"nanosecond", time.Nanosecond, func(t time.Time) time.Time { return t.Add(time.Nanosecond) }},
-	{"millisecond", time.Millisecond, func(t time.Time) time.Time { return t.Add(time.Millisecond) }},
-	{"second", time.Second, func(t time.Time) time.Time { return t.Add(time.Second) }},
-	{"minute", time.Minute, func(t time.Time) time.Time { return t.Add(time.Minute) }},
-	{"hour", time.Hour, func(t time.Time) time.Time { return t.Add(time.Hour) }},
-	{"day", 24 * time.Hour, func(t time.Time) time.Time { return t.AddDate(0, 0, 1) }},
-	{"month", 2629746 * time.Second, func(t time.Time) time.Time { return t.AddDate(0, 1, 0) }},
-	{"year", 31556952 * time.Second, func(t time.Time) time.Time { return t.AddDate(1, 0, 0) }},
-}
-
-// layoutRes is the finest calendar unit a time layout tells apart (its
-// bucket length); a layout that tells nothing apart is a constant (a
-// century).
-func layoutRes(layout string) time.Duration {
-	base := time.Date(2023, 5, 14, 10, 20, 30, 123456789, time.UTC)
-	for _, u := range calendar {
-		if base.Format(layout) != u.step(base).Format(layout) {
-			return u.d
-		}
-	}
-	return 100 * calendar[len(calendar)-1].d
-}
-
-// layoutDir is +1 when a layout's renderings sort as their instants do
-// (over instants from seconds to years apart), else 0.
-func layoutDir(layout string) int {
-	t := time.Date(1999, 12, 31, 23, 59, 58, 0, time.UTC)
-	prev := ""
-	for k := 0; k < 60; k++ {
-		s := t.Format(layout)
-		if s < prev {
-			return 0
-		}
-		prev = s
-		t = calendar[2+k%6].step(t) // a second up to a year
-	}
-	return 1
-}
-
-// unitLen is a calendar unit's (mean) length.
-func unitLen(unit string) time.Duration {
-	for _, u := range calendar {
-		if u.name == unit {
-			return u.d
-		}
-	}
-	return 0
-}
-
-// unitName is the calendar unit of a time bucket's length.
-func unitName(d time.Duration) string {
-	name := ""
-	for _, u := range calendar {
-		if u.d <= d {
-			name = u.name
-		}
-	}
-	return name
-}
+// constantRes is the bucket of a time layout that renders every instant
+// alike: a century, longer than any table's span.
+var constantRes = 100 * keygen.Year.Mean()
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

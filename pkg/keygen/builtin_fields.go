@@ -31,6 +31,28 @@ const (
 
 var guidSalt = nameHash("guid")
 
+// timeBuiltins are the built-ins computed from the event time, with the
+// time they resolve and the way their renderings move as it grows.
+var timeBuiltins = map[string]struct {
+	res time.Duration
+	dir int
+}{
+	"time": {time.Nanosecond, 1}, "ticks": {100, 1}, "inverted_ticks": {100, -1},
+	"unix": {time.Second, 1}, "inverted_unix": {time.Second, -1},
+	"unix_ms": {time.Millisecond, 1}, "inverted_unix_ms": {time.Millisecond, -1},
+}
+
+// TimeBuiltin reports whether name is a built-in computed from the event
+// time, with its resolution (ticks: 100 ns, unix: a second, time: a
+// nanosecond) and dir +1 when its value grows with the event time, -1
+// when it shrinks (the inverted ones). The default rendering of time
+// (RFC 3339 with the trailing zeros of the fraction cut) grows with it
+// but does not sort by it when instants differ within a second.
+func TimeBuiltin(name string) (res time.Duration, dir int, ok bool) {
+	b, ok := timeBuiltins[name]
+	return b.res, b.dir, ok
+}
+
 func isBuiltin(name string) bool {
 	for _, b := range BuiltinFields {
 		if b == name {

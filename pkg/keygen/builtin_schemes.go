@@ -1,6 +1,11 @@
 package keygen
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/tablestress/tablestress/pkg/azure"
+	"github.com/tablestress/tablestress/pkg/textfit"
+)
 
 // Builtin is a named key scheme from the catalogue, with the fields it needs.
 // When a scenario uses a built-in scheme, each of its Fields that the
@@ -36,7 +41,7 @@ var (
 // domain brief, by name.
 var Builtins = []Builtin{
 	{Spec: SchemeSpec{Name: "constant", Description: "one PartitionKey for every entity", PartitionKey: "Orders", RowKey: "{order}"},
-		Pattern: "anti-pattern: hot partition, capped at 2,000 entities/s", Source: "seeds 000, 003, 004", Fields: []FieldSpec{fOrder}},
+		Pattern: "anti-pattern: hot partition, capped at " + textfit.Int(azure.PartitionEntitiesPerSec) + " entities/s", Source: "seeds 000, 003, 004", Fields: []FieldSpec{fOrder}},
 	{Spec: SchemeSpec{Name: "natural", Description: "natural grouping by department, skewed 80/8/5/4/3", PartitionKey: "{department}", RowKey: "emp-{i:07}"},
 		Pattern: "natural grouping; the big group becomes a hot spot", Source: "seed 004 strategy 1", Fields: []FieldSpec{fDepartment}},
 	{Spec: SchemeSpec{Name: "tenant", Description: "PartitionKey = tenant id, RowKey = entity GUID", PartitionKey: "{tenant}", RowKey: "{guid}"},

@@ -2,17 +2,12 @@ package keygen
 
 import (
 	"fmt"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
-)
 
-// MaxKeyUnits is Azure's limit for a PartitionKey or RowKey: "up to 1 KiB
-// in size" (REST "Understanding the Table service data model"), counted
-// as Azure stores strings, in UTF-16: 512 code units, a character outside
-// the basic plane taking two. Azurite counts the same 512 units, and the
-// embedded service (pkg/emulator's checkKey) refuses a longer key with
-// KeyValueTooLarge as Azure does.
-const MaxKeyUnits = 512
+	"github.com/tablestress/tablestress/pkg/azure"
+)
 
 // KeyError describes why a generated key is invalid.
 type KeyError struct {
@@ -26,7 +21,9 @@ func (e *KeyError) Error() string { return fmt.Sprintf("key %q: %s", clip(e.Key,
 func (e *KeyError) Unwrap() error { return ErrKey }
 
 // ValidateKey checks a PartitionKey or RowKey against Azure's rules: valid
-// UTF-8, at most 1 KiB (MaxKeyUnits UTF-16 code units), none of / \ # ?,
+// UTF-8, at most 1 KiB (azure.KeyUnits UTF-16 code units, as Azurite counts
+// them too, and as the embedded service's checkKey refuses a longer key
+// with KeyValueTooLarge), none of / \ # ?,
 // no control characters (U+0000–U+001F, U+007F–U+009F). It also refuses
 // the single quote, which OData filters must escape and which tablestress
 // therefore never generates.
@@ -38,18 +35,18 @@ func ValidateKey(k []byte) error {
 			return &KeyError{string(k), fmt.Sprintf("invalid UTF-8 at byte %d", i)}
 		}
 		switch {
-		case r == '/' || r == '\\' || r == '#' || r == '?':
+		case strings.ContainsRune(azure.KeyForbidden, r):
 			return &KeyError{string(k), fmt.Sprintf("%q is not allowed in keys (Azure forbids / \\ # ?): use another separator, like _ or -", r)}
 		case r == '\'':
 			return &KeyError{string(k), "the single quote is not allowed in generated keys (it must be escaped in every OData filter): use another character"}
-		case r <= 0x1f || (r >= 0x7f && r <= 0x9f):
+		case azure.IsKeyControl(r):
 			return &KeyError{string(k), fmt.Sprintf("control character U+%04X is not allowed in keys: remove it", r)}
 		}
 		units += utf16.RuneLen(r)
 		i += size
 	}
-	if units > MaxKeyUnits {
-		return &KeyError{string(k), fmt.Sprintf("%d UTF-16 code units is over Azure's 1 KiB key limit (%d units): shorten the key", units, MaxKeyUnits)}
+	if units > azure.KeyUnits {
+		return &KeyError{string(k), fmt.Sprintf("%d UTF-16 code units is over Azure's 1 KiB key limit (%d units): shorten the key", units, azure.KeyUnits)}
 	}
 	return nil
 }

@@ -71,7 +71,7 @@ func (s source) withFormat(format string) (part, error) {
 		if err != nil {
 			return nil, err
 		}
-		return timePart{layout: layout}, nil
+		return timePart{layout: layout, cal: LayoutOf(layout)}, nil
 	}
 	if s.numeric() {
 		nf, ok := parseNumFormat(format)
@@ -137,7 +137,12 @@ func (n numPart) outputs() []string {
 }
 
 // timePart renders the event time with a Go layout.
-type timePart struct{ layout string }
+// timePart renders the event time in a layout; cal is what the layout
+// tells apart, probed once.
+type timePart struct {
+	layout string
+	cal    Layout
+}
 
 func (t timePart) appendTo(dst []byte, e *Entity) []byte {
 	return e.Time.UTC().AppendFormat(dst, t.layout)

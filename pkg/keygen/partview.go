@@ -35,7 +35,24 @@ type Part struct {
 	Buckets int64
 	// Layout is a PartTime's Go time layout.
 	Layout string
-	p      part
+	// Res is how finely the piece's source tells event times apart: a
+	// PartTime's finest calendar unit (its mean length; 0 when the layout
+	// renders every instant alike), or the resolution of the time
+	// built-in the piece renders, hashes or takes modulo ({ticks} 100 ns,
+	// {unix} a second: TimeBuiltin); 0 for a piece that does not read the
+	// event time.
+	Res time.Duration
+	// Dir is +1 when the piece's source grows with event time (a PartTime
+	// whose layout sorts as instants do; time, ticks, unix, unix_ms), -1
+	// when it shrinks (inverted_ticks, inverted_unix, inverted_unix_ms),
+	// else 0.
+	Dir int
+	// Unit is a PartTime's finest calendar unit, and Injective whether
+	// its buckets never repeat (LayoutOf); NoUnit and false for any other
+	// piece.
+	Unit      Unit
+	Injective bool
+	p         part
 }
 
 // Parts lists the template's pieces in order.
@@ -66,11 +83,17 @@ func describe(pt part) Part {
 		d.Kind, d.Source = PartValue, name(v.src)
 	case timePart:
 		d.Kind, d.Source, d.Layout = PartTime, "time", v.layout
+		d.Res, d.Unit, d.Injective = v.cal.Unit.Mean(), v.cal.Unit, v.cal.Injective
+		if v.cal.Sorts {
+			d.Dir = 1
+		}
+		return d
 	case hashPart:
 		d.Kind, d.Source, d.Buckets = PartHash, name(v.src), v.mod
 	case modPart:
 		d.Kind, d.Source, d.Buckets = PartMod, name(v.src), v.mod
 	}
+	d.Res, d.Dir, _ = TimeBuiltin(d.Source)
 	return d
 }
 

@@ -3,6 +3,8 @@ package keygen
 import (
 	"fmt"
 	"time"
+
+	"github.com/tablestress/tablestress/pkg/azure"
 )
 
 // PopulationSpec declares the entity stream: entity i has the fields drawn
@@ -17,18 +19,19 @@ type PopulationSpec struct {
 
 // PayloadSpec sizes the filler data of each entity: Size bytes of printable
 // ASCII spread over Data, Data1, Data2... string properties of at most
-// MaxPropertyChars each (Azure's limit for a string property is 64 KiB of
-// UTF-16, i.e. 32,768 characters).
+// MaxPropertyChars each.
 type PayloadSpec struct {
 	Size int
 }
 
-// MaxPropertyChars is the longest string property the payload writes.
-const MaxPropertyChars = 32 * 1024
+// MaxPropertyChars is the longest string property the payload writes:
+// Azure's longest String value, in its UTF-16 code units (the payload is
+// ASCII, one unit a character).
+const MaxPropertyChars = azure.StringUnits
 
-// MaxPayload bounds the payload so an entity stays under Azure's 1 MiB limit
-// with room for keys and fields.
-const MaxPayload = 960 * 1024
+// MaxPayload bounds the payload so an entity stays under Azure's largest
+// entity with room for keys and fields (64 KiB of them).
+const MaxPayload = azure.EntityBytes - 64<<10
 
 // Population is a compiled PopulationSpec. It is immutable and safe for
 // concurrent use.

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/tablestress/tablestress/pkg/azure"
 )
 
 // Options configure a Registry.
@@ -21,7 +23,7 @@ type Options struct {
 	// moves it when a run stops early.
 	End time.Time
 	// PartitionTarget is the entities/s a partition's peak is judged against
-	// (default 2,000, Azure's partition scalability target).
+	// (default azure.PartitionEntitiesPerSec, Azure's partition target).
 	PartitionTarget float64
 	// Questions names the application's questions a run asks, by the
 	// index Request.Question and Recorder.QuestionDone take.
@@ -36,9 +38,6 @@ type Options struct {
 	// which lets Summary.Merge recompute every peak exactly).
 	SeriesPartitions int
 }
-
-// DefaultPartitionTarget is Azure's partition scalability target, entities/s.
-const DefaultPartitionTarget = 2000
 
 // DefaultSeriesPartitions is the default of Options.SeriesPartitions.
 const DefaultSeriesPartitions = 50
@@ -94,7 +93,7 @@ const sealAfter = peakWindowSeconds
 // NewRegistry returns an empty registry.
 func NewRegistry(o Options) *Registry {
 	if !(o.PartitionTarget > 0) {
-		o.PartitionTarget = DefaultPartitionTarget
+		o.PartitionTarget = azure.PartitionEntitiesPerSec
 	}
 	if o.SeriesPartitions == 0 {
 		o.SeriesPartitions = DefaultSeriesPartitions

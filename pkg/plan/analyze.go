@@ -7,15 +7,12 @@ import (
 	"sort"
 
 	"github.com/tablestress/tablestress/internal/keyorder"
+	"github.com/tablestress/tablestress/pkg/azure"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/scenario"
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
-
-// PartitionTarget is Azure's scalability target for one partition, in
-// entities per second (Azure Storage scalability targets; seed 002).
-const PartitionTarget = 2000
 
 // Analysis is what `tablestress keys` shows of one scheme besides the
 // judge's figures (pkg/judge: the busiest partition, the account, the
@@ -202,7 +199,7 @@ func verdicts(a *Analysis, sim *simulation) []string {
 	if a.Monotonic != "" {
 		msg := fmt.Sprintf("%s PartitionKeys: %.0f%% of inserts extend the key range, so they all land on one range partition server", a.Monotonic, 100*a.ExtendShare)
 		if a.InsertRate > 0 {
-			msg += fmt.Sprintf(" (%s entities/s at %s ops/s vs its %s/s)", textfit.Rate(a.InsertRate), textfit.Rate(a.Rate), textfit.Int(PartitionTarget))
+			msg += fmt.Sprintf(" (%s entities/s at %s ops/s vs its %s/s)", textfit.Rate(a.InsertRate), textfit.Rate(a.Rate), textfit.Int(azure.PartitionEntitiesPerSec))
 		}
 		v = append(v, msg)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/tablestress/tablestress/internal/keyorder"
+	"github.com/tablestress/tablestress/pkg/azure"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/question"
@@ -84,39 +85,25 @@ func (s *simulation) step(st Step) {
 	if st.Missing {
 		return
 	}
-	spec := st.Op.Spec
 	switch kind {
 	case metrics.Insert:
 		s.inserted(op, st.Entity)
 	case metrics.Batch:
 		s.batch(op, st)
-	case metrics.Delete:
-		s.keysOf(st.Entity)
-		s.sizes[string(s.keys.PK)] -= int64(s.plan.Scheme.RowsPerEntity())
-		s.touch(op, string(s.keys.PK), 1)
-	case metrics.Update:
-		s.keysOf(st.Entity)
-		n := int64(1)
-		if spec.ETag != nil && *spec.ETag {
-			n = 2 // read, then write with the ETag
-		}
-		s.touch(op, string(s.keys.PK), n)
-	case metrics.PointRead, metrics.UpsertMerge, metrics.UpsertReplace:
-		s.keysOf(st.Entity)
-		s.touch(op, string(s.keys.PK), 1)
 	case metrics.RangeQuery:
 		s.rangeQuery(op, st)
-	case metrics.PartitionScan:
-		s.keysOf(st.Entity)
-		n := s.sizes[string(s.keys.PK)]
-		if spec.MaxPages > 0 {
-			n = min(n, int64(spec.MaxPages)*1000)
-		}
-		s.touch(op, string(s.keys.PK), n)
 	case metrics.TableScan:
-		s.scan(op, s.sorted, spec.MaxPages)
+		s.scan(op, s.sorted, st.Op.Spec.MaxPages)
 	case metrics.Question:
 		s.ask(op, st)
+	default: // point_read, update, upserts, delete, partition_scan
+		s.keysOf(st.Entity)
+		pk := string(s.keys.PK)
+		c, _ := OpCost(kind, st.Op.Spec, float64(s.sizes[pk]), s.plan.Scheme)
+		if kind == metrics.Delete {
+			s.sizes[pk] -= int64(s.plan.Scheme.RowsPerEntity())
+		}
+		s.touch(op, pk, int64(c.Entities))
 	}
 }
 
@@ -190,7 +177,8 @@ func (s *simulation) rangeQuery(op *OpAnalysis, st Step) {
 	if st.Op.Index >= 0 {
 		pk = st.Op.Spec.Index + "/" + string(s.keys.Index[st.Op.Index].PK)
 	}
-	avail := min(int64(spec.Rows), s.sizes[string(s.keys.PK)])
+	c, _ := OpCost(metrics.RangeQuery, spec, float64(s.sizes[string(s.keys.PK)]), s.plan.Scheme)
+	avail := int64(c.Entities)
 	s.rangeWanted += int64(spec.Rows)
 	s.rangeAvailable += avail
 	s.touch(op, pk, avail)
@@ -201,7 +189,7 @@ func (s *simulation) rangeQuery(op *OpAnalysis, st Step) {
 func (s *simulation) scan(op *OpAnalysis, pks []string, maxPages int) {
 	remaining := int64(-1)
 	if maxPages > 0 {
-		remaining = int64(maxPages) * 1000
+		remaining = int64(maxPages) * azure.PageRows
 	}
 	for _, pk := range pks {
 		if remaining == 0 {

@@ -1,6 +1,10 @@
 package question
 
-import "time"
+import (
+	"time"
+
+	"github.com/tablestress/tablestress/pkg/keygen"
+)
 
 // Access is what a plan reads, described for an analysis that costs it
 // without running it (package judge): which table and RowKey, which
@@ -17,8 +21,8 @@ type Access struct {
 	// buckets (indexes into the template's parts).
 	Hashed []int
 	// TimeUnit is the calendar unit of the time bucket the plan walks or
-	// covers ("" when the PartitionKey's time is computed or absent).
-	TimeUnit string
+	// covers (NoUnit when the PartitionKey's time is computed or absent).
+	TimeUnit keygen.Unit
 	// RKPrefix is how many leading RowKey pieces the plan computes;
 	// RKOrdered is set when the piece after them orders rows by event
 	// time, RKDesc when newest first; RKPoint when it computes them all.
@@ -42,9 +46,9 @@ func (p *Plan) Access() Access {
 		WindowBoundByRowKeys: !a.anyPK && a.rk.order}
 }
 
-// WindowUnit is the calendar window unit ("" for none), WindowSpan the
-// duration window (0 for none).
-func (q *Question) WindowUnit() string { return q.unit }
+// WindowUnit is the calendar window unit (NoUnit for none), WindowSpan
+// the duration window (0 for none).
+func (q *Question) WindowUnit() keygen.Unit { return q.unit }
 
 // WindowSpan is the duration of a window given as one (like 1h).
 func (q *Question) WindowSpan() time.Duration { return q.span }
@@ -55,17 +59,5 @@ func (q *Question) WindowLength() time.Duration {
 	if q.span > 0 {
 		return q.span
 	}
-	return UnitLength(q.unit)
-}
-
-// UnitLength is a calendar unit's (mean) length: a minute, an hour, a
-// day, 30.44 days, 365.24 days.
-func UnitLength(unit string) time.Duration {
-	switch unit {
-	case "month":
-		return 2629746 * time.Second
-	case "year":
-		return 31556952 * time.Second
-	}
-	return unitLength(unit)
+	return q.unit.Mean()
 }

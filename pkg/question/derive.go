@@ -193,8 +193,8 @@ func (q *Question) accessOf(table string, pkT, rkT *keygen.Template) access {
 	}
 	// A calendar window is a whole number of time buckets of a finer or
 	// equal unit; any window is a RowKey range of a time-ordered RowKey.
-	a.bound = (q.unit == "" && q.span == 0) || (!a.anyPK && a.rk.order) ||
-		(q.unit != "" && a.pk.times && finer(a.pk.unit, q.unit) == a.pk.unit)
+	a.bound = (q.unit == keygen.NoUnit && q.span == 0) || (!a.anyPK && a.rk.order) ||
+		(q.unit != keygen.NoUnit && a.pk.times && keygen.Finer(a.pk.unit, q.unit) == a.pk.unit)
 	return a
 }
 
@@ -218,9 +218,9 @@ func (q *Question) kindOf(a access) (Kind, string) {
 	case len(a.pk.hashes) > 0:
 		return FanOut, fmt.Sprintf("%d partitions (hash buckets of %s) per question, merged", a.fanOut(), strings.Join(a.hashSources(), ", "))
 	case a.pk.times && !q.Ordered() && !q.oneBucket(a.pk.unit):
-		return FanOut, "every " + a.pk.unit + " partition the span covers, merged"
+		return FanOut, "every " + a.pk.unit.String() + " partition the span covers, merged"
 	case a.pk.times:
-		return Range, "one " + a.pk.unit + " partition after another, " + string(q.orderWord()) + " first, until the answer is complete"
+		return Range, "one " + a.pk.unit.String() + " partition after another, " + string(q.orderWord()) + " first, until the answer is complete"
 	}
 	return Range, "one partition, RowKey range from " + q.knownText()
 }
@@ -245,11 +245,11 @@ func (a access) fanOut() int64 {
 
 // oneBucket reports whether the question's window lies in one time bucket
 // of unit: a calendar window of that unit or a finer one.
-func (q *Question) oneBucket(unit string) bool {
-	if q.unit == "" {
+func (q *Question) oneBucket(unit keygen.Unit) bool {
+	if q.unit == keygen.NoUnit {
 		return false
 	}
-	return finer(q.unit, unit) == q.unit
+	return keygen.Finer(q.unit, unit) == q.unit
 }
 
 func (q *Question) orderWord() Want {

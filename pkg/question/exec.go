@@ -232,10 +232,10 @@ func (p *Plan) walk(picked *keygen.Entity, span Span, yield func([]string) bool)
 		yield(group(picked.Time))
 		return nil
 	}
-	lo, hi := truncate(Time(span.Lo), pk.unit), Time(span.Hi)
+	lo, hi := pk.unit.Truncate(Time(span.Lo)), Time(span.Hi)
 	dir, at := 1, lo
 	if q.Want == Newest {
-		dir, at = -1, truncate(hi, pk.unit)
+		dir, at = -1, pk.unit.Truncate(hi)
 	}
 	for n := 0; !at.Before(lo) && !at.After(hi); n++ {
 		if n == MaxWalk {
@@ -244,7 +244,7 @@ func (p *Plan) walk(picked *keygen.Entity, span Span, yield func([]string) bool)
 		if !yield(group(at)) {
 			return nil
 		}
-		at = step(at, pk.unit, dir)
+		at = pk.unit.Add(at, dir)
 	}
 	return nil
 }

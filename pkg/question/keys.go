@@ -2,25 +2,13 @@ package question
 
 import (
 	"slices"
-	"time"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
 )
 
-// timeBuiltins are the built-ins computed from the event time, with the
-// order their rendering sorts in and the time they resolve.
-var timeBuiltins = map[string]struct {
-	desc bool
-	res  time.Duration
-}{
-	"ticks": {false, 100}, "inverted_ticks": {true, 100},
-	"unix": {false, time.Second}, "inverted_unix": {true, time.Second},
-	"unix_ms": {false, time.Millisecond}, "inverted_unix_ms": {true, time.Millisecond},
-}
-
 // knows reports whether the application can compute what source renders.
 func (q *Question) knows(source string) bool {
-	if _, ok := timeBuiltins[source]; ok || source == TimeField {
+	if _, _, ok := keygen.TimeBuiltin(source); ok || source == TimeField {
 		return q.time
 	}
 	return slices.Contains(q.fields, source)
@@ -51,7 +39,7 @@ type pkShape struct {
 	known  bool  // every piece is computable: one partition
 	hashes []int // pieces enumerated over their buckets
 	times  bool  // time pieces enumerated over the buckets of a span
-	unit   string
+	unit   keygen.Unit
 }
 
 // partitionsOf analyses a PartitionKey template; ok is false when the
@@ -68,9 +56,9 @@ func (q *Question) partitionsOf(t *keygen.Template) (pkShape, bool) {
 		case (p.Kind == keygen.PartHash || p.Kind == keygen.PartMod) && p.Buckets <= MaxBuckets:
 			s.hashes = append(s.hashes, k)
 			fan *= p.Buckets
-		case p.Kind == keygen.PartTime && layoutInjective(p.Layout):
+		case p.Kind == keygen.PartTime && walkable(p):
 			s.times = true
-			s.unit = finer(s.unit, layoutUnit(p.Layout))
+			s.unit = keygen.Finer(s.unit, p.Unit)
 		default:
 			return s, false
 		}
@@ -78,25 +66,10 @@ func (q *Question) partitionsOf(t *keygen.Template) (pkShape, bool) {
 	return s, fan <= MaxFanOut
 }
 
-// layoutInjective reports whether a time layout renders different
-// instants of different buckets differently: it tells apart its finest
-// unit and every coarser one, so buckets never repeat (an hour-of-day
-// layout repeats every day).
-func layoutInjective(layout string) bool {
-	u := layoutUnit(layout)
-	if u == "" {
-		return false
-	}
-	base := time.Date(2023, 5, 14, 10, 20, 30, 0, time.UTC)
-	seen := false
-	for _, v := range units {
-		seen = seen || v.name == u
-		if seen && base.Format(layout) == step(base, v.name, 1).Format(layout) {
-			return false
-		}
-	}
-	return true
-}
+// walkable reports whether a time piece's buckets can be walked: it
+// tells apart a calendar unit from the second up, and every coarser one,
+// so buckets never repeat (an hour-of-day layout repeats every day).
+func walkable(p keygen.Part) bool { return p.Unit >= keygen.Second && p.Injective }
 
 // rkShape is what the application can do with a RowKey template.
 type rkShape struct {
@@ -130,12 +103,14 @@ func (q *Question) timeOrdered(p keygen.Part) (ordered, desc bool) {
 	}
 	switch p.Kind {
 	case keygen.PartValue:
-		if b, ok := timeBuiltins[p.Source]; ok && iv%b.res == 0 {
-			return true, b.desc
+		// A time built-in; the event time's own default rendering (RFC
+		// 3339, trailing zeros cut) does not sort by it.
+		if p.Source != TimeField && p.Res > 0 && iv%p.Res == 0 {
+			return true, p.Dir < 0
 		}
 	case keygen.PartTime:
-		d := unitLength(layoutUnit(p.Layout))
-		if d > 0 && iv%d == 0 && layoutSorts(p.Layout) {
+		d := p.Unit.Fixed()
+		if p.Unit >= keygen.Second && d > 0 && iv%d == 0 && p.Dir > 0 {
 			return true, false
 		}
 	}

@@ -6,18 +6,16 @@ import (
 	"sync"
 
 	"github.com/tablestress/tablestress/internal/keyorder"
+	"github.com/tablestress/tablestress/pkg/azure"
 	"github.com/tablestress/tablestress/pkg/keygen"
 )
 
-// Page limits of the Table service (REST "Query Timeout and Pagination"):
-// a page holds at most 1,000 entities, ends when the query crosses a
-// partition boundary, and after five seconds of execution, which the
-// embedded service's Azure model spends visiting 100,000 entities (50 µs
-// each).
-const (
-	PageRows   = 1000
-	PageVisits = 100_000
-)
+// PageVisits is how many entities a query visits before its page ends: a
+// page ends at azure.PageRows entities, where the query crosses a
+// partition boundary, and after azure.PageExecution of execution, which
+// the embedded service's Azure model spends visiting 100,000 entities
+// (50 µs each, model.Model's PageVisits at its defaults).
+const PageVisits = 100_000
 
 // Model is an in-memory model of a scheme's table (and its index tables)
 // holding entities [0, n) of a population and nothing else: a Source that
@@ -239,7 +237,7 @@ func (c *counting) Query(_ context.Context, q Query) ([]Row, error) {
 				flush()
 				return out, nil
 			}
-			if page == PageRows || visits == PageVisits {
+			if page == azure.PageRows || visits == PageVisits {
 				flush()
 			}
 		}

@@ -56,7 +56,20 @@ const TimeField = "time"
 
 // WindowUnits are the calendar windows: the unit of the picked entity's
 // event time (UTC).
-var WindowUnits = []string{"minute", "hour", "day", "month", "year"}
+var WindowUnits = []keygen.Unit{keygen.Minute, keygen.Hour, keygen.Day, keygen.Month, keygen.Year}
+
+// WindowUnit returns the calendar window a Spec's Window names (false
+// when it names none: a duration, or nothing).
+func WindowUnit(window string) (keygen.Unit, bool) {
+	u, ok := keygen.ParseUnit(window)
+	return u, ok && slices.Contains(WindowUnits, u)
+}
+
+// isWindowUnit reports whether a Spec's Window names a calendar window.
+func isWindowUnit(window string) bool {
+	_, ok := WindowUnit(window)
+	return ok
+}
 
 // Spec declares a question.
 type Spec struct {
@@ -83,9 +96,9 @@ type Spec struct {
 type Question struct {
 	Spec
 	pop    *keygen.Population
-	fields []string // the known declared fields
-	time   bool     // the event time is known
-	unit   string   // calendar window unit, or ""
+	fields []string    // the known declared fields
+	time   bool        // the event time is known
+	unit   keygen.Unit // calendar window unit, or NoUnit
 	span   time.Duration
 	picks  []PickLaw
 }
@@ -153,8 +166,8 @@ func Compile(pop *keygen.Population, spec Spec) (*Question, error) {
 			bad("window", "a window applies to newest, oldest and all, not to one: remove window")
 		case q.time:
 			bad("window", "the event time is known, so there is no window to search: remove window, or time from known")
-		case slices.Contains(WindowUnits, spec.Window):
-			q.unit = spec.Window
+		case isWindowUnit(spec.Window):
+			q.unit, _ = WindowUnit(spec.Window)
 		default:
 			d, err := time.ParseDuration(spec.Window)
 			if err != nil || d <= 0 {

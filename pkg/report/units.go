@@ -10,7 +10,8 @@ import (
 // request_units_per_sec in the totals, each operation and each partition,
 // each partition's peak RU/s, and RunInfo.PartitionUnits, the RU/s a
 // physical partition has; their text and verdicts speak of request units
-// against that share instead of entities/s against Azure Storage's 2,000.
+// against that share instead of entities/s against Azure Storage's
+// partition target.
 
 // unitsRate is the request units per second of c over secs, nil when
 // nothing was charged.

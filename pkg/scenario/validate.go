@@ -5,17 +5,15 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tablestress/tablestress/pkg/azure"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/threshold"
 )
 
-// Limits enforced by Validate.
-const (
-	MaxWorkers    = 10_000
-	MaxBatchOps   = 100     // Azure: at most 100 operations per entity group transaction
-	MaxBatchBytes = 4 << 20 // Azure: at most 4 MiB per entity group transaction
-	MaxRangeRows  = 1000    // one page
-)
+// MaxWorkers is the most workers Validate accepts. Azure's limits it
+// enforces (a transaction's entities and bytes, a page's rows) are read
+// from pkg/azure.
+const MaxWorkers = 10_000
 
 // Ops lists the operation names in report order.
 var Ops = []string{"point_read", "range_query", "partition_scan", "table_scan", "insert", "upsert_merge", "upsert_replace", "update", "delete", "batch", "question"}
@@ -207,12 +205,12 @@ func (s *Scenario) validateBatchFit(i int, sc *keygen.Scheme, add func(error)) {
 			continue
 		}
 		path := fmt.Sprintf("workload.mix[%d].size", j)
-		if n := op.Size * rows; n > MaxBatchOps {
-			add(s.errAt(path, "%d entities × %d rows per entity under %s is %d operations; an entity group transaction holds at most 100: use size: %d at most",
-				op.Size, rows, s.schemeLabel(i), n, MaxBatchOps/rows))
-		} else if b := n * entityBytes; b > MaxBatchBytes {
-			add(s.errAt(path, "%d rows of about %d bytes is %d bytes; an entity group transaction is at most 4 MiB: use size: %d at most, or a smaller payload",
-				n, entityBytes, b, max(MaxBatchBytes/(rows*entityBytes), 1)))
+		if n := op.Size * rows; n > azure.TransactionEntities {
+			add(s.errAt(path, "%d entities × %d rows per entity under %s is %d operations; an entity group transaction holds at most %d: use size: %d at most",
+				op.Size, rows, s.schemeLabel(i), n, azure.TransactionEntities, azure.TransactionEntities/rows))
+		} else if b := n * entityBytes; b > azure.TransactionBytes {
+			add(s.errAt(path, "%d rows of about %d bytes is %d bytes; an entity group transaction is at most %d MiB: use size: %d at most, or a smaller payload",
+				n, entityBytes, b, azure.TransactionBytes>>20, max(azure.TransactionBytes/(rows*entityBytes), 1)))
 		}
 	}
 	for j, op := range s.Workload.Mix {

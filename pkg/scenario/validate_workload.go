@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/azure"
 	"github.com/tablestress/tablestress/pkg/keygen"
 )
 
@@ -105,8 +106,8 @@ func (s *Scenario) validateMixOp(i int, op Operation, add func(error)) bool {
 	if !(op.Weight > 0) {
 		add(s.errAt(base+".weight", "the weight must be > 0, like weight: 1"))
 	}
-	if op.Op == "range_query" && (op.Rows < 1 || op.Rows > MaxRangeRows) {
-		add(s.errAt(base+".rows", "%d rows: use between 1 and %d (one page)", op.Rows, MaxRangeRows))
+	if op.Op == "range_query" && (op.Rows < 1 || op.Rows > azure.PageRows) {
+		add(s.errAt(base+".rows", "%d rows: use between 1 and %d (one page)", op.Rows, azure.PageRows))
 	}
 	if op.Op == "range_query" && op.From != "entity" && op.From != "start" {
 		add(s.errAt(base+".from", "%q: use entity (from the picked entity's RowKey) or start (from the start of its partition)", op.From))
@@ -115,8 +116,8 @@ func (s *Scenario) validateMixOp(i int, op Operation, add func(error)) bool {
 		add(s.errAt(base+".max_pages", "max_pages must be >= 0 (0 reads every page)"))
 	}
 	if op.Op == "batch" {
-		if op.Size < 1 || op.Size > MaxBatchOps {
-			add(s.errAt(base+".size", "%d: an entity group transaction holds 1 to 100 operations", op.Size))
+		if op.Size < 1 || op.Size > azure.TransactionEntities {
+			add(s.errAt(base+".size", "%d: an entity group transaction holds 1 to %d operations", op.Size, azure.TransactionEntities))
 		}
 		if !slices.Contains([]string{"insert", "upsert_merge", "upsert_replace", "mixed"}, op.Kind) {
 			add(s.errAt(base+".kind", "%q: use insert, upsert_merge, upsert_replace or mixed", op.Kind))

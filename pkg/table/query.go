@@ -6,18 +6,17 @@ import (
 	"strings"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
+	"github.com/tablestress/tablestress/pkg/azure"
 )
-
-// MaxPageSize is the service's limit of entities in one query page.
-const MaxPageSize = 1000
 
 // Query is a table query: an OData filter (see the Filter helpers), a
 // projection and a page size.
 type Query struct {
 	Filter string
 	Select []string
-	// Top is the page size, at most MaxPageSize; 0 lets the service choose
-	// (1,000). It sizes every page; it does not bound the query.
+	// Top is the page size, at most azure.PageRows; 0 lets the service
+	// choose (a full page). It sizes every page; it does not bound the
+	// query.
 	Top int32
 }
 
@@ -50,7 +49,7 @@ func (t *Table) Query(_ context.Context, q Query) *Pager {
 		p.opts.Select = &s
 	}
 	if q.Top > 0 {
-		top := min(q.Top, MaxPageSize)
+		top := min(q.Top, azure.PageRows)
 		p.opts.Top = &top
 	}
 	return p

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/azure"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/plan"
@@ -160,7 +161,7 @@ func (a *askSource) query(ctx context.Context, q question.Query, at *attempts) (
 	a.asked(part)
 	tq := table.Query{Filter: q.Filter()}
 	if q.Top > 0 {
-		tq.Top = int32(min(q.Top, table.MaxPageSize))
+		tq.Top = int32(min(q.Top, azure.PageRows))
 	}
 	pager := store.Query(ctx, tq)
 	var out []question.Row

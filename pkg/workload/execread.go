@@ -3,6 +3,7 @@ package workload
 import (
 	"context"
 
+	"github.com/tablestress/tablestress/pkg/azure"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/table"
@@ -67,7 +68,7 @@ func (x *executor) queryOf(s plan.Step) (store Store, part string, q table.Query
 		store, part, q.Filter = x.partitionRange(s)
 		if s.Op.Kind == metrics.RangeQuery {
 			want = spec.Rows
-			q.Top = int32(min(spec.Rows, 1000))
+			q.Top = int32(min(spec.Rows, azure.PageRows))
 		}
 	}
 	if spec.Filter != "" && s.Op.Kind != metrics.TableScan {

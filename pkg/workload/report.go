@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tablestress/tablestress/pkg/azure"
 	"github.com/tablestress/tablestress/pkg/metrics"
-	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/report"
 	"github.com/tablestress/tablestress/pkg/threshold"
 )
@@ -35,7 +35,7 @@ func (c *Config) partitionTarget() float64 {
 	if c.PartitionTarget > 0 {
 		return c.PartitionTarget
 	}
-	return plan.PartitionTarget
+	return azure.PartitionEntitiesPerSec
 }
 
 // Meta is what a report says about a run besides its measurements.

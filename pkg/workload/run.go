@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/azure"
 	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
@@ -137,7 +138,7 @@ func (c *Config) setDefaults() {
 		c.Hard = context.Background()
 	}
 	if !(c.PartitionTarget > 0) {
-		c.PartitionTarget = plan.PartitionTarget
+		c.PartitionTarget = azure.PartitionEntitiesPerSec
 	}
 	if c.Grace <= 0 {
 		c.Grace = c.Timeout

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/azure"
 	"golang.org/x/time/rate"
 )
 
@@ -19,11 +20,10 @@ type SeedLimits struct {
 	PartitionEntities float64
 }
 
-// AzureSeedLimits are Azure Storage's scalability targets for tables
-// (learn.microsoft.com, "Scalability and performance targets for Table
-// storage"): 20,000 transactions per second per account and 2,000
-// entities per second per partition (1 KiB entities).
-var AzureSeedLimits = SeedLimits{Requests: 20_000, PartitionEntities: 2_000}
+// AzureSeedLimits are Azure Storage's scalability targets for tables: the
+// account's requests per second (a transaction one request) and a
+// partition's entities per second, from pkg/azure, where their source is.
+var AzureSeedLimits = SeedLimits{Requests: azure.AccountRequestsPerSec, PartitionEntities: azure.PartitionEntitiesPerSec}
 
 // seedPacer paces seed requests by SeedLimits on the run's clock. It is
 // safe for concurrent use.

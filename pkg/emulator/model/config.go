@@ -3,6 +3,8 @@ package model
 import (
 	"math"
 	"time"
+
+	"github.com/tablestress/tablestress/pkg/azure"
 )
 
 // Kind is the service a model imitates.
@@ -47,17 +49,14 @@ type Config struct {
 	Cosmos CosmosConfig
 
 	// PartitionTarget is the entities per second one partition (one
-	// PartitionKey of one table) serves: 2,000. Source: Azure Storage
-	// scalability targets for Table storage, and seed 002 "Table
-	// partitions": "a partition has a scalability target of 2000 entities
-	// per second".
+	// PartitionKey of one table) serves: azure.PartitionEntitiesPerSec,
+	// where its source is.
 	PartitionTarget float64
 
 	// AccountTarget is the requests per second of the storage account:
-	// 20,000, an entity group transaction counting as one request. Source:
-	// Azure Storage scalability targets ("maximum request rate per storage
-	// account"; seed 002: a transaction "is billed as a single storage
-	// operation").
+	// azure.AccountRequestsPerSec, where its source is, and what counts
+	// as a request (an entity group transaction once, each page of a
+	// query once).
 	AccountTarget float64
 
 	// RangeTarget is the entities per second of each end range partition of
@@ -65,7 +64,7 @@ type Config struct {
 	// existing ones (prepend-only), the last every insert above them
 	// (append-only). Source: seed 002 "Range partitions": "the overall
 	// throughput of your insert requests is limited by a single partition
-	// server". Default: the partition target, 2,000.
+	// server". Default: the partition target.
 	RangeTarget float64
 
 	// Servers is the number of partition servers partitions are placed on,
@@ -108,8 +107,8 @@ type Config struct {
 
 // The defaults, each documented on its Config field.
 const (
-	defaultPartitionTarget = 2000
-	defaultAccountTarget   = 20000
+	defaultPartitionTarget = azure.PartitionEntitiesPerSec
+	defaultAccountTarget   = azure.AccountRequestsPerSec
 	defaultServers         = 16
 	defaultServerTarget    = 10000
 	defaultBalanceDelay    = 2 * time.Minute
@@ -117,8 +116,8 @@ const (
 	defaultTimeoutShare    = 0.1
 	defaultBurst           = 100 * time.Millisecond
 	// minBurstTokens is the smallest bucket capacity: one entity group
-	// transaction of 100 operations (seed 002).
-	minBurstTokens = 100
+	// transaction of the most operations it may hold.
+	minBurstTokens = azure.TransactionEntities
 	// maxServers bounds Servers: load balancing scans every server.
 	maxServers = 4096
 	// maxTarget bounds the per-second targets Parse accepts.

@@ -1,6 +1,10 @@
 package model
 
-import "math"
+import (
+	"math"
+
+	"github.com/tablestress/tablestress/pkg/azure"
+)
 
 // CosmosConfig is the Cosmos DB Table API model's parameters. Each table is
 // a container with its own provisioned throughput, in request units (RU)
@@ -11,9 +15,8 @@ import "math"
 // share of the second.
 type CosmosConfig struct {
 	// RU is the throughput provisioned for each table, in RU/s. Default
-	// 400: the smallest manual throughput a container may have (Cosmos DB
-	// "Service quotas": "minimum throughput of 400 RU/s"); set it to the
-	// table's, like cosmos,ru=10000.
+	// azure.CosmosMinRU, the smallest manual throughput a container may
+	// have; set it to the table's, like cosmos,ru=10000.
 	RU float64
 
 	// Partitions is the number of physical partitions a table's RU/s is
@@ -23,27 +26,26 @@ type CosmosConfig struct {
 	// scaled up once keeps its physical partitions when scaled down).
 	Partitions int
 
-	// PartitionRU is the most RU/s one physical partition serves: 10,000
-	// (Cosmos DB "Service quotas": "Maximum RUs per partition (logical &
-	// physical): 10,000").
+	// PartitionRU is the most RU/s one physical partition serves:
+	// azure.CosmosPartitionRU.
 	PartitionRU float64
 
 	// LogicalRU is the most RU/s one logical partition (one PartitionKey)
-	// serves: 10,000, the same quota.
+	// serves: azure.CosmosPartitionRU, the same quota.
 	LogicalRU float64
 
-	// LogicalBytes is the most a logical partition may hold: 20 GB (Cosmos
-	// DB "Service quotas": "Maximum storage across all items per (logical)
-	// partition: 20 GB"). A write that would grow a partition beyond it is
-	// refused with 403 Forbidden, "Partition key reached maximum size".
+	// LogicalBytes is the most a logical partition may hold:
+	// azure.CosmosLogicalBytes. A write that would grow a partition beyond
+	// it is refused with 403 Forbidden, "Partition key reached maximum
+	// size".
 	LogicalBytes int64
 }
 
 // The Cosmos DB defaults, each documented on its CosmosConfig field.
 const (
-	defaultCosmosRU     = 400
-	defaultPartitionRU  = 10_000
-	defaultLogicalBytes = 20 << 30
+	defaultCosmosRU     = azure.CosmosMinRU
+	defaultPartitionRU  = azure.CosmosPartitionRU
+	defaultLogicalBytes = azure.CosmosLogicalBytes
 	// maxPartitions bounds the physical partitions of a table.
 	maxPartitions = 1024
 )

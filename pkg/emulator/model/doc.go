@@ -11,7 +11,8 @@
 //
 //   - Partition target (seed 002, "Table partitions"; Azure Storage
 //     scalability targets): every (table, PartitionKey) has a token bucket
-//     refilled at 2,000 entities/s. A write costs the entities it writes (an
+//     refilled at the partition target (azure.PartitionEntitiesPerSec,
+//     entities/s). A write costs the entities it writes (an
 //     entity group transaction its operation count), a point read 1. A query
 //     page costs nothing up front and is admitted unless the buckets of the
 //     partition it starts in owe more than a second (queryAhead);
@@ -22,13 +23,15 @@
 //   - Service time (latency.go): each request takes a base per operation,
 //     a time per entity and per KiB, and a queueing term growing as what
 //     judged it nears its target, so latency rises before refusals.
-//   - Account target: 20,000 requests/s, a transaction counting once,
+//   - Account target (azure.AccountRequestsPerSec): requests/s, a
+//     transaction counting once, a query page once,
 //     refused with "Operations per second is over the account limit."
 //   - Range partitions (seed 002, "Range partitions"): an insert creating a
 //     PartitionKey above every existing one (append-only) is served by the
 //     table's last range partition, one below every existing one
 //     (prepend-only) by its first. Each end has its own bucket, so such key
-//     schemes are capped near 2,000 entities/s however many keys they create.
+//     schemes are capped near the partition target however many keys they
+//     create.
 //   - Partition servers (seed 002, "Load balancing"): partitions are placed on
 //     a fixed number of servers by hash, each with its own entities/s target
 //     (a model assumption: Azure publishes none); sequential PartitionKeys
@@ -38,7 +41,7 @@
 //     continuously for BalanceDelay is balanced. A partition or a server's
 //     hottest partitions move to the least-loaded server; an end range splits.
 //     What moved is offline for MoveOffline, answering 503 ServerBusy. A moved
-//     partition keeps its 2,000 entities/s target, and an end range is hot
+//     partition keeps its target, and an end range is hot
 //     again after a split because new keys keep landing at the end.
 //
 // # Token buckets

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/percent"
+	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
 // ErrConfig is what every Parse error wraps (errors.Is(err, ErrConfig)).
@@ -26,16 +27,21 @@ func (e *SpecError) Error() string { return "model: " + strconv.Quote(e.Item) + 
 // Unwrap returns ErrConfig.
 func (e *SpecError) Unwrap() error { return ErrConfig }
 
-// Forms describes the accepted spec, for usage texts.
-const Forms = "azure (Azure Table Storage's targets, the default), cosmos (the Cosmos DB Table API), off, " +
-	"or azure or cosmos followed by overrides. Azure: partition=2000 (entities/s per PartitionKey), account=20000 (requests/s), " +
-	"range=2000 (entities/s of each end range partition), servers=16, server=10000 (entities/s per server), " +
+// Forms describes the accepted spec, for usage texts, with the defaults.
+var Forms = "azure (Azure Table Storage's targets, the default), cosmos (the Cosmos DB Table API), off, " +
+	"or azure or cosmos followed by overrides. Azure: partition=" + itoa(defaultPartitionTarget) + " (entities/s per PartitionKey), " +
+	"account=" + itoa(defaultAccountTarget) + " (requests/s), " +
+	"range=" + itoa(defaultPartitionTarget) + " (entities/s of each end range partition), servers=16, server=10000 (entities/s per server), " +
 	"balance=2m (time over target before load balancing), offline=3s (time a moved partition is offline), " +
-	"timeouts=10% (refusals answered 500 OperationTimedOut). Cosmos DB: ru=400 (RU/s of each table), " +
-	"physical=N (physical partitions; default RU/10,000 rounded up), physical_ru=10000 and logical_ru=10000 (most RU/s of a physical " +
+	"timeouts=10% (refusals answered 500 OperationTimedOut). Cosmos DB: ru=" + itoa(defaultCosmosRU) + " (RU/s of each table), " +
+	"physical=N (physical partitions; default RU/" + textfit.Int(defaultPartitionRU) + " rounded up), " +
+	"physical_ru=" + itoa(defaultPartitionRU) + " and logical_ru=" + itoa(defaultPartitionRU) + " (most RU/s of a physical " +
 	"and a logical partition), logical_size=20GB (most a PartitionKey may hold). Both: burst=100ms (bucket size), " +
 	"latency=on|off (service time), read=5ms and write=10ms (base time; Cosmos DB 3ms and 6ms), entity=50us " +
 	"(per entity read, written or visited), kib=20us (per KiB moved), queue=50% (utilisation at the target, for the queueing time; Cosmos DB 0)"
+
+// itoa writes a whole number without separators, as a spec takes it.
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // The override keys, in the order String writes them.
 var (
@@ -185,7 +191,7 @@ func (c *Config) setAzure(k, v string) string {
 	if k == "balance" || k == "offline" {
 		return k + " must be a duration from 0s to 24h, like 30s or 2m"
 	}
-	return k + " must be a positive number per second up to 1e12, like " + k + "=2000"
+	return k + " must be a positive number per second up to 1e12, like " + k + "=" + itoa(defaultPartitionTarget)
 }
 
 // set applies one of Cosmos DB's keys.

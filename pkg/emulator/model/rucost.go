@@ -1,26 +1,10 @@
 package model
 
-// Request units per operation, from Microsoft's published costs.
-//
-// Source: Cosmos DB "Understand request unit consumption"
-// (learn.microsoft.com/azure/cosmos-db/understand-request-unit-consumption),
-// the table of RU per point read and per write by item size (session
-// consistency, default indexing), and "Request units": "A point read for a
-// 1-KB item is equivalent to one Request Unit".
-var ruBySize = [...]struct{ kib, read, write float64 }{
-	{1, 1.00, 4.95},
-	{2, 1.04, 6.29},
-	{4, 1.14, 6.67},
-	{8, 1.33, 7.04},
-	{16, 1.67, 9.52},
-	{32, 2.19, 11.23},
-	{64, 4.76, 22.67},
-	{128, 9.95, 48.19},
-	{256, 20.28, 98.29},
-	{512, 40.95, 184.57},
-	{1024, 145.90, 625.00},
-	{2048, 291.80, 1250.00},
-}
+import "github.com/tablestress/tablestress/pkg/azure"
+
+// The request units of a point read and a write by item size are
+// Microsoft's published costs, azure.CosmosItemCosts; a point read of a
+// 1 KB item is one RU.
 
 // Model assumptions where Microsoft publishes no figure.
 const (
@@ -53,16 +37,16 @@ func ruFor(bytes int, write bool) float64 {
 	kib := float64(max(bytes, 0)) / 1024
 	at := func(i int) (float64, float64) {
 		if write {
-			return ruBySize[i].kib, ruBySize[i].write
+			return azure.CosmosItemCosts[i].KiB, azure.CosmosItemCosts[i].Write
 		}
-		return ruBySize[i].kib, ruBySize[i].read
+		return azure.CosmosItemCosts[i].KiB, azure.CosmosItemCosts[i].Read
 	}
 	if kib <= 1 {
 		_, v := at(0)
 		return v
 	}
 	i := 1
-	for i < len(ruBySize)-1 && kib > ruBySize[i].kib {
+	for i < len(azure.CosmosItemCosts)-1 && kib > azure.CosmosItemCosts[i].KiB {
 		i++
 	}
 	k0, v0 := at(i - 1)

@@ -2,8 +2,8 @@ package model
 
 // The Cosmos DB charges of rucost.go, for analyses that predict what a
 // workload costs without a server (tablestress advise). They are the
-// figures the model bills; their sources are on ruBySize and the model
-// assumptions beside it.
+// figures the model bills; their sources are on azure.CosmosItemCosts
+// and the model assumptions beside it.
 
 // WriteUnits is what writing an item of bytes with props properties
 // (PartitionKey and RowKey not counted) costs, in request units.
