@@ -178,3 +178,21 @@ func TestJudgingStopsAtTheSignal(t *testing.T) {
 		})
 	}
 }
+
+// Ctrl-C during the seed phase of advise's proof says so and nothing
+// else: the interrupted proof is not judged, so no "proof: FAILED" and no
+// withdrawn recommendation are printed before the true line.
+func TestSignalDuringAdviseSeed(t *testing.T) {
+	bin := buildBinary(t)
+	cmd, stdout, stderr := startUntil(t, "] seed", bin, "advise", "../../scenarios/hot-partition.yaml")
+	time.Sleep(300 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	waitExit(t, cmd, stderr, "advise")
+	msg := stderr.String()
+	if !regexp.MustCompile(`\ntablestress: interrupted during the seed phase, with [\d,]+ of [\d,]+ rows written\n$`).MatchString(msg) {
+		t.Errorf("stderr does not end with the interruption:\n%s", msg)
+	}
+	if out := stdout.String(); out != "" || strings.Contains(msg, "withdrawn") || strings.Contains(msg, "proof: FAILED") {
+		t.Errorf("advice printed after the interruption:\nstdout:\n%s\nstderr:\n%s", out, msg)
+	}
+}
