@@ -48,7 +48,7 @@ func mergeStats(reps []*Report, op string, secs float64) (Stats, string, error) 
 			hist.Merge(h)
 		}
 	}
-	out.OpsPerSec, out.EntitiesPerSec = perSec(out.Ops, secs), perSec(out.Entities, secs)
+	out.setRates(secs)
 	out.RequestUnitsPerSec = unitsRate(out.Counts, secs)
 	enc := ""
 	if hist != nil {

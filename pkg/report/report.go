@@ -148,6 +148,11 @@ type Stats struct {
 	metrics.Counts
 	OpsPerSec      float64 `json:"ops_per_sec"`
 	EntitiesPerSec float64 `json:"entities_per_sec"`
+	// AnsweredPerSec and AnsweredEntitiesPerSec are what succeeded: the
+	// operations answered (ops less failed) and their entities
+	// (answered_entities), per second; what failed is failed, beside them.
+	AnsweredPerSec         float64 `json:"answered_per_sec"`
+	AnsweredEntitiesPerSec float64 `json:"answered_entities_per_sec"`
 	// RequestUnitsPerSec is the request units charged per second; nil (and
 	// absent from JSON) when the target charged none.
 	RequestUnitsPerSec *float64         `json:"request_units_per_sec,omitempty"`
