@@ -34,7 +34,7 @@ func TestAnsweredEntities(t *testing.T) {
 	rec.QuestionDone(0, "p", c, at, true, QuestionFigures{Partitions: 1})
 	page(Question, d, ok, 60, 1)
 	rec.QuestionCutShort(0, d, at, 1, 0) // cut short: no answer
-	w := t0.Add(-time.Second) // a warm-up scan
+	w := t0.Add(-time.Second)            // a warm-up scan
 	page(PartitionScan, w, ok, 9, 0)
 	rec.Done(PartitionScan, "p", w, at, true)
 	s := reg.Finish(t0.Add(time.Second))

@@ -11,9 +11,9 @@ import (
 // and each second, by the package's counting rules. Every report figure of
 // that kind is a Counts; Add is the one way they combine.
 type Counts struct {
-	Ops       int64 `json:"ops"`
-	Requests  int64 `json:"requests"`
-	Entities  int64 `json:"entities"`
+	Ops      int64 `json:"ops"`
+	Requests int64 `json:"requests"`
+	Entities int64 `json:"entities"`
 	// AnsweredEntities are the entities of the operations answered
 	// (completed without failing): what Entities counts of their
 	// requests, credited when the operation completes. The requests that
@@ -22,12 +22,12 @@ type Counts struct {
 	// partitions served them, but not here. Kept for the run, each
 	// operation, question and second; never for a partition.
 	AnsweredEntities int64 `json:"answered_entities,omitempty"`
-	Throttled int64 `json:"throttled"`
-	Errors    int64 `json:"errors"`
-	Failed    int64 `json:"failed"`
-	Dropped   int64 `json:"dropped"`
-	Retries   int64 `json:"retries"`
-	Pages     int64 `json:"pages"`
+	Throttled        int64 `json:"throttled"`
+	Errors           int64 `json:"errors"`
+	Failed           int64 `json:"failed"`
+	Dropped          int64 `json:"dropped"`
+	Retries          int64 `json:"retries"`
+	Pages            int64 `json:"pages"`
 	// Charged counts the requests whose answer carried a request charge
 	// (x-ms-request-charge), and RequestUnits adds those charges: the
 	// request units the target billed, refusals included (Cosmos DB
