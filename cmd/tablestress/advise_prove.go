@@ -49,7 +49,7 @@ func prove(cmd *cobra.Command, e *env, af *adviseFlags, a *advise.Advice, p *adv
 		fmt.Fprintf(e.stderr, "proving %s: %s on the same entity stream at %s ops/s, %gs each after a %gs warm-up\n",
 			p.Schemes[0].Scheme, schemeNames(p), fmtRate(p.Rate), p.DurationS, p.WarmupS)
 	}
-	reps, err := compareAll(pc, e, path, f)
+	reps, _, err := compareAll(pc, e, path, f)
 	if cmd.Context().Err() != nil {
 		// Stopped at a signal: an interrupted proof proves nothing, so it
 		// is neither judged nor a reason to withdraw the advice.

@@ -29,7 +29,11 @@ type Report struct {
 	Schema   string `json:"schema"`
 	Scenario string `json:"scenario"`
 	Scheme   string `json:"scheme"`
-	Target   Target `json:"target"`
+	// Result is, in a comparison, what its decision found of the scheme
+	// (a Result value: pick, passed, failed, stopped), said before any of
+	// its figures; empty outside a comparison.
+	Result string `json:"result,omitempty"`
+	Target Target `json:"target"`
 	// Model names the service model the run's target answered with (the
 	// embedded service's, like "azure"); empty when not known.
 	Model      string           `json:"model,omitempty"`
@@ -230,11 +234,41 @@ type Threshold struct {
 	Partition string `json:"partition,omitempty"`
 }
 
-// Compare is the tablestress.compare/v1 document: one report per scheme.
+// Compare is the tablestress.compare/v1 document: the decision, and one
+// report per scheme that ran.
 type Compare struct {
-	Schema   string    `json:"schema"`
-	Scenario string    `json:"scenario"`
-	Runs     []*Report `json:"runs"`
+	Schema   string `json:"schema"`
+	Scenario string `json:"scenario"`
+	// Decisions are what the comparison concludes, one per model (one
+	// when it compared schemes under one model).
+	Decisions []Decision `json:"decisions,omitempty"`
+	// NotRun are the runs the comparison meant to make that did not start
+	// (it was interrupted, or a run before them failed).
+	NotRun []Planned `json:"not_run,omitempty"`
+	// Facts are what the comparison knew of each scheme besides its run
+	// (its index tables, its largest partition at the horizon), by name.
+	Facts map[string]SchemeFacts `json:"facts,omitempty"`
+	Runs  []*Report              `json:"runs"`
+}
+
+// NewCompare is the comparison of reps: decided (Decide), with each
+// report's Result set.
+func NewCompare(reps []*Report, notRun []Planned, facts map[string]SchemeFacts) *Compare {
+	c := &Compare{Schema: SchemaCompare, Runs: reps, NotRun: notRun, Facts: facts}
+	if len(reps) > 0 {
+		c.Scenario = reps[0].Scenario
+	}
+	c.Decisions = Decide(reps, notRun, facts)
+	return c
+}
+
+// Decided returns c's decisions, deciding a document written without
+// them (by an earlier version) from its runs.
+func (c *Compare) Decided() []Decision {
+	if len(c.Decisions) == 0 {
+		c.Decisions = Decide(c.Runs, c.NotRun, c.Facts)
+	}
+	return c.Decisions
 }
 
 // ThresholdsOK reports whether every threshold passed (and none aborted
