@@ -67,7 +67,7 @@ func compareOutcome(e *env, f *runFlags, c *report.Compare, runErr error) error 
 		return runErr
 	}
 	if f.format == "json" {
-		if err := report.WriteJSON(e.stdout, c); err != nil {
+		if err := report.WriteJSON(e.stdout, f.jsonCompare(c)); err != nil {
 			return err
 		}
 	} else if err := report.WriteCompareDoc(e.stdout, c, e.style()); err != nil {
@@ -105,7 +105,7 @@ func emitCompare(f *runFlags, c *report.Compare) error {
 		path  string
 		write func(w *os.File) error
 	}{
-		{f.out, func(w *os.File) error { return report.WriteJSON(w, c) }},
+		{f.out, func(w *os.File) error { return report.WriteJSON(w, f.jsonCompare(c)) }},
 		{f.csv, func(w *os.File) error { return report.WriteCSV(w, c.Runs...) }},
 		{f.qcsv, func(w *os.File) error { return report.WriteQuestionsCSV(w, c.Runs...) }},
 		{f.html, func(w *os.File) error { return report.WriteHTMLDoc(w, c) }},

@@ -79,6 +79,26 @@ func mergePartitions(reps []*Report, secs float64) ([]Partition, error) {
 	return out, nil
 }
 
+// mergeOthers adds up the partitions the shards' summarised reports left
+// out of their lists (nil when none did). A partition one shard lists and
+// another sums stays in both: its figures add up all the same.
+func mergeOthers(reps []*Report, secs float64) *OtherPartitions {
+	var out *OtherPartitions
+	for _, r := range reps {
+		if r.OtherPartitions == nil {
+			continue
+		}
+		if out == nil {
+			out = &OtherPartitions{}
+		}
+		out.merge(r.OtherPartitions)
+	}
+	if out != nil {
+		out.EntitiesPerSec = perSec(out.Entities, secs)
+	}
+	return out
+}
+
 // partitionMerge gathers the partitions of several shards by key: the
 // merged figures, the merged latency histograms and how many shards
 // reported each.

@@ -46,12 +46,15 @@ type Report struct {
 	Operations map[string]Stats `json:"operations"`
 	// Questions are the application's questions the run asked, by name,
 	// as the run's scheme answered them.
-	Questions   map[string]Question `json:"questions,omitempty"`
-	Partitions  []Partition         `json:"partitions"`
-	Intervals   []Interval          `json:"intervals"`
-	Heatmap     *Heatmap            `json:"heatmap,omitempty"`
-	Thresholds  []Threshold         `json:"thresholds"`
-	Interrupted bool                `json:"interrupted,omitempty"`
+	Questions  map[string]Question `json:"questions,omitempty"`
+	Partitions []Partition         `json:"partitions"`
+	// OtherPartitions sums the partitions a summarised report leaves out
+	// of Partitions (Summarised); nil when it lists every one.
+	OtherPartitions *OtherPartitions `json:"other_partitions,omitempty"`
+	Intervals       []Interval       `json:"intervals"`
+	Heatmap         *Heatmap         `json:"heatmap,omitempty"`
+	Thresholds      []Threshold      `json:"thresholds"`
+	Interrupted     bool             `json:"interrupted,omitempty"`
 	// Outages are the periods the target did not answer (--reconnect).
 	Outages []Outage `json:"outages,omitempty"`
 	// Verify is the read-back of acknowledged writes (--verify).
@@ -252,20 +255,21 @@ type Compare struct {
 }
 
 // NewCompare is the comparison of reps: decided (Decide), with each
-// report's Result set.
+// report's Result set; a search's (compare --find) is not decided, its
+// limits say what each scheme sustains.
 func NewCompare(reps []*Report, notRun []Planned, facts map[string]SchemeFacts) *Compare {
 	c := &Compare{Schema: SchemaCompare, Runs: reps, NotRun: notRun, Facts: facts}
 	if len(reps) > 0 {
 		c.Scenario = reps[0].Scenario
 	}
-	c.Decisions = Decide(reps, notRun, facts)
+	c.Decided()
 	return c
 }
 
 // Decided returns c's decisions, deciding a document written without
-// them (by an earlier version) from its runs.
+// them (by an earlier version) from its runs; none for a search.
 func (c *Compare) Decided() []Decision {
-	if len(c.Decisions) == 0 {
+	if len(c.Decisions) == 0 && !(len(c.Runs) > 0 && c.Runs[0].Find != nil) {
 		c.Decisions = Decide(c.Runs, c.NotRun, c.Facts)
 	}
 	return c.Decisions
