@@ -10,9 +10,10 @@ import (
 
 // compareFacts are what compare's decision knows of each scheme besides
 // its run: its index tables, and, when the runs offered a rate (an open
-// loop), the judge's largest partition after a year of growth at that
-// rate (what keys and advise judge) against advise's bound of rows per
-// partition. A scheme the judge cannot judge, or a closed loop, gets no
+// loop), what the judge finds at that rate (what keys and advise judge):
+// the entities its batches ask, whether its PartitionKeys only grow or
+// shrink under the writes, and its largest partition after a year of
+// growth against advise's bound of rows per partition. A scheme the judge cannot judge, or a closed loop, gets no
 // horizon figure, and the decision then reads no growth bound.
 func compareFacts(ctx context.Context, e *env, path string, reps []*report.Report) map[string]report.SchemeFacts {
 	s, _, err := loadScenario(e, path)
@@ -47,6 +48,10 @@ func compareFacts(ctx context.Context, e *env, path string, reps []*report.Repor
 		}
 		f := facts[sc.Name]
 		f.Horizon, f.LargestPartition, f.LargestPartitionRows, f.MaxPartitionRows = "a year", p.LargestPartition, p.LargestPartitionRows, bound
+		f.BatchSize = p.BatchSize
+		if p.Monotonic && p.WriteEntitiesPerSec > 0 { // advise never recommends it for a load that writes
+			f.Monotonic = p.MonotonicOrder
+		}
 		facts[sc.Name] = f
 	}
 	return facts

@@ -36,11 +36,7 @@ func WriteCompareDoc(w io.Writer, c *Compare, st textfit.Style) error {
 	if len(c.Runs) == 0 && len(c.NotRun) == 0 {
 		return nil
 	}
-	search := len(c.Runs) > 0 && c.Runs[0].Find != nil
-	var ds []Decision
-	if !search {
-		ds = c.Decided()
-	}
+	ds := c.Decided()
 	reps, places := rankedRuns(c.Runs, ds)
 	p := &textfit.Printer{W: w, Style: st}
 	writeCompareHeader(p, c, reps)
@@ -80,10 +76,10 @@ func compareTable(reps []*Report, places map[*Report]string, notRun []Planned, d
 	t := &textfit.Table{Cols: []textfit.Column{
 		{Header: "#", Right: true, Drop: 6}, {Header: "SCHEME", Shrink: true}, {Header: "MODEL", Shrink: true}, {Header: "RESULT"},
 		{Header: "ANSWERED/S", Short: "ANS/S", Right: true}, {Header: "ANSWERED ENTITIES/S", Short: "ANS ENT/S", Right: true}, {Header: "FAILED", Right: true},
-		{Header: "P50 MS", Right: true, Drop: 4}, {Header: "P99 MS", Right: true, Drop: 1}, {Header: "P99.9 MS", Right: true, Drop: 5},
-		{Header: "THROTTLED", Right: true}, {Header: "ERRORS", Right: true, Drop: 3}, {Header: "DROPPED", Right: true, Drop: 3},
+		{Header: "P50 MS", Right: true, Drop: 4}, {Header: "P99 MS", Right: true, Drop: 2}, {Header: "P99.9 MS", Right: true, Drop: 5},
+		{Header: "THROTTLED", Right: true, Drop: 1}, {Header: "ERRORS", Right: true, Drop: 3}, {Header: "DROPPED", Right: true, Drop: 3},
 		{Header: "PARTITIONS", Short: "PARTS", Right: true, Drop: 2}, {Header: "BUSIEST PEAK/S", Short: "PEAK/S", Right: true}, {Header: "PAGES/QUERY", Short: "PAGES/Q", Right: true, Drop: 1},
-		{Header: "VERDICT", Wrap: true, MinWrap: 20},
+		{Header: "VERDICT", Wrap: true, MinWrap: 18},
 	}}
 	var bad metrics.Counts
 	for _, r := range reps {
@@ -94,7 +90,7 @@ func compareTable(reps []*Report, places map[*Report]string, notRun []Planned, d
 			cell(rate(perSec(s.Answered(), r.DurationS))), cell(rate(perSec(s.AnsweredEntities, r.DurationS))), resultFailedCell(r.Result, s.Counts),
 			cell(latencyCell(s.Counts, s.Latency.P50)), cell(latencyCell(s.Counts, s.Latency.P99)), cell(latencyCell(s.Counts, s.Latency.P999)),
 			warn(pct(s.Throttled, s.Requests), s.Throttled > 0), warn(num(s.Errors), s.Errors > 0),
-			warn(num(s.Dropped), s.Dropped > 0), cell(num(int64(len(r.Partitions)))),
+			warn(num(s.Dropped), s.Dropped > 0), cell(num(int64(r.PartitionCount()))),
 			cell(peakCell(r)), cell(pagesPerQuery(r)), textfit.Cell{Text: v, Color: resultColor(r.Result, v)})
 	}
 	for _, n := range notRun {

@@ -61,11 +61,18 @@ type Planned struct {
 }
 
 // SchemeFacts are what a comparison knows of a scheme besides its run:
-// its index tables (from the scenario), and its largest partition after
-// the horizon against the size bound (from the judge; Horizon empty when
-// it was not judged).
+// its index tables (from the scenario), and, from the judge, the size of
+// its batches, whether its PartitionKeys only grow (or shrink), and its
+// largest partition after the horizon against the size bound (Horizon
+// empty when it was not judged).
 type SchemeFacts struct {
-	Indexes              int     `json:"indexes,omitempty"`
+	Indexes int `json:"indexes,omitempty"`
+	// BatchSize is the entities the mix's entity group transactions ask
+	// for (0: none); Monotonic says, when the judge finds nine new
+	// entities in ten get a PartitionKey beyond every existing one
+	// ("append-only") or before ("prepend-only"), which.
+	BatchSize            int     `json:"batch_size,omitempty"`
+	Monotonic            string  `json:"monotonic,omitempty"`
 	Horizon              string  `json:"horizon,omitempty"`
 	LargestPartition     string  `json:"largest_partition,omitempty"`
 	LargestPartitionRows float64 `json:"largest_partition_rows,omitempty"`
@@ -113,6 +120,7 @@ func Decide(reps []*Report, notRun []Planned, facts map[string]SchemeFacts) []De
 // entry is one scheme under decision: its run and what the rule reads.
 type entry struct {
 	r        *Report
+	facts    SchemeFacts
 	problems []problem
 	fig      choose.Figures
 }
@@ -126,7 +134,7 @@ func decideOne(reps []*Report, notRun []string, facts map[string]SchemeFacts) De
 			stopped = append(stopped, r)
 			continue
 		}
-		es = append(es, &entry{r: r, problems: measuredProblems(r)})
+		es = append(es, &entry{r: r, facts: facts[r.Scheme], problems: measuredProblems(r, facts[r.Scheme])})
 	}
 	outgrown(es, facts)
 	for _, e := range es {

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/tablestress/tablestress/pkg/choose"
+	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
@@ -25,7 +26,8 @@ const overLimit = 1 + 1e-9
 // choose's limits and the scenario's thresholds, in the order a reader
 // looks for a cause: a partition over its target, requests throttled,
 // questions failed, operations failed, operations dropped (the load was
-// not offered), then each threshold that failed. A run that measured
+// not offered), what its keys' shape rules out (shapeProblems), then
+// each threshold that failed. A run that measured
 // nothing has that one problem.
 //
 // How far over each is (what ranks the schemes that fail, nearest
@@ -36,7 +38,7 @@ const overLimit = 1 + 1e-9
 // failed, as a share of all the work: its own failed share, which reaches
 // 100% for a question as rare as it is broken, counts as just over its
 // limit. A threshold of the scenario's is just over its limit too.
-func measuredProblems(r *Report) []problem {
+func measuredProblems(r *Report, f SchemeFacts) []problem {
 	t := r.Totals
 	if t.Counts.IsZero() {
 		return []problem{{"nothing was measured: no operation completed, was dropped or sent a request", math.Inf(1)}}
@@ -62,14 +64,50 @@ func measuredProblems(r *Report) []problem {
 		out = append(out, problem{fmt.Sprintf("%s of its operations failed after their retries, over %s", pct(t.Failed, t.Ops), pctOf(choose.MaxFailed)), share / choose.MaxFailed})
 	}
 	if share := shareOf(t.Dropped, t.Offered()); share > choose.MaxDropped {
-		out = append(out, problem{fmt.Sprintf("%s of the operations offered were dropped, over %s: the load was not offered, so the run shows nothing of it", pct(t.Dropped, t.Offered()), pctOf(choose.MaxDropped)), share / choose.MaxDropped})
+		out = append(out, problem{fmt.Sprintf("%s of the operations offered were dropped, over %s: %s, so the run shows nothing of it", pct(t.Dropped, t.Offered()), pctOf(choose.MaxDropped), notOffered(r)), share / choose.MaxDropped})
 	}
+	out = append(out, shapeProblems(r, f)...)
 	for _, th := range r.Thresholds {
 		if !th.OK {
 			out = append(out, problem{"threshold " + th.Expr + " failed " + observedWords(th), overLimit})
 		}
 	}
 	return out
+}
+
+// shapeProblems are what advise's rule refuses in a scheme's keys
+// whatever the load measured: entity group transactions that hold under
+// half the entities the mix asks (too few new entities share a
+// PartitionKey; without the judge's batch size, one entity per
+// transaction), and PartitionKeys that only grow or shrink under a load
+// that writes (every insert on one range partition).
+func shapeProblems(r *Report, f SchemeFacts) []problem {
+	var out []problem
+	if b, ok := r.Operations[metrics.Batch.String()]; ok && b.Ops > 0 {
+		fill := float64(b.Entities) / float64(max(b.Requests-b.Errors-b.Throttled, 1))
+		switch {
+		case f.BatchSize > 1 && fill < 0.5*float64(f.BatchSize):
+			out = append(out, problem{fmt.Sprintf("its entity group transactions held %s of the %d entities asked: too few new entities share a PartitionKey (a transaction needs one)",
+				fixed(fill, 1), f.BatchSize), 0.5 * float64(f.BatchSize) / math.Max(fill, 1e-9)})
+		case f.BatchSize == 0 && fill < 2:
+			out = append(out, problem{"its entity group transactions held " + fixed(fill, 1) + " entities each: too few new entities share a PartitionKey", 2 / math.Max(fill, 1e-9)})
+		}
+	}
+	if f.Monotonic != "" {
+		out = append(out, problem{"its PartitionKeys are " + f.Monotonic + ": every new entity lands at one end of the key range, on one range partition, which one server serves however many partitions there are (Azure's partitioning guide, \"Range partitions\")", overLimit})
+	}
+	return out
+}
+
+// notOffered says why a run's load was not offered: the client's limit
+// when the report found one (a client short of CPU or workers: not the
+// scheme's doing), else that the target did not keep up.
+func notOffered(r *Report) string {
+	if r.Client != nil && r.Client.Limit != nil {
+		what := map[string]string{"cpu": "it ran out of CPU", "machine": "the machine's CPU was taken", "workers": "it ran out of workers"}[r.Client.Limit.Cause]
+		return "the client could not offer the load (" + what + "; " + r.Client.Limit.Help + ")"
+	}
+	return "the load was not offered"
 }
 
 // hotProblem is the partition over its target (the hottest, when

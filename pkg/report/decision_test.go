@@ -206,14 +206,15 @@ func TestDecisionReadsTheGrowthBound(t *testing.T) {
 	}
 	grows, under, hot := scanRun("grows", 1000, 0, 0), scanRun("under", 1000, 0, 0), scanRun("hot", 1000, 900, 0)
 	d := Decide([]*Report{hot, grows, under}, nil, facts)[0]
-	if d.Pick != "under" || d.Schemes[1].Scheme != "grows" || d.Schemes[2].Scheme != "hot" {
+	if d.Pick != "under" || d.Schemes[1].Scheme != "grows" || d.Schemes[2].Scheme != "hot" ||
+		!strings.HasPrefix(d.Line, "pick under: its partitions stay under the size bound over the horizon, and grows, which passes too, outgrows it") {
 		t.Fatalf("decision %+v", d)
 	}
-	if w := `its partitions outgrow the size bound: the largest, "P000001", holds 5,700,000 rows after a year of growth at the workload's write rate, over the bound of 1,000,000; under stays under it`; d.Schemes[1].Why != w {
+	if w := `it ranks below under: its partitions outgrow the size bound: the largest, "P000001", holds 5,700,000 rows after a year of growth at the workload's write rate, over the bound of 1,000,000; under stays under it`; d.Schemes[1].Why != w || d.Schemes[1].Result != ResultPassed {
 		t.Errorf("grows lost because %q, want %q", d.Schemes[1].Why, w)
 	}
 	alone := Decide([]*Report{scanRun("grows", 1000, 0, 0), scanRun("hot", 1000, 900, 0)}, nil, facts)[0]
-	if alone.Pick != "grows" {
+	if alone.Pick != "grows" || !strings.HasSuffix(alone.Line, `; but its partitions outgrow the size bound: the largest, "P000001", holds 5,700,000 rows after a year of growth at the workload's write rate, over the bound of 1,000,000, and no scheme that passes stays under it`) {
 		t.Errorf("with none under the bound, the one that passes is picked: %+v", alone)
 	}
 }
@@ -235,5 +236,40 @@ func TestDecisionPerModel(t *testing.T) {
 	ds := Decide(reps, nil, nil)
 	if len(ds) != 2 || ds[0].Model != "azure" || ds[0].Pick != "b" || ds[1].Model != "cosmos" || ds[1].Pick != "a" {
 		t.Errorf("decisions: %+v", ds)
+	}
+}
+
+// batchRun is a run of 100 answered entity group transactions of per
+// entities each.
+func batchRun(scheme string, per int) *Report {
+	reg := metrics.NewRegistry(metrics.Options{Start: t0, PartitionTarget: 2000})
+	rec := reg.NewRecorder()
+	for i := range 100 {
+		at := t0.Add(time.Duration(i) * 10 * time.Millisecond)
+		rec.Request(metrics.Request{Op: metrics.Batch, Partition: "p", Outcome: outcome.New(202, ""), Entities: per, At: at, Start: at})
+		rec.Done(metrics.Batch, "p", at, at.Add(time.Millisecond), true)
+	}
+	return Build(Meta{Scenario: "g", Scheme: scheme, Run: RunInfo{Mode: "open", Rate: 100, PartitionTarget: 2000}}, reg.Finish(t0.Add(time.Second)))
+}
+
+// What advise's rule refuses in a scheme's keys, the measured run shows
+// or the judge says: transactions that hold under half the entities
+// asked, PartitionKeys that only grow under writes. Such a scheme is not
+// picked however well its run went, and the decision says why.
+func TestDecisionReadsTheKeysShape(t *testing.T) {
+	facts := map[string]SchemeFacts{"guid": {BatchSize: 20}, "device": {BatchSize: 20}, "ticks": {BatchSize: 20, Monotonic: "append-only"}}
+	d := Decide([]*Report{batchRun("guid", 1), batchRun("ticks", 20), batchRun("device", 20)}, nil, facts)[0]
+	if d.Pick != "device" {
+		t.Fatalf("decision %+v", d)
+	}
+	for _, s := range d.Schemes[1:] {
+		want := map[string]string{"guid": "its entity group transactions held 1.0 of the 20 entities asked", "ticks": "its PartitionKeys are append-only"}[s.Scheme]
+		if s.Result != ResultFailed || !strings.HasPrefix(s.Why, want) {
+			t.Errorf("%s: %+v, want failed: %s", s.Scheme, s, want)
+		}
+	}
+	if d := Decide([]*Report{batchRun("guid", 1), batchRun("device", 20)}, nil, nil)[0]; d.Pick != "device" ||
+		!strings.HasPrefix(d.Schemes[1].Why, "its entity group transactions held 1.0 entities each") {
+		t.Errorf("without the judge's batch size: %+v", d)
 	}
 }

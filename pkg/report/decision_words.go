@@ -10,10 +10,15 @@ import (
 
 // schemeDecision is entry i of the ranked entries as the decision shows
 // it: failed with its problems, the pick, or passed and why it ranks
-// below the pick.
+// below the pick (a scheme that serves the load but outgrows the
+// partition size bound while the pick stays under it passes, and ranks
+// below for that).
 func schemeDecision(e *entry, es []*entry, i int) SchemeDecision {
 	s := SchemeDecision{Scheme: e.r.Scheme}
 	switch {
+	case e.fig.Outgrown:
+		// It serves the load: it ranks below the pick for its growth alone.
+		s.Result, s.Why, s.Problems = ResultPassed, "it ranks below "+es[0].r.Scheme+": "+e.problems[0].words, []string{e.problems[0].words}
 	case len(e.problems) > 0:
 		s.Result, s.Why = ResultFailed, e.problems[0].words
 		switch n := len(e.problems) - 1; {
@@ -62,6 +67,11 @@ func (d *Decision) conclude(es []*entry, incomplete bool) {
 		d.Pick = es[0].r.Scheme
 		d.NearTie = len(es) > 1 && len(es[1].problems) == 0 && nearTie(es[0], es[1])
 		d.Line = "pick " + d.Pick + ": " + d.Schemes[0].Why
+		if f := es[0].facts; f.outgrows() {
+			// No scheme that passes stays under the bound (advise's rule
+			// then recommends it all the same): said, as a caution.
+			d.Line += "; but " + growthWords(f) + ", and no scheme that passes stays under it"
+		}
 	default:
 		d.Nearest = es[0].r.Scheme
 		probs := d.Schemes[0].Problems
@@ -81,6 +91,8 @@ func pickWords(es []*entry) string {
 	switch {
 	case len(es) == 1:
 		return "it passes (" + summary(pick.r) + "); it is the only scheme compared"
+	case es[1].fig.Outgrown:
+		return "its partitions stay under the size bound over the horizon, and " + es[1].r.Scheme + ", which passes too, outgrows it (" + summary(pick.r) + ")"
 	case len(es[1].problems) > 0:
 		return "the only scheme that passes (" + summary(pick.r) + ")"
 	}

@@ -45,10 +45,7 @@ func WriteHTMLDoc(w io.Writer, c *Compare) error {
 	if len(c.Runs) == 0 {
 		return fmt.Errorf("report: nothing to render")
 	}
-	var ds []Decision
-	if c.Runs[0].Find == nil {
-		ds = c.Decided()
-	}
+	ds := c.Decided()
 	reps, places := rankedRuns(c.Runs, ds)
 	return writeHTML(w, &htmlCompare{c: c, ds: ds, places: places}, reps)
 }

@@ -74,7 +74,7 @@ func writeCompareTable(ew *textfit.Printer, hc *htmlCompare, reps []*Report) {
 			lead, rate(perSec(t.Answered(), r.DurationS)), rate(perSec(t.AnsweredEntities, r.DurationS)), resultTD(r.Result, failedCell(t.Counts).Text, t.Failed > 0),
 			latencyCell(t.Counts, t.Latency.P50), latencyCell(t.Counts, t.Latency.P99), latencyCell(t.Counts, t.Latency.P999),
 			pct(t.Throttled, t.Requests), resultTD(r.Result, num(t.Errors), t.Errors > 0), resultTD(r.Result, num(t.Dropped), t.Dropped > 0),
-			num(int64(len(r.Partitions))), e(peakCell(r)), verdictClass(r.Result, v), e(v))
+			num(int64(r.PartitionCount())), e(peakCell(r)), verdictClass(r.Result, v), e(v))
 	}
 	for _, n := range hc.c.NotRun {
 		ew.Printf("<tr><td class=\"n\">-</td><td class=\"l\">%s</td><td class=\"l\">not run</td><td colspan=\"11\"></td><td class=\"text\">not run: the comparison stopped before it</td></tr>\n",
