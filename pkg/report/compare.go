@@ -37,11 +37,11 @@ func WriteCompareDoc(w io.Writer, c *Compare, st textfit.Style) error {
 		return nil
 	}
 	ds := c.Decided()
-	reps, places := rankedRuns(c.Runs, ds)
+	reps, rk := rankedRuns(c.Runs, ds)
 	p := &textfit.Printer{W: w, Style: st}
 	writeCompareHeader(p, c, reps)
 	p.Blank()
-	render(p, compareTable(reps, places, c.NotRun, len(ds) > 0))
+	render(p, compareTable(reps, rk, c.NotRun, len(ds) > 0))
 	if len(reps) > 0 {
 		p.Blank()
 		p.Line("throttled by code (share of requests):")
@@ -71,7 +71,7 @@ func WriteCompareDoc(w io.Writer, c *Compare, st textfit.Style) error {
 // verdict, coloured as its result is (a scheme that passes is never red).
 // The MODEL column shows only when the runs were judged by different
 // models.
-func compareTable(reps []*Report, places map[*Report]string, notRun []Planned, decided bool) *textfit.Table {
+func compareTable(reps []*Report, rk ranking, notRun []Planned, decided bool) *textfit.Table {
 	perModel := len(reps) > 0 && models(reps) == "" && reps[0].Model+reps[len(reps)-1].Model != ""
 	t := &textfit.Table{Cols: []textfit.Column{
 		{Header: "#", Right: true, Drop: 6}, {Header: "SCHEME", Shrink: true}, {Header: "MODEL", Shrink: true}, {Header: "RESULT"},
@@ -85,8 +85,8 @@ func compareTable(reps []*Report, places map[*Report]string, notRun []Planned, d
 	for _, r := range reps {
 		s := r.Totals
 		bad.Add(metrics.Counts{Errors: s.Errors, Failed: s.Failed, Dropped: s.Dropped})
-		v := SchemeVerdict(r)
-		t.Cells(cell(places[r]), cell(r.Scheme), cell(r.Model), resultCell(r.Result),
+		v := rk.verdict(r)
+		t.Cells(cell(rk.place[r]), cell(r.Scheme), cell(r.Model), resultCell(r.Result),
 			cell(rate(perSec(s.Answered(), r.DurationS))), cell(rate(perSec(s.AnsweredEntities, r.DurationS))), resultFailedCell(r.Result, s.Counts),
 			cell(latencyCell(s.Counts, s.Latency.P50)), cell(latencyCell(s.Counts, s.Latency.P99)), cell(latencyCell(s.Counts, s.Latency.P999)),
 			warn(pct(s.Throttled, s.Requests), s.Throttled > 0), warn(num(s.Errors), s.Errors > 0),

@@ -109,7 +109,7 @@ func TestAFailingSchemeWinsNoHeadline(t *testing.T) {
 	if pick < 0 || pick > strings.Index(h, "<h2>Comparison</h2>") {
 		t.Error("the page does not decide before its comparison")
 	}
-	rows := regexp.MustCompile(`<tr><td class="n">(\d)</td><td class="l">(\w+)</td><td class="l ?(\w*)">(\w+)</td><td>([\d.,]+)</td>.*?<td class="text (\w+)">`).FindAllStringSubmatch(h, -1)
+	rows := regexp.MustCompile(`<tr><td class="n">(\d)</td><td class="l s">(\w+)</td><td class="l ?(\w*)">(\w+)</td><td>([\d.,]+)</td>.*?<td class="text (\w+)">`).FindAllStringSubmatch(h, -1)
 	if len(rows) != 2 || rows[0][2] != "good" || rows[1][2] != "naive" {
 		t.Fatalf("the page's rows: %q", rows)
 	}
@@ -271,5 +271,30 @@ func TestDecisionReadsTheKeysShape(t *testing.T) {
 	if d := Decide([]*Report{batchRun("guid", 1), batchRun("device", 20)}, nil, nil)[0]; d.Pick != "device" ||
 		!strings.HasPrefix(d.Schemes[1].Why, "its entity group transactions held 1.0 entities each") {
 		t.Errorf("without the judge's batch size: %+v", d)
+	}
+}
+
+// A scheme stopped before its measured run began (in its seed phase or
+// warm-up) says so, not that it ran for 0 s.
+func TestDecisionOfASchemeStoppedBeforeItsRun(t *testing.T) {
+	seeding := Build(Meta{Scenario: "s", Scheme: "seeding", Interrupted: true, Run: RunInfo{DurationS: 10}}, nil)
+	d := Decide([]*Report{scanRun("done", 100, 0, 0), seeding}, nil, nil)[0]
+	if want := "no decision: not every scheme ran to its end (seeding stopped before its measured run began)"; d.Line != want {
+		t.Errorf("decision %q, want %q", d.Line, want)
+	}
+}
+
+// A scheme that failed only a threshold of the scenario's shows, in the
+// comparison's table, that threshold as its verdict, not "ok" beside
+// FAILED.
+func TestTableVerdictOfAFailedThreshold(t *testing.T) {
+	slow, fine := scanRun("slow", 100, 0, 0), scanRun("fine", 100, 0, 0)
+	slow.EvaluateThresholds([]string{"p99 < 1ms"})
+	var b bytes.Buffer
+	if err := WriteCompareDoc(&b, NewCompare([]*Report{slow, fine}, nil, nil), textfit.Style{}); err != nil {
+		t.Fatal(err)
+	}
+	if row := rowOf(b.String(), "2  slow"); !strings.Contains(row, "FAILED") || !strings.HasSuffix(row, "threshold p99 < 1ms failed (observed 8ms)") {
+		t.Errorf("slow's row: %q", row)
 	}
 }

@@ -7,14 +7,32 @@ import (
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
+// ranking is where a comparison's decisions put each run: its place
+// ("1", "2", ...; "-" for a run stopped early) and why it was picked or
+// lost.
+type ranking struct {
+	place, why map[*Report]string
+}
+
+// verdict is a run's verdict in a comparison's table: SchemeVerdict, or,
+// for a scheme that failed on nothing the verdict names (a threshold of
+// the scenario's, say), why it lost.
+func (rk ranking) verdict(r *Report) string {
+	v := SchemeVerdict(r)
+	if r.Result == ResultFailed && v == "ok" && rk.why[r] != "" {
+		return rk.why[r]
+	}
+	return v
+}
+
 // rankedRuns orders runs as their decisions rank their schemes (best
 // first, those stopped after; runs no decision names keep their order,
-// after the others), and gives each decided run its place ("1", "2", ...;
-// "-" for a run stopped early).
-func rankedRuns(runs []*Report, ds []Decision) ([]*Report, map[*Report]string) {
-	places := map[*Report]string{}
+// after the others), with each decided run's place and why.
+func rankedRuns(runs []*Report, ds []Decision) ([]*Report, ranking) {
+	rk := ranking{place: map[*Report]string{}, why: map[*Report]string{}}
+	places := rk.place
 	if len(ds) == 0 {
-		return runs, places
+		return runs, rk
 	}
 	taken := map[*Report]bool{}
 	var out []*Report
@@ -27,7 +45,7 @@ func rankedRuns(runs []*Report, ds []Decision) ([]*Report, map[*Report]string) {
 				}
 				taken[r] = true
 				out = append(out, r)
-				places[r] = "-"
+				places[r], rk.why[r] = "-", s.Why
 				if s.Result != ResultStopped {
 					place++
 					places[r] = strconv.Itoa(place)
@@ -41,7 +59,7 @@ func rankedRuns(runs []*Report, ds []Decision) ([]*Report, map[*Report]string) {
 			out = append(out, r)
 		}
 	}
-	return out, places
+	return out, rk
 }
 
 // resultCell is a scheme's result as the comparison's table shows it,

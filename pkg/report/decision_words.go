@@ -176,8 +176,11 @@ func summary(r *Report) string {
 
 // stoppedWords says how a run that did not run to its end ended.
 func stoppedWords(r *Report) string {
-	if r.Failure != "" && !r.Interrupted {
+	switch {
+	case r.Failure != "" && !r.Interrupted:
 		return "its run failed: " + r.Failure
+	case r.StartedAt.IsZero():
+		return "stopped before its measured run began"
 	}
 	out := "stopped after " + secondsText(r.DurationS)
 	if r.Run.DurationS > 0 {

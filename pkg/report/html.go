@@ -46,15 +46,15 @@ func WriteHTMLDoc(w io.Writer, c *Compare) error {
 		return fmt.Errorf("report: nothing to render")
 	}
 	ds := c.Decided()
-	reps, places := rankedRuns(c.Runs, ds)
-	return writeHTML(w, &htmlCompare{c: c, ds: ds, places: places}, reps)
+	reps, rk := rankedRuns(c.Runs, ds)
+	return writeHTML(w, &htmlCompare{c: c, ds: ds, rk: rk}, reps)
 }
 
 // htmlCompare is what the page of a comparison shows besides its runs.
 type htmlCompare struct {
-	c      *Compare
-	ds     []Decision
-	places map[*Report]string
+	c  *Compare
+	ds []Decision
+	rk ranking
 }
 
 // writeHTML writes the page of reps, with the comparison's sections when

@@ -44,8 +44,8 @@ func writeDecisionHTML(ew *textfit.Printer, hc *htmlCompare, reps []*Report) {
 // writeCompareTable writes the comparison's table, best first: each
 // scheme's place and result before any of its figures, then what
 // succeeded (answered operations and their entities per second) and what
-// failed beside it, latency, throttling, partitions, the busiest peak and
-// the verdict, coloured as its result is (a scheme that passes is never
+// failed beside it, p99 latency (each scheme's section has the rest),
+// throttling, partitions, the busiest peak and the verdict, coloured as its result is (a scheme that passes is never
 // red); then the schemes not run.
 func writeCompareTable(ew *textfit.Printer, hc *htmlCompare, reps []*Report) {
 	e := html.EscapeString
@@ -54,30 +54,29 @@ func writeCompareTable(ew *textfit.Printer, hc *htmlCompare, reps []*Report) {
 	if decided {
 		head += "<th>#</th>"
 	}
-	head += "<th class=\"l\">scheme</th>"
+	head += "<th class=\"l s\">scheme</th>"
 	if decided {
 		head += "<th class=\"l\">result</th>"
 	}
-	ew.Printf("%s<th>answered/s</th><th>answered entities/s</th><th>failed</th><th>p50 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>throttled</th><th>errors</th><th>dropped</th><th>partitions</th><th>busiest peak/s</th><th class=\"text\">verdict</th></tr>\n", head)
+	ew.Printf("%s<th>answered/s</th><th>answered entities/s</th><th>failed</th><th>p99 ms</th><th>throttled</th><th>errors</th><th>dropped</th><th>partitions</th><th>busiest peak/s</th><th class=\"text\">verdict</th></tr>\n", head)
 	for _, r := range reps {
 		t := r.Totals
 		lead := ""
 		if decided {
-			lead = "<td class=\"n\">" + e(hc.places[r]) + "</td>"
+			lead = "<td class=\"n\">" + e(hc.rk.place[r]) + "</td>"
 		}
-		lead += "<td class=\"l\">" + e(r.Scheme) + "</td>"
+		lead += "<td class=\"l s\">" + e(r.Scheme) + "</td>"
 		if decided {
 			lead += "<td class=\"l " + resultClass(r.Result) + "\">" + e(resultWord(r.Result)) + "</td>"
 		}
-		v := SchemeVerdict(r)
-		ew.Printf("<tr>%s<td>%s</td><td>%s</td>%s<td>%s</td><td>%s</td><td>%s</td><td>%s</td>%s%s<td>%s</td><td>%s</td><td class=\"text %s\">%s</td></tr>\n",
+		v := hc.rk.verdict(r)
+		ew.Printf("<tr>%s<td>%s</td><td>%s</td>%s<td>%s</td><td>%s</td>%s%s<td>%s</td><td>%s</td><td class=\"text %s\">%s</td></tr>\n",
 			lead, rate(perSec(t.Answered(), r.DurationS)), rate(perSec(t.AnsweredEntities, r.DurationS)), resultTD(r.Result, failedCell(t.Counts).Text, t.Failed > 0),
-			latencyCell(t.Counts, t.Latency.P50), latencyCell(t.Counts, t.Latency.P99), latencyCell(t.Counts, t.Latency.P999),
-			pct(t.Throttled, t.Requests), resultTD(r.Result, num(t.Errors), t.Errors > 0), resultTD(r.Result, num(t.Dropped), t.Dropped > 0),
+			latencyCell(t.Counts, t.Latency.P99), pct(t.Throttled, t.Requests), resultTD(r.Result, num(t.Errors), t.Errors > 0), resultTD(r.Result, num(t.Dropped), t.Dropped > 0),
 			num(int64(r.PartitionCount())), e(peakCell(r)), verdictClass(r.Result, v), e(v))
 	}
 	for _, n := range hc.c.NotRun {
-		ew.Printf("<tr><td class=\"n\">-</td><td class=\"l\">%s</td><td class=\"l\">not run</td><td colspan=\"11\"></td><td class=\"text\">not run: the comparison stopped before it</td></tr>\n",
+		ew.Printf("<tr><td class=\"n\">-</td><td class=\"l s\">%s</td><td class=\"l\">not run</td><td colspan=\"9\"></td><td class=\"text\">not run: the comparison stopped before it</td></tr>\n",
 			e(plannedLabel(n, reps)))
 	}
 	ew.Printf("</table>\n")

@@ -283,7 +283,7 @@
     longest.intervals.forEach(function (iv) { xs.push(fmt.format(iv.second + longest.interval_s)); });
     var names = runs.map(function (r) { return r.scheme; });
     chart(id, {
-      title: title("Answered entities/s per second, by scheme (the entities of the operations answered)"),
+      title: title("Answered entities/s per second, by scheme"),
       tooltip: { trigger: "axis" },
       legend: { top: 24 },
       grid: grid(),
