@@ -29,7 +29,7 @@ func writeCompareHeader(p *textfit.Printer, c *Compare, reps []*Report) {
 		p.Painted(textfit.Red, "%s", ran)
 	}
 	if m := models(reps); m != "" {
-		p.Line("model: %s", m)
+		p.Line("model: %s%s", m, clockNote(r0.Run))
 	}
 }
 

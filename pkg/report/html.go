@@ -81,7 +81,7 @@ func writeHTML(w io.Writer, hc *htmlCompare, reps []*Report) error {
 	ew.Printf("<title>%s</title>\n<style>%s</style>\n</head><body>\n", e(title), reportCSS)
 	model := ""
 	if m := models(reps); m != "" {
-		model = ", model " + m
+		model = ", model " + m + clockNote(r0.Run)
 	}
 	ew.Printf("<header><h1>%s</h1><p>%s%s; started %s, seed %d</p></header>\n<main>\n",
 		e(title), e(RunHow(r0)), e(model), e(r0.StartedAt.Format("2006-01-02 15:04:05 MST")), r0.Run.Seed)
