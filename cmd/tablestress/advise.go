@@ -226,6 +226,9 @@ func runAdvise(cmd *cobra.Command, e *env, path string, af *adviseFlags) error {
 			}
 		}
 	}
+	if errors.As(proveErr, new(errProofInterrupted)) {
+		return adviceOutcome(a, proof, proveErr) // the interruption alone
+	}
 	if af.asJSON {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")

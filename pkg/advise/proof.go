@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/choose"
 	"github.com/tablestress/tablestress/pkg/judge"
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
@@ -15,9 +16,9 @@ import (
 // times it is asked, or its measured busiest partition is more than 15%
 // off its prediction, the command says so and exits non-zero.
 const (
-	MaxThrottled = 0.01
-	MaxFailed    = 0.01
-	MaxOff       = 0.15
+	MaxThrottled = choose.MaxThrottled
+	MaxFailed    = choose.MaxFailed
+	MaxOff       = choose.NearTie
 	// sigmas is how many standard deviations of sampling the 15% must
 	// cover for the check to be sound: a correct prediction then fails
 	// it about three times in a thousand.
