@@ -42,7 +42,7 @@ func (in *Input) rank(cs []*Candidate) {
 			return bx
 		}
 		if mx, my := in.mainShare(px), in.mainShare(py); !tie(mx, my) {
-			return mx > my // the primary query pattern keys the main table (seed 004's decision framework)
+			return mx > my // the primary query pattern keys the main table (Azure Storage "Design for querying")
 		}
 		if ax, ay := accountRequests(px), accountRequests(py); !tie(ax, ay) {
 			return ax < ay // the workload's and deleting old data's requests
