@@ -9,8 +9,14 @@ test:
 test-long:
 	./scripts/test.sh --long
 
+# VERSION is what tablestress version prints: the commit (and tag, once
+# there is one) git describe names, set with -ldflags so that a build with
+# GOFLAGS=-buildvcs=false, which records no commit, still says it.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null)
+BIN ?= bin/tablestress
+
 build:
-	go build -o bin/tablestress ./cmd/tablestress
+	go build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/tablestress
 
 vet:
 	go vet ./...

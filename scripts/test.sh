@@ -106,12 +106,14 @@ go vet ./...
 # NORACE_TESTS: the top-level tests that run without -race (see above):
 # the tests of a run in a synctest bubble of pkg/workload (bubble_test.go) and of
 # cmd/tablestress (advise's proofs, bubble_test.go; the manual's commands,
-# manual_exec_test.go), and
+# manual_exec_test.go), the runs on the product's virtual clock (the ready
+# scenarios' outcomes, advise's proofs, TestVirtualRunsAreByteIdentical:
+# their goroutines run one at a time, so there is nothing to race), and
 # internal/soak's memory slope (the race detector's bookkeeping is not the
 # product's memory, and it would slow the two minutes' work). A test
 # missing here runs under -race, slowly; one named here that no longer
 # exists is simply not found.
-NORACE_TESTS='^(TestMemoryDoesNotGrow|TestReadyScenarioOutcomes|TestFindHotPartitionLimit|TestHotPartitionThrottledToTarget|TestAppendOnlyThrottledAtRangePartition|TestSeedLimitsKeepUnderTheTargets|TestSeedLoadsInProcess|TestTargetDiesStopsRunOnTime|TestReconnectCountsTheGap|TestAbortOnFailStopsAtFirstTick|TestReadyScenarioQuestions|TestDeniedWriteStopsRunAtOnce|TestQuestionRequestUnitsCountOnce|TestStopWatcherEndsWindowAndCancelsAfterGrace|TestPhaseTickerTicksEachSecond|TestPhaseTickerStopsWhenTargetDown|TestPhaseTickerRecordsOutageWithReconnect|TestPhaseTickerAbortsOnceAtFailingTick|TestAdviseProvesReadyScenarios|TestAdviseInfeasible|TestAdviseProofFails|TestFanOutAsksItsBucketsAtOnce|TestManualCommands|TestCompareShowsAQuestionThatAlwaysFails|TestRunOutOfWorkersDropsAShareOfWhatWasOffered|TestProofHoldsTheGrowthLaw|TestOpenPoolGrowsToTheLoad|TestQuestionsCutShortByTheEndAreUnfinished|TestAdviseProofDoesNotCheckUnfinishedQuestions|TestRetryStoppedByTheEndLeavesTheQuestionUnfinished)$'
+NORACE_TESTS='^(TestMemoryDoesNotGrow|TestReadyScenarioOutcomes|TestFindHotPartitionLimit|TestHotPartitionThrottledToTarget|TestAppendOnlyThrottledAtRangePartition|TestSeedLimitsKeepUnderTheTargets|TestSeedLoadsInProcess|TestTargetDiesStopsRunOnTime|TestReconnectCountsTheGap|TestAbortOnFailStopsAtFirstTick|TestReadyScenarioQuestions|TestDeniedWriteStopsRunAtOnce|TestQuestionRequestUnitsCountOnce|TestStopWatcherEndsWindowAndCancelsAfterGrace|TestPhaseTickerTicksEachSecond|TestPhaseTickerStopsWhenTargetDown|TestPhaseTickerRecordsOutageWithReconnect|TestPhaseTickerAbortsOnceAtFailingTick|TestAdviseProvesReadyScenarios|TestAdviseInfeasible|TestAdviseProofFails|TestFanOutAsksItsBucketsAtOnce|TestManualCommands|TestCompareShowsAQuestionThatAlwaysFails|TestRunOutOfWorkersDropsAShareOfWhatWasOffered|TestProofHoldsTheGrowthLaw|TestOpenPoolGrowsToTheLoad|TestQuestionsCutShortByTheEndAreUnfinished|TestAdviseProofDoesNotCheckUnfinishedQuestions|TestRetryStoppedByTheEndLeavesTheQuestionUnfinished|TestVirtualRunsAreByteIdentical)$'
 # LONG_TESTS: the top-level tests of `make test-long` (see above): those
 # that take over a minute of this 2-core machine in `go test -json`'s
 # timings (internal/testsummary prints the slowest), and those that need

@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/table"
 	"github.com/tablestress/tablestress/pkg/workload"
 )
@@ -94,6 +95,6 @@ func take(ctx context.Context, clientPID, serverPID int, metrics string, tb *tab
 		return s, err
 	}
 	s.goroutines, s.heapObjects, s.liveHeap = m["go_goroutines"], m["go_memstats_heap_objects"], m["go_gc_heap_live_bytes"]
-	s.rows, err = workload.CountRows(ctx, workload.TableStore{Table: tb}, workload.RealClock{})
+	s.rows, err = workload.CountRows(ctx, workload.TableStore{Table: tb}, clock.Wall{})
 	return s, err
 }

@@ -13,6 +13,10 @@ import (
 func printProof(p *textfit.Printer, pr *advise.Proof) {
 	p.Line("proof: compare of %s on %s at %s ops/s, %gs each after a %gs warm-up", schemeNames(pr), orDash(pr.Target), textfit.Rate(pr.Rate), pr.DurationS, pr.WarmupS)
 	p.Wrapped("  "+pr.DurationWhy, "")
+	if pr.Clock == "virtual" {
+		p.Wrapped("  on a virtual clock: the client and the service's model advanced together, the runs at "+proofSpeed(pr.VirtualPerWall)+
+			" the wall clock's speed on this machine (a virtual run is never short of CPU: it takes longer instead)", "")
+	}
 	t := &textfit.Table{Cols: []textfit.Column{
 		{Header: "SCHEME", Shrink: true}, {Header: "ROLE", Drop: 2}, {Header: "BUSIEST PARTITION", Short: "BUSIEST", Shrink: true, Drop: 3},
 		{Header: "PREDICTED/S", Short: "PRED/S", Right: true}, {Header: "MEASURED/S", Short: "MEAS/S", Right: true}, {Header: "OFF", Right: true},
@@ -128,4 +132,15 @@ func checkedWords(pr *advise.Proof) string {
 		return all
 	}
 	return fmt.Sprintf("the requests and rows visited of the %d of its %d questions it checked within theirs (the notes say why not the others)", n, len(qs))
+}
+
+// proofSpeed is a virtual-to-wall ratio in words: "2.5×".
+func proofSpeed(r float64) string {
+	switch {
+	case !(r > 0):
+		return "an unmeasured multiple of"
+	case r >= 10:
+		return fmt.Sprintf("%.0f×", r)
+	}
+	return fmt.Sprintf("%.2f×", r)
 }

@@ -21,6 +21,7 @@ type emulatorFlags struct {
 	listen, modelSpec, faultSpec, cpuProfile string
 	remote, entra                            bool
 	tls                                      tlsFlags
+	az                                       azuriteFlags
 }
 
 func newEmulatorCmd(e *env) *cobra.Command {
@@ -74,6 +75,7 @@ Faults: ` + faults.Forms,
 	// EMULATOR_FLAGS): not a user's flag.
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the service to this file when it stops")
 	_ = f.MarkHidden("cpuprofile")
+	o.az.register(f)
 	return cmd
 }
 
@@ -90,15 +92,28 @@ func (o *emulatorFlags) serve(cmd *cobra.Command, e *env) error {
 		return usageError("--cpuprofile: %v", err)
 	}
 	defer stopProfile()
+	cfg := emulator.Config{Model: mc, Faults: fc}
+	notes, err := o.applyAzurite(cmd.Flags().Changed, e.getenv, &cfg)
+	if err != nil {
+		return err
+	}
 	if o.entra && !o.tls.on {
 		return usageError("--entra needs --tls: Azure Storage takes bearer tokens over HTTPS only, and the SDKs send them over nothing else")
+	}
+	logf, err := openDebugLog(o.az.debug)
+	if err != nil {
+		return err
+	}
+	if logf != nil {
+		defer logf.Close()
+		cfg.Log = logf
 	}
 	t, err := setupTLS(o.listen, o.tls, o.entra)
 	if err != nil {
 		return err
 	}
 	defer t.cleanup()
-	cfg := emulator.Config{Model: mc, Faults: fc, AllowRemote: o.remote, TLS: t.config}
+	cfg.AllowRemote, cfg.TLS = o.remote, t.config
 	var le *localEntra
 	if o.entra {
 		if le, err = startEntra(t, emulator.DevAccount); err != nil {
@@ -109,24 +124,38 @@ func (o *emulatorFlags) serve(cmd *cobra.Command, e *env) error {
 	}
 	in, err := emulator.Start(o.listen, cfg)
 	if err != nil {
-		return usageError("--listen: %v", err)
+		return startError(err)
 	}
-	// The development account's key is public and documented: the
-	// connection string is printed whole, to be pasted as it is.
-	fmt.Fprintf(e.stdout, "tablestress emulator listening on %s\nmodel: %s\nfaults: %s\nconnection string: %s\n",
-		in.URL(), mc, fc, in.PrintableConnectionString())
-	if t.caPath != "" {
-		fmt.Fprintf(e.stdout, "certificate authority: %s (trust it: --ca-file or TABLESTRESS_CA_FILE for tablestress, SSL_CERT_FILE for Go and OpenSSL, REQUESTS_CA_BUNDLE for Python, NODE_EXTRA_CA_CERTS for Node.js)\n", t.caPath)
-	}
-	if le != nil {
-		for _, l := range le.lines(t.caPath) {
-			fmt.Fprintln(e.stdout, l)
-		}
-	}
+	fmt.Fprintf(e.stdout, "tablestress emulator listening on %s\nmodel: %s\nfaults: %s\n", in.URL(), mc, fc)
+	printStarted(e, in, notes, t.caPath, le)
 	<-cmd.Context().Done()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	return in.Close(ctx)
+}
+
+// printStarted prints what a client of the started service needs, after
+// its address: the data it holds, its connection strings, the notes of
+// the flags, the certificate authority to trust and the Entra ID
+// settings (le, nil without --entra).
+func printStarted(e *env, in *emulator.Instance, notes []string, caPath string, le *localEntra) {
+	// The development account's key is public and documented: the
+	// connection string is printed whole, to be pasted as it is.
+	printData(e, in)
+	for _, c := range in.PrintableConnectionStrings() {
+		fmt.Fprintf(e.stdout, "connection string: %s\n", c)
+	}
+	for _, n := range notes {
+		fmt.Fprintf(e.stdout, "note: %s\n", n)
+	}
+	if caPath != "" {
+		fmt.Fprintf(e.stdout, "certificate authority: %s (trust it: --ca-file or TABLESTRESS_CA_FILE for tablestress, SSL_CERT_FILE for Go and OpenSSL, REQUESTS_CA_BUNDLE for Python, NODE_EXTRA_CA_CERTS for Node.js)\n", caPath)
+	}
+	if le != nil {
+		for _, l := range le.lines(caPath) {
+			fmt.Fprintln(e.stdout, l)
+		}
+	}
 }
 
 // startCPUProfile starts writing a CPU profile to path ("": none) and

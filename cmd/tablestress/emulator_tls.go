@@ -2,18 +2,36 @@ package main
 
 import (
 	"crypto/tls"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
 
+	"golang.org/x/crypto/pkcs12"
+
 	"github.com/tablestress/tablestress/internal/devcert"
 )
+
+// loadPFX reads a PKCS #12 (.pfx) file of a certificate and its private
+// key, as Azurite's --cert with --pwd takes one.
+func loadPFX(path, password string) (*tls.Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	key, cert, err := pkcs12.Decode(data, password)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v (a .pfx of one certificate and its key, and its password)", path, err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{cert.Raw}, PrivateKey: key, Leaf: cert}}, MinVersion: tls.VersionTLS12}, nil
+}
 
 // tlsFlags are the emulator's TLS options.
 type tlsFlags struct {
 	on        bool   // --tls
 	cert, key string // --tls-cert, --tls-key: a certificate given
 	caOut     string // --tls-ca: where to write the generated authority's certificate
+	pfx, pwd  string // Azurite's --cert FILE.pfx --pwd PASSWORD: a certificate given as PKCS #12
 }
 
 // emulatorTLS is what serving HTTPS needs: the service's TLS
@@ -36,8 +54,13 @@ type emulatorTLS struct {
 // authority needs one too: entra).
 func setupTLS(listen string, f tlsFlags, entra bool) (*emulatorTLS, error) {
 	t := &emulatorTLS{cleanup: func() {}}
-	given := f.cert != "" || f.key != ""
+	given := f.cert != "" || f.key != "" || f.pfx != ""
 	switch {
+	case f.pfx != "":
+		var err error
+		if t.config, err = loadPFX(f.pfx, f.pwd); err != nil {
+			return nil, usageError("--cert, --pwd: %v", err)
+		}
 	case given && !f.on:
 		return nil, usageError("--tls-cert and --tls-key need --tls")
 	case given && (f.cert == "" || f.key == ""):

@@ -133,8 +133,12 @@ func findSchemes(cmd *cobra.Command, e *env, path string, f *runFlags, sf *searc
 		search := &workload.Search{Scenario: ss.scenario, Source: ss.source, Overrides: o, Scheme: i,
 			Template: ss.config(i, false, live), Meta: ss.meta(), StartRate: start, MaxRate: sf.maxRate,
 			MaxSteps: sf.maxSteps, Rule: rule, OnStep: live.step(sch.Name)}
-		rep, err := search.Run(cmd.Context())
+		var rep *report.Report
+		cerr := ss.onClock(func() { rep, err = search.Run(cmd.Context()) })
 		live.done()
+		if cerr != nil {
+			return reps, withCode(exitFailure, cerr)
+		}
 		if rep != nil {
 			reps = append(reps, rep)
 		}
@@ -154,9 +158,9 @@ func finish(e *env, f *runFlags, reps []*report.Report, runErr error) error {
 	var err error
 	switch {
 	case f.format == "json" && len(reps) == 1:
-		err = report.WriteJSON(e.stdout, reps[0])
+		err = report.WriteJSON(e.stdout, f.jsonReport(reps[0]))
 	case f.format == "json":
-		err = report.WriteJSON(e.stdout, &report.Compare{Schema: report.SchemaCompare, Scenario: reps[0].Scenario, Runs: reps})
+		err = report.WriteJSON(e.stdout, f.jsonCompare(&report.Compare{Schema: report.SchemaCompare, Scenario: reps[0].Scenario, Runs: reps}))
 	case len(reps) == 1:
 		err = report.WriteTextStyle(e.stdout, reps[0], e.style())
 	default:

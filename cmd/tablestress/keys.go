@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -87,7 +88,11 @@ func (kf *keysFlags) run(ctx context.Context, e *env, path string) error {
 	if err != nil {
 		return err
 	}
-	out, err := analyseSchemes(ctx, s, kf.scheme, kf.ops, r, opts)
+	prog := newKeysProgress(e.stderr, time.Now)
+	stop := prog.run(ctx)
+	out, err := analyseSchemes(ctx, s, kf.scheme, kf.ops, r, opts, prog)
+	stop()
+	prog.done()
 	if err != nil {
 		return err
 	}
@@ -114,8 +119,8 @@ func (kf *keysFlags) analysisRate(s *scenario.Scenario) (float64, error) {
 
 // analyseSchemes analyses the schemes --scheme chooses: each one's
 // simulation, and the judge's figures (none for a closed loop, which
-// offers no rate to judge at).
-func analyseSchemes(ctx context.Context, s *scenario.Scenario, name string, ops int, rate float64, opts judge.Options) ([]*keysAnalysis, error) {
+// offers no rate to judge at), saying each scheme to prog (nil: nothing).
+func analyseSchemes(ctx context.Context, s *scenario.Scenario, name string, ops int, rate float64, opts judge.Options, prog *keysProgress) ([]*keysAnalysis, error) {
 	pop, schemes, err := s.Compile()
 	if err != nil {
 		return nil, withCode(exitUsage, err)
@@ -131,7 +136,10 @@ func analyseSchemes(ctx context.Context, s *scenario.Scenario, name string, ops 
 		}
 	}
 	var out []*keysAnalysis
-	for _, i := range idx {
+	for k, i := range idx {
+		if prog != nil {
+			prog.start(schemes[i].Name, k+1, len(idx))
+		}
 		a, err := plan.Analyze(s, pop, schemes[i], ops, rate)
 		if err != nil {
 			return nil, withCode(exitUsage, fmt.Errorf("scheme %q: %w", schemes[i].Name, err))

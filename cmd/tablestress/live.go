@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/textfit"
 	"github.com/tablestress/tablestress/pkg/workload"
@@ -20,6 +21,11 @@ type live struct {
 	st    textfit.Style
 	// phases shows a line as each phase starts (not for find's steps).
 	phases bool
+
+	// now is the run's clock (time.Now unless set); virtual marks the
+	// elapsed times of a run on a virtual clock as such.
+	now     func() time.Time
+	virtual bool
 
 	mu       sync.Mutex
 	shown    int // visible width of the status line on screen
@@ -36,7 +42,12 @@ func newLive(e *env, quiet bool) *live {
 	if e.errTerminal && st.Width == 0 && !e.wide {
 		st.Width = defaultTermWidth
 	}
-	return &live{e: e, quiet: quiet, st: st, phases: true}
+	return &live{e: e, quiet: quiet, st: st, phases: true, now: time.Now}
+}
+
+// onClock makes l read the run's clock c.
+func (l *live) onClock(c clock.Clock) {
+	l.now, l.virtual = c.Now, clock.IsVirtual(c)
 }
 
 // span is how long the warm-up and the measured run last, for "3s/25s".
@@ -52,7 +63,7 @@ func (l *live) events(scheme string, sp span) workload.Events {
 			l.mu.Lock()
 			l.phase = p
 			if p == workload.PhaseWarmup {
-				l.warmFrom = time.Now()
+				l.warmFrom = l.now()
 			}
 			l.mu.Unlock()
 			if p != workload.PhaseDone && l.phases {
@@ -76,12 +87,20 @@ func (l *live) events(scheme string, sp span) workload.Events {
 			warming, from := l.phase == workload.PhaseWarmup, l.warmFrom
 			l.mu.Unlock()
 			if warming {
-				l.line(tag+"warming up", []string{elapsed(time.Since(from), sp.warmup)}, false)
+				l.line(tag+"warming up", []string{elapsed(l.now().Sub(from), sp.warmup) + l.virtualTag()}, false)
 				return
 			}
-			l.line(tag+elapsed(time.Duration(lv.Second+1)*time.Second, sp.run), liveParts(lv, l.st), false)
+			l.line(tag+elapsed(time.Duration(lv.Second+1)*time.Second, sp.run)+l.virtualTag(), liveParts(lv, l.st), false)
 		},
 	}
+}
+
+// virtualTag marks the elapsed time of a run on a virtual clock.
+func (l *live) virtualTag() string {
+	if l.virtual {
+		return " virtual"
+	}
+	return ""
 }
 
 // liveParts are the figures of the status line, most important first: the

@@ -7,10 +7,10 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/emulator"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/plan"
@@ -47,6 +47,11 @@ type session struct {
 	partitionUnits float64
 	// prom serves live metrics (--metrics-addr), nil otherwise.
 	prom *promexport.Exporter
+	// vclock is the virtual clock the session lives on (--clock), nil on
+	// the wall clock.
+	vclock *clock.Virtual
+	// clockGiven says --clock was set.
+	clockGiven bool
 }
 
 func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session, error) {
@@ -65,7 +70,7 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 		}
 		return nil, usageError("the flags make the scenario invalid")
 	}
-	ss := &session{e: e, f: f, spec: spec, source: source, scenario: s, overrides: o, close: func() {}}
+	ss := &session{e: e, f: f, spec: spec, source: source, scenario: s, overrides: o, close: func() {}, clockGiven: cmd.Flags().Changed("clock")}
 	if f.runID == "" {
 		f.runID = e.getenv("TABLESTRESS_RUN_ID")
 	}
@@ -82,6 +87,8 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 		if tg, reach, err = ss.startEmbedded(s); err != nil {
 			return nil, err
 		}
+	} else if _, err := chooseClock(f.clock, ss.clockGiven, tg, false, emulator.Config{}); err != nil {
+		return nil, err
 	}
 	if !tg.IsLoopback() && f.search != nil && !(f.search.maxRate > 0) {
 		return nil, usageError("find on a target that is not on this machine needs --max-rate: the highest rate it may offer")
@@ -99,17 +106,27 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 		ss.close()
 		return nil, err
 	}
-	if f.metrics != "" {
-		exp, stop, err := serveMetrics(e, f.metrics)
-		if err != nil {
-			ss.close()
-			return nil, err
-		}
-		ss.prom = exp
-		prev := ss.close
-		ss.close = func() { stop(); prev() }
+	if err := ss.startMetrics(); err != nil {
+		ss.close()
+		return nil, err
 	}
 	return ss, nil
+}
+
+// startMetrics serves the session's metrics at --metrics (nothing when it
+// is unset); closing the session stops serving them.
+func (ss *session) startMetrics() error {
+	if ss.f.metrics == "" {
+		return nil
+	}
+	exp, stop, err := serveMetrics(ss.e, ss.f.metrics)
+	if err != nil {
+		return err
+	}
+	ss.prom = exp
+	prev := ss.close
+	ss.close = func() { stop(); prev() }
+	return nil
 }
 
 // dialFunc connects to the service (nil: over the network).
@@ -130,6 +147,16 @@ func (ss *session) startEmbedded(s *scenario.Scenario) (table.Target, reachFuncs
 	cfg, err := embeddedConfig(s, ss.f)
 	if err != nil {
 		return table.Target{}, reachFuncs{}, err
+	}
+	embedded := table.Target{Kind: table.KindEmbedded}
+	// A service started by e.embed (the tests' own) is reached however
+	// that says, on its own clock.
+	inProcess := ss.f.embeddedTransport == transportInProcess && ss.e.embed == nil
+	if ss.vclock, err = chooseClock(ss.f.clock, ss.clockGiven, embedded, inProcess, cfg); err != nil {
+		return table.Target{}, reachFuncs{}, err
+	}
+	if ss.vclock != nil {
+		cfg.Clock = ss.vclock
 	}
 	start := func(cfg emulator.Config) (*embeddedService, error) { return startEmbedded(cfg, ss.f.embeddedTransport) }
 	if ss.e.embed != nil {
@@ -159,7 +186,7 @@ func (ss *session) open(tg table.Target, reach reachFuncs) error {
 	if err != nil {
 		return err
 	}
-	svc, err := table.Open(tg, table.Options{Workers: ss.spec.Workers, Timeout: ss.spec.Timeout, UserAgent: "tablestress/" + shortVersion(), RootCAs: roots, Dial: reach.dial, RoundTripper: reach.rt})
+	svc, err := table.Open(tg, table.Options{Workers: ss.spec.Workers, Timeout: ss.spec.Timeout, UserAgent: "tablestress/" + shortVersion(), RootCAs: roots, Dial: reach.dial, RoundTripper: reach.rt, Clock: ss.clock()})
 	if err != nil {
 		return withCode(exitFailure, err)
 	}
@@ -236,6 +263,7 @@ func schemeFlagError(err error) error { return usageError("--scheme: %s", messag
 // config is the run of scheme i as the flags ask.
 func (ss *session) config(i int, seedOnly bool, live *live) workload.Config {
 	f := ss.f
+	live.onClock(ss.clock())
 	svc := workload.TableService{Service: ss.svc}
 	if ss.embedded != nil {
 		svc.Measured, svc.Local = ss.embedded, ss.embedded
@@ -243,11 +271,11 @@ func (ss *session) config(i int, seedOnly bool, live *live) workload.Config {
 	c := workload.Config{Spec: ss.spec, Scheme: i, Service: svc,
 		Table: f.table, Reuse: f.reuseTable, Keep: f.keepTable, SeedOnly: seedOnly, SkipSeed: f.skipSeed, Verify: f.verify,
 		Reconnect: f.reconnect, DownAfter: f.downAfter, Grace: f.grace, SeedLimits: f.seedLimits(ss.target), Hard: ss.e.hard, Events: gcTuner.measure(live.events(ss.spec.Schemes[i].Name, span{ss.spec.Warmup, ss.spec.Duration})),
-		PartitionUnits: ss.partitionUnits}
+		PartitionUnits: ss.partitionUnits, Clock: ss.clock()}
 	if ss.prom != nil {
 		scheme := ss.spec.Schemes[i].Name
 		c.OnRegistry = func(reg *metrics.Registry) {
-			ss.prom.Set(ss.spec.Scenario.DisplayName(), scheme, string(ss.target.Kind), func() *metrics.Summary { return reg.Snapshot(time.Now()) })
+			ss.prom.Set(ss.spec.Scenario.DisplayName(), scheme, string(ss.target.Kind), func() *metrics.Summary { return reg.Snapshot(c.Clock.Now()) })
 		}
 	}
 	return c
@@ -256,14 +284,38 @@ func (ss *session) config(i int, seedOnly bool, live *live) workload.Config {
 // meta is what the reports say about the target and the run.
 func (ss *session) meta() workload.Meta {
 	return workload.Meta{Target: report.Target{Kind: string(ss.target.Kind), Endpoint: ss.target.Where()}, RunID: ss.f.runID, Source: string(ss.source), Model: ss.model,
-		InProcess: ss.target.InProcess}
+		InProcess: ss.target.InProcess, Virtual: ss.vclock != nil}
+}
+
+// clock is the session's clock.
+func (ss *session) clock() clock.Clock {
+	if ss.vclock != nil {
+		return ss.vclock
+	}
+	return clock.Wall{}
+}
+
+// onClock runs f on the session's clock: on a virtual clock, as its first
+// goroutine, driving the clock until every goroutine f started has ended.
+// It returns the clock's error (a run that could not end).
+func (ss *session) onClock(f func()) error {
+	if ss.vclock == nil {
+		f()
+		return nil
+	}
+	return ss.vclock.Run(f)
 }
 
 // runScheme runs one scheme and builds its report.
 func (ss *session) runScheme(ctx context.Context, i int, seedOnly bool) (*report.Report, *workload.Result, error) {
 	live := newLive(ss.e, ss.f.quiet)
 	c := ss.config(i, seedOnly, live)
-	res, err := workload.Run(ctx, c)
+	var res *workload.Result
+	var err error
+	cerr := ss.onClock(func() { res, err = workload.Run(ctx, c) })
+	if cerr != nil {
+		return nil, nil, withCode(exitFailure, cerr)
+	}
 	live.done()
 	if res.Cleanup != nil {
 		fmt.Fprintln(ss.e.stderr, "warning:", res.Cleanup)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/choose"
 	"github.com/tablestress/tablestress/pkg/judge"
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
@@ -15,9 +16,9 @@ import (
 // times it is asked, or its measured busiest partition is more than 15%
 // off its prediction, the command says so and exits non-zero.
 const (
-	MaxThrottled = 0.01
-	MaxFailed    = 0.01
-	MaxOff       = 0.15
+	MaxThrottled = choose.MaxThrottled
+	MaxFailed    = choose.MaxFailed
+	MaxOff       = choose.NearTie
 	// sigmas is how many standard deviations of sampling the 15% must
 	// cover for the check to be sound: a correct prediction then fails
 	// it about three times in a thousand.
@@ -79,6 +80,11 @@ type Proof struct {
 	Notes   []string `json:"notes,omitempty"`
 	Skipped string   `json:"skipped,omitempty"`
 	Target  string   `json:"target,omitempty"`
+	// Clock is the time the proof's runs lived on ("virtual" or "wall",
+	// as their reports say); VirtualPerWall, on a virtual clock, the
+	// virtual seconds they advanced per second of wall time (slowest run).
+	Clock          string  `json:"clock,omitempty"`
+	VirtualPerWall float64 `json:"virtual_per_wall,omitempty"`
 }
 
 // ProofRun is one scheme of the proof: what the judge predicts for the

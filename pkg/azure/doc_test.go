@@ -52,6 +52,12 @@ var otherMeaning = map[string]map[string]string{
 	"cmd/tablestress/runflags.go": {
 		"fs.StringVar(&f.rate, \"rate\", \"\", \"open loop at this many operations/s (e.g. 2000 or 2000/s), overriding workload.rate; 0 for closed loop\")": "an example of a rate",
 	},
+	"pkg/emulator/accesslog.go": {
+		"b = append(strconv.AppendFloat(b, float64(now.Sub(start).Microseconds())/1000, 'f', 3, 64), \"ms\\n\"...)": "microseconds in a millisecond",
+	},
+	"pkg/emulator/internal/journal/checkpoint.go": {
+		"snapshotEntities = 1000": "the entities a snapshot writes under one read lock of a table",
+	},
 	"pkg/advise/proofjudge.go": {
 		"func pct(f float64) string { return textfit.Float(math.Round(f*1000)/10) + \"%\" }": "rounds a share to a tenth of a percent",
 	},

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/journal"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 )
 
@@ -99,6 +100,15 @@ func (s *Server) setACL(r *http.Request, t *store.Table) reply {
 		}
 		pols = append(pols, p)
 	}
+	var c *journal.Commit
+	t.Lock() // the policies' records in the order they are set
 	t.SetPolicies(pols)
+	if s.journal != nil {
+		c = s.journal.Policies(t, pols)
+	}
+	t.Unlock()
+	if err := c.Wait(); err != nil {
+		return errReply(notDurable(err), "")
+	}
 	return reply{status: http.StatusNoContent, table: t.Name()}
 }

@@ -88,6 +88,7 @@ func (s *Server) sharedKeyValid(r *http.Request) bool {
 // a request's signature allocates nothing.
 type signer struct {
 	mac    hash.Hash
+	alt    hash.Hash // the secondary key's (Config.Key2), nil for none
 	toSign []byte
 	src    []byte // the signature as sent
 	got    []byte // the signature decoded
@@ -104,7 +105,11 @@ func (s *Server) getSigner() *signer {
 	if sg, ok := s.signers.Get().(*signer); ok {
 		return sg
 	}
-	return &signer{mac: hmac.New(sha256.New, s.key)}
+	sg := &signer{mac: hmac.New(sha256.New, s.key)}
+	if s.key2 != nil {
+		sg.alt = hmac.New(sha256.New, s.key2)
+	}
+	return sg
 }
 
 func (s *Server) putSigner(sg *signer) {
@@ -127,14 +132,20 @@ func (sg *signer) verify(sig string) bool {
 	if err != nil {
 		return false
 	}
-	sg.mac.Reset()
-	sg.mac.Write(sg.toSign)
-	if !hmac.Equal(sg.got[:n], sg.mac.Sum(sg.sum[:0])) {
+	if !sg.signedBy(sg.mac, n) && (sg.alt == nil || !sg.signedBy(sg.alt, n)) {
 		return false
 	}
 	sg.goodToSign = append(sg.goodToSign[:0], sg.toSign...)
 	sg.goodSig = append(sg.goodSig[:0], sg.src...)
 	return true
+}
+
+// signedBy reports whether the decoded signature, n bytes, is mac's of
+// the string to sign.
+func (sg *signer) signedBy(mac hash.Hash, n int) bool {
+	mac.Reset()
+	mac.Write(sg.toSign)
+	return hmac.Equal(sg.got[:n], mac.Sum(sg.sum[:0]))
 }
 
 func encodeKey(k []byte) string { return base64.StdEncoding.EncodeToString(k) }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/azure"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/journal"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
@@ -134,11 +135,33 @@ func checkBatch(ops []batchOp, g *grant) (int, *apiError) {
 }
 
 // applyBatch checks every operation against the table as changed by the
-// ones before it, then applies them all, or none.
+// ones before it, then applies them all, or none, and waits until the
+// journal (if any) holds them.
 func (s *Server) applyBatch(t *store.Table, ops []batchOp, discard bool) ([]*store.Entity, int, *apiError) {
 	staged, errs := s.prestage(t, ops)
 	t.Lock()
-	defer t.Unlock()
+	staged, i, aerr := s.applyStaged(t, ops, staged, errs, discard)
+	var c *journal.Commit
+	if aerr == nil && !discard && s.journal != nil {
+		en := s.journal.Begin(t)
+		for i, o := range ops {
+			if o.kind == opDelete {
+				en.Remove(o.pk, o.rk)
+			} else {
+				en.Put(staged[i])
+			}
+		}
+		c = en.Commit()
+	}
+	t.Unlock()
+	if err := c.Wait(); err != nil {
+		return nil, 0, notDurable(err)
+	}
+	return staged, i, aerr
+}
+
+// applyStaged is applyBatch under the table's write lock.
+func (s *Server) applyStaged(t *store.Table, ops []batchOp, staged []*store.Entity, errs []*apiError, discard bool) ([]*store.Entity, int, *apiError) {
 	delta := 0
 	for i, o := range ops {
 		var old *store.Entity

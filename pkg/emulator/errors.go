@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tablestress/tablestress/internal/jsontext"
@@ -51,6 +52,30 @@ func errorBody(e *apiError, prefix string, now time.Time) []byte {
 	b = jsontext.AppendString(b, msg)
 	return append(b, `}}}`...)
 }
+
+// writeErrorFor answers e as writeError does, in XML when the request
+// asked for XML (Accept: application/xml, as the SDKs send for service
+// properties and table ACLs), as Azure answers such a request: an
+// <Error> document with its Code and Message.
+func writeErrorFor(w http.ResponseWriter, r *http.Request, e *apiError, now time.Time) {
+	if a := reqHeader(r, "Accept"); !strings.Contains(a, "application/xml") || strings.Contains(a, "json") {
+		writeError(w, e, now)
+		return
+	}
+	h := w.Header()
+	h["Content-Type"] = []string{"application/xml"}
+	if e.code != "" {
+		h["X-Ms-Error-Code"] = []string{e.code}
+	}
+	w.WriteHeader(e.status)
+	msg := e.msg + "\nRequestId:" + requestID(now) + "\nTime:" + now.UTC().Format("2006-01-02T15:04:05.0000000Z")
+	w.Write([]byte(`<?xml version="1.0" encoding="utf-8"?><Error><Code>` + xmlText.Replace(e.code) +
+		`</Code><Message>` + xmlText.Replace(msg) + `</Message></Error>`))
+}
+
+// xmlText escapes text for an XML element (its line breaks kept, as
+// Azure writes its messages' RequestId and Time lines).
+var xmlText = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
 
 // writeError answers e, with the x-ms-error-code header Azure sends.
 func writeError(w http.ResponseWriter, e *apiError, now time.Time) {

@@ -28,7 +28,9 @@ func (s *Server) gate(ctx context.Context, part string, req model.Request, exten
 		fp = "" // spans partitions
 	}
 	f := s.faults.Load().Decide(fp, req.Op != model.OpRead && req.Op != model.OpQuery)
-	if f.Delay > 0 {
+	if f.Delay > 0 && s.clock != nil {
+		s.waitOnClock(ctx, s.now().Add(f.Delay))
+	} else if f.Delay > 0 {
 		t := time.NewTimer(f.Delay)
 		select {
 		case <-t.C:

@@ -74,8 +74,10 @@ func (p *InProcess) Close(ctx context.Context) error { return p.front.Close(ctx)
 // modelled service time, an injected latency): the in-process front then
 // serves it on a goroutine of its own, so its client can leave at its
 // deadline while the service holds the answer.
+// On a virtual clock a request never detaches: it waits on the clock, on
+// its client's goroutine.
 func (s *Server) mayWait() bool {
-	return s.model.Waits() || s.faults.Load().Delays()
+	return s.clock == nil && (s.model.Waits() || s.faults.Load().Delays())
 }
 
 // clientGone is the channel closed when the in-process client of a

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"strings"
 
 	"github.com/valyala/fasthttp"
@@ -16,10 +17,11 @@ import (
 // Instance is a Server listening on a TCP address. Its methods are safe
 // for concurrent use; Close once.
 type Instance struct {
-	*Server
-	ln   net.Listener
-	srv  *fasthttp.Server
-	done chan error
+	*Server // the first account's
+	servers []*Server
+	ln      net.Listener
+	srv     *fasthttp.Server
+	done    chan error
 }
 
 // ErrNotLoopback refuses to listen beyond this machine unless allowed.
@@ -37,16 +39,24 @@ func Start(addr string, cfg Config) (*Instance, error) {
 	if ip := net.ParseIP(host); !cfg.AllowRemote && host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		return nil, fmt.Errorf("%w: %q (use 127.0.0.1)", ErrNotLoopback, addr)
 	}
-	s, err := New(cfg)
+	servers, err := newServers(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return serveOn(addr, s)
+	in, err := serveOn(addr, servers...)
+	if err != nil {
+		for _, s := range servers {
+			s.Close()
+		}
+	}
+	return in, err
 }
 
-// serveOn listens on addr and serves s in a goroutine, over TLS when its
-// Config had TLS.
-func serveOn(addr string, s *Server) (*Instance, error) {
+// serveOn listens on addr and serves the services in a goroutine (one
+// account's, or each of several by the account a request names), over TLS
+// when the first one's Config had TLS.
+func serveOn(addr string, servers ...*Server) (*Instance, error) {
+	s := servers[0]
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
@@ -54,10 +64,17 @@ func serveOn(addr string, s *Server) (*Instance, error) {
 	if s.tls != nil {
 		ln = tls.NewListener(ln, s.tls)
 	}
-	in := &Instance{Server: s, ln: ln, done: make(chan error, 1), srv: httpfront.NewServer(s)}
+	var h http.Handler = s
+	if len(servers) > 1 {
+		h = newAccountMux(servers)
+	}
+	in := &Instance{Server: s, servers: servers, ln: ln, done: make(chan error, 1), srv: httpfront.NewServer(h, s.idle)}
 	go func() { in.done <- in.srv.Serve(ln) }()
 	return in, nil
 }
+
+// Servers are the services the instance serves: one per account.
+func (i *Instance) Servers() []*Server { return i.servers }
 
 // Addr is the address the service listens on.
 func (i *Instance) Addr() string { return i.ln.Addr().String() }
@@ -83,6 +100,21 @@ func (i *Instance) PrintableConnectionString() string {
 	return strings.Replace(i.ConnectionString(), encodeKey(i.key), "<the account key>", 1)
 }
 
+// PrintableConnectionStrings are PrintableConnectionString for each
+// account the instance serves, in the order of Config.Accounts.
+func (i *Instance) PrintableConnectionStrings() []string {
+	var out []string
+	for _, s := range i.servers {
+		url := s.scheme + "://" + i.Addr() + "/" + s.account
+		key := encodeKey(s.key)
+		if s.account != DevAccount || key != DevKey {
+			key = "<the account key>"
+		}
+		out = append(out, "DefaultEndpointsProtocol="+s.scheme+";AccountName="+s.account+";AccountKey="+key+";TableEndpoint="+url+";")
+	}
+	return out
+}
+
 // Close stops the service, waiting for in-flight requests until ctx ends.
 func (i *Instance) Close(ctx context.Context) error {
 	err := i.srv.ShutdownWithContext(ctx)
@@ -92,6 +124,11 @@ func (i *Instance) Close(ctx context.Context) error {
 	i.ln.Close()
 	if serr := <-i.done; serr != nil && err == nil {
 		err = serr
+	}
+	for _, s := range i.servers {
+		if cerr := s.Close(); cerr != nil && err == nil {
+			err = cerr
+		}
 	}
 	return err
 }

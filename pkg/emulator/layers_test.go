@@ -29,6 +29,7 @@ var layers = map[string]struct{ imports, tests []string }{
 	"pkg/outcome":               {},
 	"pkg/textfit":               {},
 	"pkg/percent":               {},
+	"pkg/clock":                 {},
 	"pkg/emulator/internal/edm": {},
 	// httpfront serves its in-process front's odd requests over
 	// in-memory connections.
@@ -36,14 +37,17 @@ var layers = map[string]struct{ imports, tests []string }{
 	"pkg/emulator/internal/filter":    {imports: []string{"internal/keyorder", "pkg/emulator/internal/edm"}},
 	"pkg/emulator/internal/store": {imports: []string{"internal/jsontext", "internal/keyorder", "pkg/emulator/internal/edm",
 		"pkg/emulator/internal/filter"}},
+	// journal writes the store down: it knows the store, nothing above.
+	"pkg/emulator/internal/journal": {imports: []string{"pkg/emulator/internal/store"}},
 	// The model reads Azure's figures and writes them in its usage text.
 	"pkg/emulator/model":  {imports: []string{"pkg/azure", "pkg/percent", "pkg/textfit"}},
 	"pkg/emulator/faults": {imports: []string{"pkg/percent", "pkg/outcome"}, tests: []string{"pkg/emulator/model"}},
 	// entra knows bearer tokens and the authority's documents, nothing of
 	// the service; its tests sign tokens with a local authority over TLS.
 	"pkg/emulator/entra": {tests: []string{"internal/devcert", "pkg/tokenauthority"}},
-	"pkg/emulator": {imports: []string{"internal/jsontext", "internal/keyorder", "pkg/azure", "pkg/outcome", "pkg/emulator/internal/edm",
-		"pkg/emulator/internal/httpfront", "pkg/emulator/internal/filter", "pkg/emulator/internal/store",
+	// The service waits on a virtual clock when it is given one.
+	"pkg/emulator": {imports: []string{"pkg/clock", "internal/jsontext", "internal/keyorder", "pkg/azure", "pkg/outcome", "pkg/emulator/internal/edm",
+		"pkg/emulator/internal/httpfront", "pkg/emulator/internal/filter", "pkg/emulator/internal/store", "pkg/emulator/internal/journal",
 		"pkg/emulator/model", "pkg/emulator/faults", "pkg/emulator/entra"},
 		tests: []string{"internal/devcert", "internal/testenv", "pkg/table", "pkg/tokenauthority"}},
 }
@@ -89,7 +93,7 @@ func goList(t *testing.T, patterns ...string) []listed {
 // package has a package comment, which says what it owns and what it
 // must not import.
 func TestImportsRunOneWay(t *testing.T) {
-	pkgs := goList(t, module+"pkg/emulator/...", module+"internal/jsontext", module+"internal/keyorder", module+"pkg/azure", module+"pkg/outcome", module+"pkg/percent", module+"pkg/textfit")
+	pkgs := goList(t, module+"pkg/emulator/...", module+"internal/jsontext", module+"internal/keyorder", module+"pkg/azure", module+"pkg/outcome", module+"pkg/percent", module+"pkg/textfit", module+"pkg/clock")
 	seen := map[string]bool{}
 	for _, p := range pkgs {
 		name := strings.TrimPrefix(p.ImportPath, module)

@@ -21,6 +21,9 @@ import (
 // injection drops is a Transport outcome), and the error's message when
 // it is not OK. It is safe for concurrent use.
 func (s *Server) Load(ctx context.Context, table string, entities [][]byte) (outcome.Outcome, string) {
+	if s.clock != nil {
+		ctx = context.WithValue(ctx, onCallerKey{}, true)
+	}
 	now := s.now()
 	ops := make([]batchOp, len(entities))
 	size := 0

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/journal"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 )
 
@@ -53,27 +54,47 @@ func (s *Server) grow(t *store.Table, pk string, delta int) *apiError {
 	return &apiError{d.Status, d.Code, d.Message}
 }
 
-// apply performs one change under the table's write lock.
+// apply performs one change under the table's write lock, and waits until
+// the journal (if any) holds it.
 func (s *Server) apply(t *store.Table, o op, discard bool) (*store.Entity, *apiError) {
 	t.Lock()
-	defer t.Unlock()
+	e, c, aerr := s.applyLocked(t, o, discard)
+	t.Unlock()
+	if err := c.Wait(); err != nil {
+		return nil, notDurable(err)
+	}
+	return e, aerr
+}
+
+// applyLocked is apply under the lock: it returns the journal's commit of
+// the change, nil when there is no journal or no change.
+func (s *Server) applyLocked(t *store.Table, o op, discard bool) (*store.Entity, *journal.Commit, *apiError) {
 	var old *store.Entity
 	if needsCurrent(t, o) {
 		old = t.Get(o.pk, o.rk)
 	}
 	e, err := s.check(t.Names(), old, o)
 	if err != nil || discard {
-		return e, err
+		return e, nil, err
 	}
 	if err := s.grow(t, o.pk, e.Bytes()-old.Bytes()); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if o.kind == opDelete {
 		t.Remove(o.pk, o.rk)
 	} else {
 		t.Put(e)
 	}
-	return e, nil
+	if s.journal == nil {
+		return e, nil, nil
+	}
+	en := s.journal.Begin(t)
+	if o.kind == opDelete {
+		en.Remove(o.pk, o.rk)
+	} else {
+		en.Put(e)
+	}
+	return e, en.Commit(), nil
 }
 
 // check validates o against the current entity (nil when missing) and

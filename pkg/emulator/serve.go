@@ -68,12 +68,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.now()
-	rest, ok := strings.CutPrefix(path, s.prefix)
-	secondary := ok && strings.HasPrefix(rest, secondarySuffix)
-	if secondary {
-		rest = rest[len(secondarySuffix):]
-	}
-	if !ok || rest != "" && rest[0] != '/' {
+	rest, secondary, ok := s.resource(r, path)
+	if !ok {
 		writeError(w, invalidInput("The account in the URI is not %s.", s.account), now)
 		return
 	}
@@ -86,7 +82,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	tableName := rt.table
 	var rep reply
 	var g *grant
-	aerr := checkVersion(r) // before authentication, which the version governs
+	var aerr *apiError
+	if !s.skipVer {
+		aerr = checkVersion(r) // before authentication, which the version governs
+	}
 	if aerr == nil {
 		g, aerr = s.authenticate(r, rt.entityTable())
 	}
@@ -111,6 +110,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.settle(r.Context(), &rep, now)
 	s.send(w, r, tableName, rep, now)
+	if s.log != nil {
+		s.log.write(r, rep.status, now, s.now())
+	}
 }
 
 // settle holds a timed reply, unless dropped, until its modelled answer
@@ -130,7 +132,13 @@ func (s *Server) settle(ctx context.Context, rep *reply, now time.Time) {
 // on its own goroutine gives up (clientGone). The time the service spent computing
 // counts toward it: the answer leaves at arrival + injected latency +
 // service time, or as soon as it is ready when computing took longer.
+//
+// On a virtual clock the wait is the clock's (waitOnClock).
 func (s *Server) hold(ctx context.Context, until time.Time) {
+	if s.clock != nil {
+		s.waitOnClock(ctx, until)
+		return
+	}
 	d := until.Sub(s.now())
 	if d <= 0 {
 		return
@@ -238,7 +246,7 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request, table string, rep 
 	if rep.err != nil {
 		putBuf(rep.pooled)
 		s.setCorsHeaders(h, r, "Content-Type", "x-ms-error-code")
-		writeError(w, rep.err, now)
+		writeErrorFor(w, r, rep.err, now)
 		return
 	}
 	if rep.body != nil {

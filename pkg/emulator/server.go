@@ -50,14 +50,17 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/emulator/entra"
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/httpfront"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/journal"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
@@ -77,6 +80,29 @@ type Config struct {
 	// Key is the base64 account key requests are signed with (default
 	// DevKey).
 	Key string
+	// Key2, when set, is the account's secondary key (base64): requests
+	// signed with either key are served.
+	Key2 string
+	// Accounts, when set, are the accounts Start serves on one address
+	// instead of Account, each a service of its own with its own tables
+	// (AZURITE_ACCOUNTS: see ParseAccounts); a request goes to the account
+	// its path names.
+	Accounts []Account
+	// Log, when set, gets a line per request: the time it came, its method
+	// and path (never its query, which may hold a signature), the status
+	// answered and how long it took (Azurite's --debug).
+	Log io.Writer
+	// PathStyleOnly takes the account from the path's first segment
+	// alone (Azurite's --disableProductStyleUrl); by default a request
+	// whose host's first label names the account
+	// (ACCOUNT.table.localhost) is served product-style (productstyle.go).
+	PathStyleOnly bool
+	// IdleTimeout closes a kept-alive connection idle this long (Azurite's
+	// --tableKeepAliveTimeout); 0 is two minutes.
+	IdleTimeout time.Duration
+	// SkipVersionCheck serves a request whatever version its x-ms-version
+	// names (Azurite's --skipApiVersionCheck).
+	SkipVersionCheck bool
 	// Model is the partition scalability and service-time model (the zero
 	// Config admits everything at once; model.Default() is Azure's targets
 	// and latency, model.CosmosDefault() the Cosmos DB Table API's).
@@ -84,14 +110,25 @@ type Config struct {
 	// Faults is the fault injection (the zero Config injects nothing).
 	Faults faults.Config
 	// Now is the clock of timestamps, ETags and the model (default
-	// time.Now).
+	// time.Now, or Clock's).
 	Now func() time.Time
+	// Clock, when it is a virtual clock (package clock), is the one the
+	// service's waits advance (modelled service times, injected
+	// latencies): a request served in process waits on it, on its
+	// client's goroutine, and Now defaults to its time. Nil or the wall
+	// clock: the service waits on timers.
+	Clock clock.Clock
 	// AllowRemote lets Start listen on a non-loopback address.
 	AllowRemote bool
 	// TLS, when set, makes Start serve HTTPS with its certificate.
 	TLS *tls.Config
 	// Entra, when set, accepts Microsoft Entra ID bearer tokens over HTTPS.
 	Entra *entra.Validator
+	// Location, when set, is the directory the service keeps its tables,
+	// entities, stored access policies and service properties in
+	// (persist.go): New loads what it holds, and every write is on the
+	// disk before it is answered. "" keeps everything in memory.
+	Location string
 }
 
 // Server is the Table service as an http.Handler. All its methods are safe
@@ -99,15 +136,19 @@ type Config struct {
 // its own RWMutex (reads share it, a write or a whole transaction holds it
 // alone), and the counters are locked per table.
 type Server struct {
-	account  string
-	key      []byte
-	now      func() time.Time
-	store    *store.Store
-	model    *model.Model
-	faults   atomic.Pointer[faults.Injector]
-	counters *counters
-	measure  measuring
-	prefix   string // "/" + account: the path of the service
+	account       string
+	key           []byte
+	key2          []byte        // Config.Key2, nil for none
+	skipVer       bool          // Config.SkipVersionCheck
+	pathStyleOnly bool          // Config.PathStyleOnly
+	idle          time.Duration // Config.IdleTimeout
+	now           func() time.Time
+	store         *store.Store
+	model         *model.Model
+	faults        atomic.Pointer[faults.Injector]
+	counters      *counters
+	measure       measuring
+	prefix        string // "/" + account: the path of the service
 	// dates formats the Date header from now when the service has a clock
 	// of its own (Config.Now); on time.Now, the HTTP layer writes it.
 	dates   *httpfront.DateCache
@@ -116,6 +157,14 @@ type Server struct {
 	tls     *tls.Config                       // Config.TLS
 	scheme  string                            // "https" when the service is served over TLS, else "http"
 	entra   *entra.Validator
+	// journal records every change when the service keeps its data in a
+	// directory (Config.Location), nil otherwise; recovered is what New
+	// loaded from it, and svcMu orders the service properties' changes.
+	journal   *journal.Journal
+	recovered Recovered
+	svcMu     sync.Mutex
+	log       *accessLog  // Config.Log, nil for none
+	clock     clock.Clock // a virtual clock the service waits on, or nil
 }
 
 // ErrConfig is returned for an unusable configuration.
@@ -132,9 +181,21 @@ func New(cfg Config) (*Server, error) {
 	}
 	key, err := base64.StdEncoding.DecodeString(cfg.Key)
 	if err != nil {
-		return nil, fmt.Errorf("%w: the account key is not base64", ErrConfig)
+		return nil, fmt.Errorf("%w: the account key of %s is not base64", ErrConfig, cfg.Account)
+	}
+	var key2 []byte
+	if cfg.Key2 != "" {
+		if key2, err = base64.StdEncoding.DecodeString(cfg.Key2); err != nil {
+			return nil, fmt.Errorf("%w: the secondary key of %s is not base64", ErrConfig, cfg.Account)
+		}
 	}
 	var dates *httpfront.DateCache
+	if cfg.Clock != nil && !clock.IsVirtual(cfg.Clock) {
+		cfg.Clock = nil
+	}
+	if cfg.Now == nil && cfg.Clock != nil {
+		cfg.Now = cfg.Clock.Now
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	} else {
@@ -143,15 +204,24 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{account: cfg.Account, key: key, prefix: "/" + cfg.Account, dates: dates, now: cfg.Now, store: store.New(cfg.Now, cfg.Model.Enabled && cfg.Model.Kind == model.Cosmos),
 		model: model.New(cfg.Model, cfg.Now), counters: newCounters()}
 	s.measure.on = true
-	s.entra = cfg.Entra
+	s.key2, s.skipVer, s.pathStyleOnly, s.idle = key2, cfg.SkipVersionCheck, cfg.PathStyleOnly, cfg.IdleTimeout
+	if cfg.Log != nil {
+		s.log = &accessLog{w: cfg.Log}
+	}
+	s.entra, s.clock = cfg.Entra, cfg.Clock
 	if s.scheme, s.tls = "http", cfg.TLS; cfg.TLS != nil {
 		s.scheme = "https"
 	}
 	s.SetFaults(cfg.Faults)
+	if cfg.Location != "" {
+		if err := s.openJournal(cfg.Location); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
 // baseURL is the service URL as the client addressed it.
 func (s *Server) baseURL(r *http.Request) string {
-	return s.scheme + "://" + r.Host + "/" + s.account
+	return s.scheme + "://" + r.Host + s.root(r)
 }

@@ -77,6 +77,9 @@ func (s *Server) setServiceProperties(r *http.Request) reply {
 	if aerr := set.check(); aerr != nil {
 		return errReply(aerr, "")
 	}
+	if s.journal != nil {
+		return s.setServicePropertiesDurably(&set)
+	}
 	for {
 		old := s.service.Load()
 		base := old

@@ -65,7 +65,7 @@ func TestServiceProperties(t *testing.T) {
 		{"three prefixes", `<StorageServiceProperties><Cors>` + rule("*", "GET", "a*,b*,c*", "", "1") + `</Cors></StorageServiceProperties>`, "InvalidXmlNodeValue"},
 		{"an origin of 257", `<StorageServiceProperties><Cors>` + rule(strings.Repeat("o", 257), "GET", "", "", "1") + `</Cors></StorageServiceProperties>`, "InvalidXmlNodeValue"},
 		{"a negative age", `<StorageServiceProperties><Cors>` + rule("*", "GET", "", "", "-1") + `</Cors></StorageServiceProperties>`, "InvalidXmlNodeValue"},
-		{"366 days", `<StorageServiceProperties><HourMetrics><Version>1.0</Version><Enabled>true</Enabled><RetentionPolicy><Enabled>true</Enabled><Days>366</Days></RetentionPolicy></HourMetrics></StorageServiceProperties>`, "InvalidXmlNodeValue"},
+		{"366 days", `<StorageServiceProperties><HourMetrics><Version>1.0</Version><Enabled>true</Enabled><RetentionPolicy><Enabled>true</Enabled><Days>366</Days></RetentionPolicy></HourMetrics></StorageServiceProperties>`, "InvalidXmlDocument"},
 		{"a Boolean", `<StorageServiceProperties><HourMetrics><Version>1.0</Version><Enabled>yes</Enabled><RetentionPolicy><Enabled>false</Enabled></RetentionPolicy></HourMetrics></StorageServiceProperties>`, "InvalidXmlNodeValue"},
 		{"not the document", `<SignedIdentifiers/>`, "InvalidXmlDocument"},
 	} {

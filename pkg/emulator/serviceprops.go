@@ -97,8 +97,12 @@ func (p serviceProperties) merged(set *serviceProperties) *serviceProperties {
 
 // Refusals of a Set Table Service Properties body (REST "Common REST API
 // error codes"): more than five CORS rules is InvalidXmlDocument (Azure's
-// answer as azure-storage-net's tests record it, Azurite issue #345); a
-// value out of its range InvalidXmlNodeValue.
+// answer as azure-storage-net's tests record it, Azurite issue #345), and
+// so is a retention of more than 365 days (Azure's answer to aztables'
+// TestRetentionTooLong, recorded in azure-sdk-assets'
+// go/data/aztables recordings: 400 InvalidXmlDocument, "XML specified is
+// not syntactically valid."); another value out of its range
+// InvalidXmlNodeValue.
 var (
 	errTooManyCorsRules = &apiError{400, "InvalidXmlDocument", "XML specified is not syntactically valid: at most five CORS rules are allowed."}
 	errXMLNodeValue     = &apiError{400, "InvalidXmlNodeValue", "The value for one of the XML nodes is not in the correct format."}
@@ -128,8 +132,10 @@ func (p *serviceProperties) check() *apiError {
 			return errXMLNodeValue // RetentionPolicy is required
 		}
 		bools = append(bools, r.Enabled)
-		if on, _ := xmlBool(r.Enabled); on && !daysInRange(r.Days) {
-			return errXMLNodeValue
+		if on, _ := xmlBool(r.Enabled); on {
+			if aerr := checkDays(r.Days); aerr != nil {
+				return aerr
+			}
 		}
 	}
 	for _, b := range bools {
@@ -158,14 +164,22 @@ func xmlBool(s string) (value, ok bool) {
 	return false, false
 }
 
-// daysInRange reports whether a retention policy's Days is 1 to 365
-// ("Days: the minimum value is 1 day and the maximum value is 365").
-func daysInRange(days *string) bool {
+// checkDays checks an enabled retention policy's Days: a number of 1 to
+// 365 ("Days: the minimum value is 1 day and the maximum value is 365");
+// a number outside is InvalidXmlDocument (as Azure answers 366), no
+// number InvalidXmlNodeValue.
+func checkDays(days *string) *apiError {
 	if days == nil {
-		return false
+		return errXMLNodeValue
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(*days))
-	return err == nil && n >= 1 && n <= 365
+	switch {
+	case err != nil:
+		return errXMLNodeValue
+	case n < 1 || n > 365:
+		return errInvalidXML
+	}
+	return nil
 }
 
 // document is the Get Table Service Properties answer.

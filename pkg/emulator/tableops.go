@@ -8,6 +8,8 @@ import (
 
 	"github.com/tablestress/tablestress/internal/jsontext"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/journal"
+	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 )
 
 func (s *Server) createTable(r *http.Request) reply {
@@ -21,8 +23,16 @@ func (s *Server) createTable(r *http.Request) reply {
 	if e := checkTableName(req.TableName); e != nil {
 		return reply{status: e.status, err: e, table: req.TableName}
 	}
-	if !s.store.Create(req.TableName) {
+	var c *journal.Commit
+	var then func(*store.Table)
+	if s.journal != nil {
+		then = func(t *store.Table) { c = s.journal.Created(t) }
+	}
+	if !s.store.CreateThen(req.TableName, then) {
 		return reply{status: errTableExists.status, err: errTableExists, table: req.TableName}
+	}
+	if err := c.Wait(); err != nil {
+		return reply{status: 500, err: notDurable(err), table: req.TableName}
 	}
 	rep := reply{status: http.StatusCreated, table: req.TableName, prefer: returnContent}
 	if preference(r) == returnNoContent {
@@ -71,10 +81,36 @@ func (s *Server) getTable(r *http.Request, name string) reply {
 }
 
 func (s *Server) deleteTable(name string) reply {
-	if !s.store.Drop(name) {
+	var c *journal.Commit
+	var then func(*store.Table)
+	if s.journal != nil {
+		then = func(t *store.Table) { c = s.journal.Dropped(t) }
+	}
+	if !s.store.DropThen(name, then) {
 		return errReply(errNotFound, "") // Delete Table answers ResourceNotFound (entity operations say TableNotFound)
 	}
+	if err := c.Wait(); err != nil {
+		return errReply(notDurable(err), "")
+	}
 	return reply{status: http.StatusNoContent}
+}
+
+// appendTableElement appends a table of a Query Tables answer: its name,
+// and with full metadata its type, id and edit link (REST "Query Tables":
+// "odata.type":"myaccount.Tables", "odata.id":
+// "https://myaccount.table.core.windows.net/Tables('mytable')",
+// "odata.editLink":"Tables('mytable')").
+func (s *Server) appendTableElement(out []byte, meta int, base, name string) []byte {
+	out = append(out, '{')
+	if meta == fullMetadata {
+		link := "Tables('" + name + "')"
+		out = jsontext.AppendString(append(out, `"odata.type":`...), s.account+".Tables")
+		out = jsontext.AppendString(append(out, `,"odata.id":`...), base+"/"+link)
+		out = jsontext.AppendString(append(out, `,"odata.editLink":`...), link)
+		out = append(out, ',')
+	}
+	out = jsontext.AppendString(append(out, `"TableName":`...), name)
+	return append(out, '}')
 }
 
 // tableRow evaluates filters on table names.
@@ -98,9 +134,13 @@ func (s *Server) listTables(r *http.Request) reply {
 		return errReply(aerr, "")
 	}
 	after := q.Get("NextTableName")
-	out := []byte(`{"odata.metadata":`)
-	out = jsontext.AppendString(out, s.baseURL(r)+"/$metadata#Tables")
-	out = append(out, `,"value":[`...)
+	meta, base := metaLevel(r), s.baseURL(r)
+	out := []byte(`{`)
+	if meta != noMetadata {
+		out = jsontext.AppendString(append(out, `"odata.metadata":`...), base+"/$metadata#Tables")
+		out = append(out, ',')
+	}
+	out = append(out, `"value":[`...)
 	n, next := 0, ""
 	for _, name := range s.store.Names() {
 		if after != "" && name < after {
@@ -119,9 +159,7 @@ func (s *Server) listTables(r *http.Request) reply {
 		if n > 0 {
 			out = append(out, ',')
 		}
-		out = append(out, `{"TableName":`...)
-		out = jsontext.AppendString(out, name)
-		out = append(out, '}')
+		out = s.appendTableElement(out, meta, base, name)
 		n++
 	}
 	rep := reply{status: http.StatusOK, body: append(out, "]}"...), entities: n}

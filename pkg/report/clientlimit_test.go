@@ -42,6 +42,10 @@ func TestJudgeClient(t *testing.T) {
 	calm.Totals.Dropped = 100 // 0.03%
 	closed := limited(0.97, 0.99, 1000)
 	closed.Run.Mode = "closed"
+	// On a virtual clock the process's and the machine's CPU say nothing:
+	// what dropped work found every worker busy.
+	virtual := limited(0.97, 0.99, 40)
+	virtual.Run.Clock = "virtual"
 	for _, tt := range []struct {
 		name  string
 		r     *Report
@@ -53,6 +57,7 @@ func TestJudgeClient(t *testing.T) {
 		{"out of workers", limited(0.4, 0.5, 1000), "workers", "all 1,000 workers were busy"},
 		{"out of workers on a busy machine, the process nearly idle", limited(0.01, 0.99, 1000), "workers", "all 1,000 workers were busy"},
 		{"workers and CPU spare", limited(0.4, 0.5, 40), "", ""},
+		{"a virtual clock, the machine taken", virtual, "workers", "all 1,000 workers were busy"},
 		{"the target throttled", throttled, "", ""},
 		{"under 1% dropped", calm, "", ""},
 		{"closed loop", closed, "", ""},

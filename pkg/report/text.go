@@ -131,7 +131,7 @@ func partitionsTable(r *Report, rows []Partition) *textfit.Table {
 func writeHeader(p *textfit.Printer, r *Report) {
 	p.Line("tablestress: %s, scheme %s, on %s (%s)", r.Scenario, r.Scheme, r.Target.Kind, r.Target.Endpoint)
 	if r.Model != "" {
-		p.Line("model: %s", r.Model)
+		p.Line("model: %s%s", r.Model, clockNote(r.Run))
 	}
 	if r.Seed.Reused {
 		p.Line("table %s: seeded before, %s rows counted, the scenario's entities found (seed phase skipped)", r.Table, num(r.Seed.Rows))

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/tablestress/tablestress/pkg/clock"
 )
 
 // deadlines bounds each request of a Service by the request timeout
@@ -16,8 +18,12 @@ import (
 // same context, and a timer of its own, reset per request, that cancels
 // the slot's context (cause context.DeadlineExceeded) if the request is
 // still in flight at its deadline. A slot serves one request at a time.
+//
+// On a virtual clock, a request's context is the clock's WithDeadline,
+// built per request: the clock's timers are events of its own.
 type deadlines struct {
 	timeout time.Duration
+	clock   clock.Clock // nil or the wall clock: slots
 	mu      sync.Mutex
 	free    []*slot
 	all     []*slot
@@ -38,6 +44,10 @@ type slot struct {
 // timeout, and the function that ends the request; end must be called
 // once, after the answer was read.
 func (d *deadlines) begin(ctx context.Context) (context.Context, func()) {
+	if d.clock != nil && clock.IsVirtual(d.clock) {
+		c, cancel := d.clock.WithDeadline(ctx, d.clock.Now().Add(d.timeout))
+		return c, cancel
+	}
 	if d.timeout <= 0 || !reflect.TypeOf(ctx).Comparable() {
 		return context.WithTimeout(ctx, d.timeout)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
+	"github.com/tablestress/tablestress/pkg/clock"
 )
 
 // DefaultTimeout bounds a request when Options.Timeout is zero.
@@ -45,6 +46,10 @@ type Options struct {
 	// loopback service's own, for the embedded service over TLS and its
 	// token authority (see --ca-file).
 	RootCAs *x509.CertPool
+	// Clock times out the requests (nil: the wall clock). A virtual clock
+	// needs a RoundTripper that answers on it (the embedded service in
+	// this process, on the same clock).
+	Clock clock.Clock
 }
 
 // Service is a Table service endpoint: table management and a Table per
@@ -113,7 +118,7 @@ func Open(t Target, o Options) (*Service, error) {
 		// scrub them all the same and keep one line.
 		return nil, fmt.Errorf("%w: %s with %s: %s", ErrOpen, t, t.auth(), oneLine(scrub(err.Error(), t.Secrets()), "unknown error"))
 	}
-	return &Service{target: t, svc: svc, transport: tr, cred: cred, timeout: o.Timeout, deadlines: &deadlines{timeout: o.Timeout}}, nil
+	return &Service{target: t, svc: svc, transport: tr, cred: cred, timeout: o.Timeout, deadlines: &deadlines{timeout: o.Timeout, clock: o.Clock}}, nil
 }
 
 // Target returns the target the service was opened for.

@@ -2,8 +2,8 @@ package workload
 
 import (
 	"context"
-	"sync"
 
+	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/question"
 )
@@ -33,7 +33,8 @@ func (a *askSource) GetAll(ctx context.Context, keys []question.Key) ([]question
 }
 
 // atOnce runs send(i) for i in [0, n) in goroutines of their own and
-// returns the first error by i once all have ended. Each gets a copy of
+// returns the first error by i once all have ended (goroutines of the
+// run's clock). Each gets a copy of
 // the worker's attempts: the same recorder and health (both safe for
 // concurrent use), and a random stream of its own for retry jitter, drawn
 // from the worker's in order so a run stays repeatable.
@@ -48,15 +49,11 @@ func (a *askSource) atOnce(n int, send func(i int, at *attempts) error) error {
 		}
 	}
 	errs := make([]error, n)
-	var wg sync.WaitGroup
+	g := clock.NewGroup(a.at.clock)
 	for i := range copies {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = send(i, &copies[i])
-		}()
+		g.Go(func() { errs[i] = send(i, &copies[i]) })
 	}
-	wg.Wait()
+	g.Wait()
 	for _, err := range errs {
 		if err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/table"
@@ -63,7 +64,7 @@ workload:
 		}
 		start := time.Now()
 		reg := metrics.NewRegistry(metrics.Options{Start: start, End: start.Add(time.Hour), Questions: []string{"newest"}})
-		p := &pool{plan: plan, reg: reg, main: &slowStore{latency: 10 * time.Millisecond}, retry: sp.Retry, clock: RealClock{}, workers: 1,
+		p := &pool{plan: plan, reg: reg, main: &slowStore{latency: 10 * time.Millisecond}, retry: sp.Retry, clock: clock.Wall{}, workers: 1,
 			measureFrom: start, health: newHealth(start), stop: context.Background(), deadline: start.Add(time.Hour)}
 		pl := plan.NewPlanner(0)
 		x := p.executor(0, reg.NewRecorder(), pl.Stream())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/outcome"
@@ -107,35 +108,6 @@ func opKind(op metrics.Op) string {
 // stopped reports whether the run has ended (no further page may start).
 func (a *attempts) stopped() bool { return a.more != nil && a.more.Err() != nil }
 
-// Clock is the time source of a run, injectable for tests.
-type Clock interface {
-	Now() time.Time
-	// Sleep waits d or until ctx is done; it reports whether d elapsed.
-	Sleep(ctx context.Context, d time.Duration) bool
-	// After returns a channel that receives after d.
-	After(d time.Duration) <-chan time.Time
-}
-
-// RealClock is the wall clock.
-type RealClock struct{}
-
-// Now implements Clock.
-func (RealClock) Now() time.Time { return time.Now() }
-
-// After implements Clock.
-func (RealClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
-
-// Sleep implements Clock.
-func (RealClock) Sleep(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
+// Clock is the time source of a run and the way its goroutines wait (the
+// wall clock, or a virtual one): see package clock.
+type Clock = clock.Clock

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/outcome"
 	"github.com/tablestress/tablestress/pkg/plan"
@@ -93,7 +94,7 @@ func hotPool(b *testing.B, mix string, workers int) *pool {
 	start := time.Now()
 	reg := metrics.NewRegistry(metrics.Options{Start: start, End: start.Add(time.Hour)})
 	st := &instantStore{rows: 20, pages: 2}
-	return &pool{plan: plan, reg: reg, main: st, retry: sp.Retry, clock: RealClock{}, workers: workers,
+	return &pool{plan: plan, reg: reg, main: st, retry: sp.Retry, clock: clock.Wall{}, workers: workers,
 		measureFrom: start, health: newHealth(start), stop: context.Background(), deadline: start.Add(time.Hour)}
 }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tablestress/tablestress/internal/testenv"
+	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/emulator"
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
@@ -240,7 +241,7 @@ func TestAccountingMatchesServer(t *testing.T) {
 // what successful inserts and batches wrote, minus what deletes removed.
 func checkContents(t *testing.T, svc *table.Service, res *Result) {
 	t.Helper()
-	n, err := CountRows(context.Background(), TableStore{svc.Table(res.Table)}, RealClock{})
+	n, err := CountRows(context.Background(), TableStore{svc.Table(res.Table)}, clock.Wall{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -376,7 +377,7 @@ func TestExistingTableRefusedUnlessReused(t *testing.T) {
 	if _, err := Run(context.Background(), c); !errors.Is(err, ErrTableExists) {
 		t.Fatalf("existing table: %v, want ErrTableExists", err)
 	}
-	n, _ := CountRows(context.Background(), TableStore{svc.Table("userdata")}, RealClock{})
+	n, _ := CountRows(context.Background(), TableStore{svc.Table("userdata")}, clock.Wall{})
 	if n != 0 {
 		t.Errorf("the refused run wrote %d rows", n)
 	}
@@ -559,7 +560,7 @@ func TestShardsCoverTheRunOnce(t *testing.T) {
 		}
 	}
 	server := in.Stats().Tables["sharded"].Partitions // before counting the rows: that is a table scan too
-	if n, _ := CountRows(context.Background(), TableStore{svc.Table("sharded")}, RealClock{}); n != 3000+wrote {
+	if n, _ := CountRows(context.Background(), TableStore{svc.Table("sharded")}, clock.Wall{}); n != 3000+wrote {
 		t.Errorf("the shared table holds %d rows; the shards seeded 3000 and wrote %d more", n, wrote)
 	}
 	for key, sp := range server {

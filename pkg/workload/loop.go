@@ -3,11 +3,10 @@ package workload
 import (
 	"context"
 	"math"
-	"runtime"
-	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/plan"
@@ -58,11 +57,9 @@ func (p *pool) claim(at time.Time) bool {
 // operation as soon as the previous one ends. In-flight operations use opCtx.
 func (p *pool) closed(opCtx context.Context) {
 	p.used = p.workers
-	var wg sync.WaitGroup
+	g := clock.NewGroup(p.clock)
 	for w := 0; w < p.workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
+		g.Go(func() {
 			pl := p.plan.NewPlanner(w)
 			x := p.executor(w, p.reg.NewRecorder(), pl.Stream())
 			for p.stop.Err() == nil {
@@ -71,10 +68,26 @@ func (p *pool) closed(opCtx context.Context) {
 					return
 				}
 				x.execute(opCtx, pl.Next(), now)
+				p.paceVirtual(now)
 			}
-		}(w)
+		})
 	}
-	wg.Wait()
+	g.Wait()
+}
+
+// virtualStep is the least virtual time a closed-loop operation takes: on
+// a virtual clock an operation that sent no request (a step with nothing
+// to act on) takes no time at all, and a worker doing nothing but those
+// would hold the clock at one instant for ever. A millisecond, a request's
+// order of magnitude, keeps such a worker's dropped operations countable.
+const virtualStep = time.Millisecond
+
+// paceVirtual makes an operation of the closed loop that started at start
+// take at least virtualStep, on a virtual clock.
+func (p *pool) paceVirtual(start time.Time) {
+	if clock.IsVirtual(p.clock) && !p.clock.Now().After(start) {
+		p.clock.Sleep(p.stop, virtualStep)
+	}
 }
 
 // job is a step handed to a worker of the open loop, with when it was due.
@@ -95,7 +108,8 @@ const openStartWorkers = 8
 // waiting in the queue and a late scheduler count (coordinated omission
 // corrected).
 func (p *pool) open(opCtx context.Context, pacer plan.Pacer, start time.Time) {
-	op := &openPool{p: p, ctx: opCtx, jobs: make(chan job, openQueueDepth(pacer, p.workers)), recs: p.openRecorders()}
+	op := &openPool{p: p, ctx: opCtx, jobs: clock.NewQueue[job](p.clock, openQueueDepth(pacer, p.workers)), recs: p.openRecorders(),
+		wg: clock.NewGroup(p.clock)}
 	for range min(p.workers, openStartWorkers) {
 		op.add()
 	}
@@ -103,7 +117,7 @@ func (p *pool) open(opCtx context.Context, pacer plan.Pacer, start time.Time) {
 	d := dropper{rec: p.reg.NewRecorder(), plan: p.plan}
 	n := p.schedule(pacer, start, sched, op, d)
 	p.dropUnstarted(pacer, start, sched, n, d)
-	close(op.jobs)
+	op.jobs.Close()
 	op.wg.Wait()
 	p.used = op.workers
 }
@@ -148,9 +162,9 @@ func openQueueDepth(pacer plan.Pacer, workers int) int {
 type openPool struct {
 	p       *pool
 	ctx     context.Context
-	jobs    chan job
+	jobs    clock.Queue[job]
 	recs    []*metrics.Recorder
-	wg      sync.WaitGroup
+	wg      clock.Group
 	workers int
 }
 
@@ -159,9 +173,11 @@ type openPool struct {
 // once, so a few per CPU keep their mutexes uncontended.
 const openRecordersPerCPU = 2
 
-// openRecorders returns the recorders the open loop's workers share.
+// openRecorders returns the recorders the open loop's workers share
+// (on a virtual clock, as many as on a machine of virtualCPUs: its
+// workers run one at a time, and the run must not depend on the machine).
 func (p *pool) openRecorders() []*metrics.Recorder {
-	n := min(p.workers, openRecordersPerCPU*runtime.GOMAXPROCS(0))
+	n := min(p.workers, openRecordersPerCPU*cpus(p.clock))
 	recs := make([]*metrics.Recorder, max(n, 1))
 	for i := range recs {
 		recs[i] = p.reg.NewRecorder()
@@ -180,14 +196,12 @@ func (o *openPool) add() {
 // hand queues j for a worker, adding one when none was idle to take it;
 // false when the queue is full (j must be dropped).
 func (o *openPool) hand(j job) bool {
-	select {
-	case o.jobs <- j:
-	default:
+	if !o.jobs.TrySend(j) {
 		return false
 	}
 	// A send to a worker waiting on the queue hands j over at once; what
 	// stays queued found every worker busy.
-	if len(o.jobs) > 0 && o.workers < o.p.workers {
+	if o.jobs.Len() > 0 && o.workers < o.p.workers {
 		o.add()
 	}
 	return true
@@ -197,11 +211,15 @@ func (o *openPool) hand(j job) bool {
 // into rec (which other workers share), until the queue is closed. A job
 // it takes once the run has stopped (its window ended, or Ctrl-C) could
 // not start in time: it is dropped, not run after the window it was due in.
-func (p *pool) openWorker(opCtx context.Context, w int, rec *metrics.Recorder, jobs <-chan job) {
+func (p *pool) openWorker(opCtx context.Context, w int, rec *metrics.Recorder, jobs clock.Queue[job]) {
 	st := keygen.NewStream(p.plan.Seed^0xb0ff, uint64(w))
 	x := p.executor(w, rec, &st)
 	d := dropper{rec: rec, plan: p.plan}
-	for j := range jobs {
+	for {
+		j, ok := jobs.Recv()
+		if !ok {
+			return
+		}
 		if p.stop != nil && p.stop.Err() != nil {
 			d.drop(j.step, j.scheduled)
 			continue

@@ -8,6 +8,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/emulator"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/metrics"
@@ -96,9 +97,9 @@ func TestOpenPoolGrowsToTheLoad(t *testing.T) {
 // partition each of a thousand workers touched.
 func TestOpenPoolSharesRecorders(t *testing.T) {
 	reg := metrics.NewRegistry(metrics.Options{})
-	p := &pool{plan: &plan.Plan{}, reg: reg, workers: 1000}
-	op := &openPool{p: p, ctx: context.Background(), jobs: make(chan job), recs: p.openRecorders()}
-	close(op.jobs) // each worker finds the queue closed and returns
+	p := &pool{plan: &plan.Plan{}, reg: reg, workers: 1000, clock: clock.Wall{}}
+	op := &openPool{p: p, ctx: context.Background(), jobs: clock.NewQueue[job](p.clock, 1), recs: p.openRecorders(), wg: clock.NewGroup(p.clock)}
+	op.jobs.Close() // each worker finds the queue closed and returns
 	for range p.workers {
 		op.add()
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/keygen"
@@ -160,7 +161,7 @@ func checkAnswers(t *testing.T, svc TableService, src string, n int64) {
 func askingExecutor(svc TableService, pl *plan.Plan, table string) *executor {
 	st := keygen.NewStream(1, 1)
 	reg := metrics.NewRegistry(metrics.Options{Start: time.Now()})
-	x := &executor{plan: pl, main: svc.Store(table), a: attempts{rec: reg.NewRecorder(), retry: plan.NewRetrier(scenario.Retry{Kind: "none"}), st: &st, clock: RealClock{}}}
+	x := &executor{plan: pl, main: svc.Store(table), a: attempts{rec: reg.NewRecorder(), retry: plan.NewRetrier(scenario.Retry{Kind: "none"}), st: &st, clock: clock.Wall{}}}
 	for _, ix := range pl.Scheme.Indexes {
 		x.indexes = append(x.indexes, svc.Store(table+ix.Name))
 	}

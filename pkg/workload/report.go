@@ -52,6 +52,8 @@ type Meta struct {
 	// InProcess is set when the target ran in this process (the embedded
 	// service reached in process): the process's CPU is the service's too.
 	InProcess bool
+	// Virtual is set when the run lived on a virtual clock.
+	Virtual bool
 }
 
 // clientReport is the report's account of the CPU the run used, nil when
@@ -81,6 +83,10 @@ func (c *Config) Report(res *Result, err error, m Meta) *report.Report {
 	}
 	info := c.RunInfo()
 	info.ID = m.RunID
+	info.Clock = "wall"
+	if m.Virtual {
+		info.Clock = "virtual"
+	}
 	rep := report.Build(report.Meta{
 		Scenario: c.Scenario.DisplayName(), Scheme: c.Schemes[c.Scheme].Name, Target: m.Target, Table: res.Table, Run: info,
 		Seed:        seedInfo(res),
@@ -88,6 +94,11 @@ func (c *Config) Report(res *Result, err error, m Meta) *report.Report {
 		Verify: verifyReport(res.Verify), Outages: outages(res.Outages), Questions: c.QuestionPlans(),
 	}, res.Summary)
 	rep.Model = m.Model
+	if m.Virtual && res.CPU.Wall > 0 {
+		// The measured window's virtual seconds per second of wall time
+		// (the seed phase, which the model does not time, left out).
+		rep.Run.VirtualPerWall = rep.DurationS / res.CPU.Wall.Seconds()
+	}
 	rep.Client = clientReport(res, rep, m.InProcess)
 	if rep.Client != nil {
 		rep.Client.Limit = report.JudgeClient(rep)

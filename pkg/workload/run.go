@@ -2,12 +2,15 @@ package workload
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"strings"
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/azure"
+	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/plan"
@@ -129,7 +132,7 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 // the grace the configuration leaves unset.
 func (c *Config) setDefaults() {
 	if c.Clock == nil {
-		c.Clock = RealClock{}
+		c.Clock = clock.Wall{}
 	}
 	if c.Hard == nil {
 		c.Hard = context.Background()
@@ -150,7 +153,7 @@ func (c *Config) run(ctx context.Context, res *Result) error {
 	}
 	scheme := c.Schemes[c.Scheme]
 	if res.Table == "" {
-		res.Table = FreshTableName(c.Scenario.DisplayName())
+		res.Table = c.freshTableName()
 	} else if !ValidTableName(res.Table) {
 		return fmt.Errorf("table name %q: Azure table names are 3-63 letters and digits starting with a letter", res.Table)
 	}
@@ -176,6 +179,23 @@ func (c *Config) run(ctx context.Context, res *Result) error {
 		return nil
 	}
 	return c.measure(ctx, res, plan, main, indexes)
+}
+
+// freshTableName is the name of a run's new table: FreshTableName, but on
+// a virtual clock (a fresh embedded service of this process, where nothing
+// else lives) a name the run's seed, scheme and start decide, so that the
+// service, which places partitions by table and key, sees the same run.
+func (c *Config) freshTableName() string {
+	hint := c.Scenario.DisplayName()
+	v, ok := c.Clock.(*clock.Virtual)
+	if !ok {
+		return FreshTableName(hint)
+	}
+	h := fnv.New32a()
+	fmt.Fprintf(h, "%d/%s/%d", c.Seed, c.Schemes[c.Scheme].Name, v.Since())
+	var b [4]byte
+	binary.BigEndian.PutUint32(b[:], h.Sum32())
+	return tableName(hint, b)
 }
 
 // checkShared checks the rules of a run on a table shared with others: a
@@ -221,7 +241,7 @@ func (c *Config) createTables(ctx context.Context, res *Result, tbl *tables, sch
 func (c *Config) cleanup(res *Result, tbl *tables) {
 	c.enter(PhaseDone)
 	if !c.Keep {
-		cctx, cancel := context.WithTimeout(c.Hard, 30*time.Second)
+		cctx, cancel := c.Clock.WithDeadline(c.Hard, c.Clock.Now().Add(30*time.Second))
 		res.Cleanup = tbl.cleanup(cctx)
 		cancel()
 	}

@@ -2,9 +2,9 @@ package workload
 
 import (
 	"context"
-	"sync"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/plan"
 )
@@ -48,7 +48,7 @@ func (c *Config) runPhase(ctx context.Context, plan *plan.Plan, main Store, inde
 	if c.OnRegistry != nil {
 		c.OnRegistry(reg)
 	}
-	stop, cancelStop := context.WithDeadline(ctx, deadline)
+	stop, cancelStop := c.Clock.WithDeadline(ctx, deadline)
 	defer cancelStop()
 	h := newHealth(start)
 	if !c.Reconnect {
@@ -57,25 +57,22 @@ func (c *Config) runPhase(ctx context.Context, plan *plan.Plan, main Store, inde
 	opCtx, cancelOps := context.WithCancel(c.Hard)
 	defer cancelOps()
 	sw := newStopWatcher(stop, opCtx, cancelOps, c.Clock, deadline, c.Grace, reg.SetEnd)
-	go sw.watch()
+	watcher := clock.NewGroup(c.Clock)
+	watcher.Go(sw.watch)
 
 	p := &pool{plan: plan, reg: reg, main: main, indexes: indexes, retry: c.Retry, clock: c.Clock, workers: c.Workers,
 		maxOps: c.MaxOps, measureFrom: measureFrom, ledger: led, health: h, stop: stop, deadline: deadline}
 	t := c.newPhaseTicker(reg, h, start, measureFrom, cancelStop)
-	var wg sync.WaitGroup
 	done := make(chan struct{})
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t.run(done)
-	}()
+	ticker := clock.NewGroup(c.Clock)
+	ticker.Go(func() { t.run(done) })
 	if pacer := c.Pacer(); pacer != nil {
 		p.open(opCtx, pacer, start)
 	} else {
 		p.closed(opCtx)
 	}
 	close(done)
-	wg.Wait()
+	ticker.Wait()
 	ph := t.result(c.Clock.Now())
 	ph.workers = p.used
 	// The window ends at the planned end (an open-loop schedule's last
@@ -87,5 +84,9 @@ func (c *Config) runPhase(ctx context.Context, plan *plan.Plan, main Store, inde
 	} else if now := c.Clock.Now(); p.spent.Load() && now.Before(deadline) {
 		end = now
 	}
-	return reg.Finish(end), start, ph
+	sum := reg.Finish(end)
+	cancelStop()
+	cancelOps() // the watcher returns at once: the phase is over
+	watcher.Wait()
+	return sum, start, ph
 }

@@ -10,12 +10,14 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/emulator"
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/report"
 	"github.com/tablestress/tablestress/pkg/scenario"
+	"github.com/tablestress/tablestress/pkg/table"
 )
 
 // scale is how far the ready-scenario tests scale rates and the model's
@@ -41,6 +43,9 @@ type scenarioRun struct {
 	model    string        // "": the scenario's embedded.model, or azure
 	scale    float64       // rates and targets multiplied by this
 	fake     bool          // inside a synctest bubble
+	// virtual runs the client and the service in process on the
+	// product's virtual clock (--clock virtual), as tablestress run does.
+	virtual bool
 }
 
 // runScenario runs every scheme of a ready scenario as r says and returns
@@ -70,10 +75,30 @@ func runScenario(t *testing.T, r scenarioRun) map[string]*report.Report {
 	fc, _ := faults.Parse(sc.Embedded.Faults)
 	cfg := emulator.Config{Model: mc, Faults: fc}
 	var svc TableService
-	if r.fake {
+	var v *clock.Virtual
+	switch {
+	case r.virtual:
+		v = clock.NewVirtual(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+		cfg.Clock = v
+		in, err := emulator.StartInProcess(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer in.Close(context.Background())
+		tg, err := table.ParseTarget(in.ConnectionString())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts, err := table.Open(tg, table.Options{Workers: sc.Workload.Workers, RoundTripper: in, Clock: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ts.Close()
+		svc = TableService{Service: ts, Measured: in, Local: in}
+	case r.fake:
 		srv := newServer(t, mc, fc)
 		svc = TableService{Service: bubbled(t, srv, sc.Workload.Workers), Measured: srv}
-	} else {
+	default:
 		in, err := emulator.Start("127.0.0.1:0", cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -97,7 +122,16 @@ func runScenario(t *testing.T, r scenarioRun) map[string]*report.Report {
 		if mc.Enabled && mc.Kind == model.Cosmos {
 			c.PartitionUnits = mc.Cosmos.PartitionShare()
 		}
-		res, err := Run(context.Background(), c)
+		var res *Result
+		var err error
+		if v != nil {
+			c.Clock = v
+			if cerr := v.Run(func() { res, err = Run(context.Background(), c) }); cerr != nil {
+				t.Fatal(cerr)
+			}
+		} else {
+			res, err = Run(context.Background(), c)
+		}
 		if err != nil {
 			t.Fatalf("%s: %v", sch.Name, err)
 		}
@@ -108,11 +142,11 @@ func runScenario(t *testing.T, r scenarioRun) map[string]*report.Report {
 	return out
 }
 
-// expectOutcome runs check on the reports of a ready scenario run in a synctest
-// bubble.
+// expectOutcome runs check on the reports of a ready scenario run on the
+// virtual clock, as tablestress compare runs it on the embedded service.
 func expectOutcome(t *testing.T, file string, duration time.Duration, check func(t *testing.T, rs map[string]*report.Report)) {
 	t.Helper()
-	synctest.Test(t, func(t *testing.T) { check(t, compareScenario(t, file, duration, true)) })
+	check(t, runScenario(t, scenarioRun{file: file, duration: duration, scale: scale, virtual: true}))
 }
 
 func hot(r *report.Report) bool         { return len(report.HotPartitions(r)) > 0 }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/outcome"
 	"github.com/tablestress/tablestress/pkg/plan"
@@ -104,24 +104,20 @@ func Seed(ctx context.Context, c SeedConfig) (SeedResult, error) {
 		c.Retry = DefaultSeedRetry
 	}
 	if c.Clock == nil {
-		c.Clock = RealClock{}
+		c.Clock = clock.Wall{}
 	}
 	start := c.Clock.Now()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	sd := newSeeder(c, cancel)
-	jobs := make(chan seedJob, 2*c.Workers)
-	var wg sync.WaitGroup
+	jobs := clock.NewQueue[seedJob](c.Clock, 2*c.Workers)
+	workers := clock.NewGroup(c.Clock)
 	for w := 0; w < max(c.Workers, 1); w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			sd.worker(ctx, w, jobs)
-		}(w)
+		workers.Go(func() { sd.worker(ctx, w, jobs) })
 	}
 	res := c.produceAll(ctx, jobs)
-	close(jobs)
-	wg.Wait()
+	jobs.Close()
+	workers.Wait()
 	res.Requests, res.Throttled, res.Written = sd.requests.Load(), sd.throttled.Load(), sd.done.Load()
 	res.Status = sd.status.counts()
 	res.Duration = c.Clock.Now().Sub(start)
@@ -142,13 +138,13 @@ func Seed(ctx context.Context, c SeedConfig) (SeedResult, error) {
 // transactions it makes are the same whichever goroutine makes them);
 // it returns what they produced, with the main table's partitions
 // counted.
-func (c *SeedConfig) produceAll(ctx context.Context, jobs chan<- seedJob) SeedResult {
+func (c *SeedConfig) produceAll(ctx context.Context, jobs clock.Queue[seedJob]) SeedResult {
 	chunks := (c.Entities + seedChunk - 1) / seedChunk
-	producers := int(max(min(int64(runtime.GOMAXPROCS(0)), chunks), 1))
+	producers := int(max(min(int64(cpus(c.Clock)), chunks), 1))
 	results := make([]SeedResult, producers)
 	parts := make([]map[string]struct{}, producers)
 	var next atomic.Int64
-	var wg sync.WaitGroup
+	wg := clock.NewGroup(c.Clock)
 	for k := range producers {
 		parts[k] = map[string]struct{}{}
 		wg.Go(func() {
@@ -200,9 +196,13 @@ func newSeeder(c SeedConfig, cancel context.CancelFunc) *seeder {
 
 // worker is seed worker w: it sends the jobs it receives until jobs is
 // closed; after a failure it sends nothing more.
-func (sd *seeder) worker(ctx context.Context, w int, jobs <-chan seedJob) {
+func (sd *seeder) worker(ctx context.Context, w int, jobs clock.Queue[seedJob]) {
 	st := keygen.NewStream(sd.c.Plan.Seed^0x5eed, uint64(w))
-	for job := range jobs {
+	for {
+		job, ok := jobs.Recv()
+		if !ok {
+			return
+		}
 		if last := sd.send(ctx, &st, job); last.Outcome.Class != outcome.OK {
 			sd.fail(job, last)
 			continue

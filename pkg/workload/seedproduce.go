@@ -3,6 +3,7 @@ package workload
 import (
 	"context"
 
+	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/table"
 )
@@ -52,7 +53,7 @@ func (a *arena) copy(b []byte) []byte {
 // queueing the transaction first when the row would not fit. It reports
 // false for alive when ctx ended, and whether the row was added (false: a
 // collision).
-func (gs *seedGroups) add(ctx context.Context, jobs chan<- seedJob, pk, rk, body []byte) (alive, added bool) {
+func (gs *seedGroups) add(ctx context.Context, jobs clock.Queue[seedJob], pk, rk, body []byte) (alive, added bool) {
 	g := gs.byPK[string(pk)]
 	if g == nil {
 		g = &seedGroup{pk: string(pk), seen: map[string]struct{}{}}
@@ -75,13 +76,11 @@ func (gs *seedGroups) add(ctx context.Context, jobs chan<- seedJob, pk, rk, body
 
 // send queues g's transaction and starts the next, false when ctx ended.
 // The job keeps the bodies: the next transaction gets a new list.
-func (gs *seedGroups) send(ctx context.Context, jobs chan<- seedJob, g *seedGroup) bool {
+func (gs *seedGroups) send(ctx context.Context, jobs clock.Queue[seedJob], g *seedGroup) bool {
 	if len(g.bodies) == 0 {
 		return true
 	}
-	select {
-	case jobs <- seedJob{store: gs.store, pk: g.pk, bodies: g.bodies, index: gs.index}:
-	case <-ctx.Done():
+	if !jobs.Send(ctx, seedJob{store: gs.store, pk: g.pk, bodies: g.bodies, index: gs.index}) {
 		return false
 	}
 	g.bodies = make([][]byte, 0, len(g.bodies))
@@ -90,7 +89,7 @@ func (gs *seedGroups) send(ctx context.Context, jobs chan<- seedJob, g *seedGrou
 }
 
 // flush queues every partition's transaction, false when ctx ended.
-func (gs *seedGroups) flush(ctx context.Context, jobs chan<- seedJob) bool {
+func (gs *seedGroups) flush(ctx context.Context, jobs clock.Queue[seedJob]) bool {
 	for _, g := range gs.order {
 		if !gs.send(ctx, jobs, g) {
 			return false
@@ -101,7 +100,7 @@ func (gs *seedGroups) flush(ctx context.Context, jobs chan<- seedJob) bool {
 
 // produce groups entities [lo, hi) by partition and queues their
 // transactions.
-func (c *SeedConfig) produce(ctx context.Context, lo, hi int64, jobs chan<- seedJob, partitions map[string]struct{}, res *SeedResult) bool {
+func (c *SeedConfig) produce(ctx context.Context, lo, hi int64, jobs clock.Queue[seedJob], partitions map[string]struct{}, res *SeedResult) bool {
 	p := c.Plan
 	var ent keygen.Entity
 	var keys keygen.Keys

@@ -59,6 +59,14 @@ func ValidTableName(name string) bool { return tableNameRE.MatchString(name) }
 // and digits of hint, and 8 random hex digits, so runs never collide with
 // each other or with the user's tables.
 func FreshTableName(hint string) string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return tableName(hint, b)
+}
+
+// tableName is "ts", up to 12 letters and digits of hint, and the hex
+// digits of b.
+func tableName(hint string, b [4]byte) string {
 	var clean strings.Builder
 	for _, r := range hint {
 		if (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') {
@@ -68,8 +76,6 @@ func FreshTableName(hint string) string {
 			break
 		}
 	}
-	var b [4]byte
-	_, _ = rand.Read(b[:])
 	return "ts" + clean.String() + hex.EncodeToString(b[:])
 }
 

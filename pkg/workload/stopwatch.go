@@ -44,16 +44,13 @@ func newStopWatcher(stop, ops context.Context, cancelOps context.CancelFunc, clo
 // watch waits for the stop, records it, gives the operations in flight the
 // grace period and cancels them; it returns once it has.
 func (w *stopWatcher) watch() {
-	<-w.stop.Done()
+	w.clock.Until(time.Time{}, w.stop.Done())
 	if now := w.clock.Now(); now.Before(w.deadline) {
 		w.stoppedAt.Store(now.UnixNano())
 		w.setEnd(now)
 	}
 	close(w.seen)
-	select {
-	case <-w.clock.After(w.grace):
-	case <-w.ops.Done():
-	}
+	w.clock.Until(w.clock.Now().Add(w.grace), w.ops.Done())
 	w.cancelOps()
 }
 
@@ -62,7 +59,7 @@ func (w *stopWatcher) watch() {
 // loaded machine may schedule the watcher after the workers saw the stop).
 func (w *stopWatcher) earlyStop() (time.Time, bool) {
 	if w.stop.Err() != nil {
-		<-w.seen
+		w.clock.Until(time.Time{}, w.seen)
 	}
 	if ns := w.stoppedAt.Load(); ns != 0 {
 		return time.Unix(0, ns), true

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/tablestress/tablestress/pkg/clock"
 )
 
 // The stop watcher on the fake clock: the window's planned end is 10 s
@@ -38,7 +40,7 @@ func TestStopWatcherEndsWindowAndCancelsAfterGrace(t *testing.T) {
 				defer hardStop()
 				ops, cancelOps := context.WithCancel(hard)
 				var ends []time.Duration
-				w := newStopWatcher(stop, ops, cancelOps, RealClock{}, start.Add(10*time.Second), 2*time.Second,
+				w := newStopWatcher(stop, ops, cancelOps, clock.Wall{}, start.Add(10*time.Second), 2*time.Second,
 					func(at time.Time) { ends = append(ends, at.Sub(start)) })
 				returned := make(chan time.Duration)
 				go func() {

@@ -31,8 +31,8 @@ type phaseTicker struct {
 	downAfter time.Duration
 	abort     func(*metrics.Summary) string // nil: no abort_on_fail threshold
 	stop      context.CancelFunc
-	warmed    <-chan time.Time // the end of the warm-up, while it lasts
-	denied    <-chan struct{}  // nil once handled
+	warmAt    time.Time       // the end of the warm-up, while it lasts (zero after)
+	denied    <-chan struct{} // nil once handled
 	outages   outageTracker
 	ph        phaseResult
 	cpuFrom   cpuSample // at the start of the measured window
@@ -49,7 +49,7 @@ func (c *Config) newPhaseTicker(reg *metrics.Registry, h *health, start, measure
 	}
 	if c.Warmup > 0 {
 		c.enter(PhaseWarmup)
-		t.warmed = c.Clock.After(c.Warmup)
+		t.warmAt = start.Add(c.Warmup)
 	} else {
 		t.measure()
 	}
@@ -60,21 +60,39 @@ func (c *Config) newPhaseTicker(reg *metrics.Registry, h *health, start, measure
 func (t *phaseTicker) run(done <-chan struct{}) {
 	clock := t.c.Clock
 	for k := 1; ; {
-		select {
-		case <-done:
-			return
-		case <-t.warmed:
-			t.measure()
-			t.warmed = nil
-		case <-t.denied: // a refusal no retry cures: stop at once
+		next := t.start.Add(time.Duration(k) * time.Second)
+		warm := !t.warmAt.IsZero() && t.warmAt.Before(next)
+		if warm {
+			next = t.warmAt
+		}
+		if !clock.Until(next, done, t.denied) {
+			if isDone(done) {
+				return
+			}
+			// a refusal no retry cures: stop at once
 			t.denied = nil
 			if t.c.refused(t.health, &t.ph) {
 				t.stop()
 			}
-		case <-clock.After(t.start.Add(time.Duration(k) * time.Second).Sub(clock.Now())):
-			t.tick()
-			k++
+			continue
 		}
+		if warm {
+			t.measure()
+			t.warmAt = time.Time{}
+			continue
+		}
+		t.tick()
+		k++
+	}
+}
+
+// isDone reports whether ch is closed.
+func isDone(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/outcome"
 	"github.com/tablestress/tablestress/pkg/plan"
@@ -30,7 +31,7 @@ func runTicker(t *testing.T, c *Config, length time.Duration, setup func(*phaseT
 	start := time.Now()
 	var r tickerRun
 	r.phases = map[Phase]time.Duration{}
-	c.Clock = RealClock{}
+	c.Clock = clock.Wall{}
 	c.Events.Interval = func(metrics.Interval, metrics.Live) { r.ticks = append(r.ticks, time.Since(start)) }
 	c.Events.Phase = func(p Phase) { r.phases[p] = time.Since(start) }
 	h := newHealth(start)

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/tablestress/tablestress/pkg/clock"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/outcome"
 	"github.com/tablestress/tablestress/pkg/plan"
@@ -79,29 +80,24 @@ func (v *VerifyResult) OK() bool { return v.Missing+v.Mismatched+v.Resurrect+v.U
 
 // verify reads back the main row of every entity in the ledger with workers
 // in parallel; throttled reads are retried patiently.
-func (l *ledger) verify(ctx context.Context, p *plan.Plan, s Store, workers int, clock Clock) *VerifyResult {
+func (l *ledger) verify(ctx context.Context, p *plan.Plan, s Store, workers int, clk Clock) *VerifyResult {
 	ids := make([]int64, 0, len(l.entries))
 	for i := range l.entries {
 		ids = append(ids, i)
 	}
 	sort.Slice(ids, func(a, b int) bool { return ids[a] < ids[b] })
-	v := &verifier{l: l, plan: p, store: s, clock: clock, res: &VerifyResult{}}
-	work := make(chan int64)
-	var wg sync.WaitGroup
+	v := &verifier{l: l, plan: p, store: s, clock: clk, res: &VerifyResult{}}
+	work := clock.NewQueue[int64](clk, 1)
+	wg := clock.NewGroup(clk)
 	for w := 0; w < max(workers, 1); w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			v.worker(ctx, w, work)
-		}(w)
+		wg.Go(func() { v.worker(ctx, w, work) })
 	}
 	for _, i := range ids {
-		select {
-		case work <- i:
-		case <-ctx.Done():
+		if !work.Send(ctx, i) {
+			break
 		}
 	}
-	close(work)
+	work.Close()
 	wg.Wait()
 	return v.res
 }
@@ -118,11 +114,15 @@ type verifier struct {
 
 // worker is verify's worker w: it checks the entities it receives until
 // work is closed.
-func (v *verifier) worker(ctx context.Context, w int, work <-chan int64) {
+func (v *verifier) worker(ctx context.Context, w int, work clock.Queue[int64]) {
 	var ent keygen.Entity
 	var keys keygen.Keys
 	st := keygen.NewStream(v.plan.Seed^0x7e41f7, uint64(w))
-	for i := range work {
+	for {
+		i, ok := work.Recv()
+		if !ok {
+			return
+		}
 		v.plan.Pop.Entity(i, &ent)
 		v.plan.Scheme.Keys(&ent, &keys)
 		v.check(ctx, &st, i, string(keys.PK), string(keys.RK))

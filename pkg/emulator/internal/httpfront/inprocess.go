@@ -309,3 +309,11 @@ var errNotPlain = errors.New("httpfront: not a plain request")
 
 // inState is an exchange's state, for detached requests.
 type inState = atomic.Int32
+
+// InProcessContext reports whether ctx is the context of a request the
+// in-process front serves itself (not through the socket front): its
+// handler runs on the client's goroutine unless the front detached it.
+func InProcessContext(ctx context.Context) bool {
+	_, ok := ctx.(*inContext)
+	return ok
+}

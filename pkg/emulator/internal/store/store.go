@@ -19,6 +19,8 @@ type Store struct {
 	lastTS atomic.Int64 // last timestamp handed out, in 100 ns units
 	// sized makes new tables keep their partitions' sizes (table.sizes).
 	sized bool
+	// lastID is the id of the last table made (Table.ID), under mu.
+	lastID uint64
 }
 
 // New returns a store of no table, whose write times come from clock.
@@ -36,28 +38,51 @@ func (s *Store) Table(name string) *Table {
 
 // Create makes an empty table and reports whether it did: false when a
 // table of that name (in any case) exists.
-func (s *Store) Create(name string) bool {
+func (s *Store) Create(name string) bool { return s.CreateThen(name, nil) }
+
+// CreateThen is Create, calling then (unless nil) with the new table under
+// the store's lock, so that what then records of it (a journal) is in the
+// order of the creations and drops of tables of its name.
+func (s *Store) CreateThen(name string, then func(*Table)) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	k := strings.ToLower(name)
 	if _, ok := s.tables[k]; ok {
 		return false
 	}
+	s.lastID++
+	s.tables[k] = s.newTable(s.lastID, name)
+	if then != nil {
+		then(s.tables[k])
+	}
+	return true
+}
+
+// newTable makes a table of the store, which keeps sizes when the store
+// does.
+func (s *Store) newTable(id uint64, name string) *Table {
 	t := NewTable(name)
+	t.id = id
 	if s.sized {
 		t.sizes = map[string]int64{}
 	}
-	s.tables[k] = t
-	return true
+	return t
 }
 
 // Drop deletes a table and releases its memory, and reports whether there
 // was one.
-func (s *Store) Drop(name string) bool {
+func (s *Store) Drop(name string) bool { return s.DropThen(name, nil) }
+
+// DropThen is Drop, calling then (unless nil) with the table dropped under
+// the store's lock (see CreateThen).
+func (s *Store) DropThen(name string, then func(*Table)) bool {
 	k := strings.ToLower(name)
 	s.mu.Lock()
 	t, ok := s.tables[k]
 	delete(s.tables, k)
+	if ok && then != nil {
+		then(t)
+	}
 	s.mu.Unlock()
 	if !ok {
 		return false

@@ -16,6 +16,7 @@ import (
 // only (see Entity).
 type Table struct {
 	sync.RWMutex
+	id    uint64 // the table's number in its store (ID)
 	name  string
 	tree  *btree.BTreeG[item] // records in slab, by their keys
 	idx   *keyIndex           // the same records, for point lookups
@@ -37,6 +38,10 @@ type Table struct {
 	// the model limits partition sizes (Cosmos DB; nil otherwise), under
 	// the write lock.
 	sizes map[string]int64
+
+	// told is how many of the dictionary's names NewNames has returned,
+	// under the write lock.
+	told int
 }
 
 // btreeDegree is the B-tree's minimum degree: nodes of 31 to 63 records.
