@@ -228,6 +228,12 @@ func printAnalysis(p *textfit.Printer, a *keysAnalysis) {
 	if a.ExtendShare > 0 {
 		p.Line("  inserts extending the PartitionKey range: %.0f%%", 100*a.ExtendShare)
 	}
+	if a.BatchAsked > 0 {
+		p.Line("  entity group transactions: %s entities each on average, of %s asked", textfit.Float(round1(a.BatchFill)), textfit.Float(round1(a.BatchAsked)))
+	}
+	if a.RangeFound > 0 {
+		p.Line("  range queries: their partitions hold %s of the rows they ask for", share(a.RangeFound))
+	}
 	for _, v := range a.Verdicts {
 		p.Wrapped("  verdict: "+v, "       ")
 	}
@@ -240,12 +246,15 @@ func printAnalysisTable(p *textfit.Printer, as []*keysAnalysis) {
 		{Header: "KEYS", Drop: 2}, {Header: "VERDICT", Wrap: true},
 	}}
 	for _, a := range as {
-		v := textfit.Cell{Text: "no partition problem found at this rate"}
-		if len(a.Verdicts) > 0 {
-			v.Text = a.Verdicts[0]
-		}
-		if a.OverTarget || a.Monotonic != "" {
-			v.Color = textfit.Red
+		v := textfit.Cell{Text: "no problem found at this rate"}
+		switch {
+		case a.Judged == nil:
+			v.Text = "not judged: a closed loop offers no rate (give --rate)"
+		case len(a.Verdicts) > 0:
+			v.Text, v.Color = a.Verdicts[0], textfit.Red
+			if len(a.Verdicts) > 1 {
+				v.Text += fmt.Sprintf(" (and %d more)", len(a.Verdicts)-1)
+			}
 		}
 		t.Cells(textfit.Cell{Text: a.Scheme}, textfit.Cell{Text: textfit.Int(int64(a.Workload.Partitions))}, textfit.Cell{Text: share(a.Workload.BusiestShare)},
 			textfit.Cell{Text: busiestRateCell(a)}, textfit.Cell{Text: gini(a.Workload)}, textfit.Cell{Text: keyShape(a)}, v)
@@ -282,14 +291,14 @@ func busiestRateCell(a *keysAnalysis) string {
 }
 
 // keyShape says how a scheme's PartitionKeys fall: on one partition, in
-// increasing or decreasing order (append-only, prepend-only), or
-// scattered.
+// increasing or decreasing order as the judge finds them (append-only,
+// prepend-only), or scattered.
 func keyShape(a *keysAnalysis) string {
 	switch {
 	case a.Workload.Partitions <= 1:
 		return "one partition"
-	case a.Monotonic != "":
-		return a.Monotonic
+	case a.Judged != nil && a.Judged.MonotonicOrder != "":
+		return a.Judged.MonotonicOrder
 	}
 	return "scattered"
 }

@@ -39,9 +39,10 @@ var proofDurations = []time.Duration{2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30}
 const ProofWarmup = 2 * time.Second
 
 // DefaultProofDepth is how many entities the proof seeds by default
-// (seed 004: "Create a million test entities, run your expected query
-// patterns, and measure the latency"): deep enough that the questions'
-// costs are measured where they differ.
+// (REST "Design a scalable partitioning strategy for Azure Table
+// storage", "Table partition stress testing": "Load the test table with
+// data", then run the queries and storage operations at the peak): deep
+// enough that the questions' costs are measured where they differ.
 const DefaultProofDepth = 1_000_000
 
 // CoolShare is the share of its target under which a busiest partition's

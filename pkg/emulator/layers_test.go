@@ -3,10 +3,10 @@ package emulator
 import (
 	"encoding/json"
 	"errors"
+	"go/build"
 	"io"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -63,7 +63,7 @@ func goList(t *testing.T, patterns ...string) []listed {
 	t.Helper()
 	gobin, err := exec.LookPath("go")
 	if err != nil {
-		gobin = filepath.Join(runtime.GOROOT(), "bin", "go")
+		gobin = filepath.Join(build.Default.GOROOT, "bin", "go")
 	}
 	out, err := exec.Command(gobin, append([]string{"list", "-json"}, patterns...)...).Output()
 	if err != nil {

@@ -5,21 +5,24 @@
 // values of some fields, taken from an existing entity picked by the
 // request distribution) and what it wants back: the one entity those fields
 // identify, the newest or oldest N entities with those values, or every one
-// of them, optionally inside a time window around the picked entity's event
-// time. It says nothing about keys: Derive works out, for one scheme, the
-// cheapest plan an application holding those values could use (a point
-// read, one partition's range, a fan-out over the partitions it can compute,
-// an index table's rows and point reads of the main rows, or a scan with a
-// filter, sorted and cut on the client), by analysing which pieces of the
-// scheme's key templates the known values determine. Plans are pure data
-// computed without a server; Execute runs one through any Source (the
-// Table service through the SDK, or Model, an in-memory model of a seeded
-// table that predicts a plan's partitions, requests and rows visited).
+// of them, optionally inside a calendar window (a keygen.Unit) or a span
+// of time around the picked entity's event time. It says nothing about
+// keys: Derive works out, for one scheme, the cheapest plan an application
+// holding those values could use (a point read, one partition's range, a
+// fan-out over the partitions it can compute, an index table's rows and
+// point reads of the main rows, or a scan with a filter, sorted and cut on
+// the client), from which pieces of the scheme's key templates the known
+// values determine, as each piece describes itself (keygen.Part: its
+// source, and what it reads of the event time). Plans are pure data
+// computed without a server; Access describes one for the judge
+// (pkg/judge), which costs it from the population's laws; Execute runs one
+// through any Source (the Table service through pkg/workload, or Model, an
+// in-memory model of a seeded table that the simulation of pkg/plan asks).
 //
 // The population model fixes what every answer must be: entity i is a pure
 // function of (seed, i) and its event time grows with i, so "the newest N
 // of a device" are the N highest indexes below the population's bound whose
-// device is the asked one (Expected), whatever the scheme.
+// device is the asked one, whatever the scheme.
 package question
 
 import (
