@@ -77,8 +77,9 @@ type Support struct {
 // choice's values by weight, an id's numbers by its distribution (uniform
 // for sequential ids, which cycle), an int's range uniformly. ok is false
 // for a field that is not declared or whose values are unbounded: a
-// sequence, guid or slug (a new value per entity), or an int or id with
-// more than MaxSupport values.
+// sequence, guid or slug (a new value per entity), an id whose keys are
+// born and retire (a Lifetime), or an int or id with more than MaxSupport
+// values.
 func (p *Population) Support(name string) (Support, bool) {
 	k, found := p.byName[name]
 	if !found {
@@ -96,7 +97,7 @@ func (p *Population) Support(name string) (Support, bool) {
 			prev = f.cum[i]
 		}
 	case "id":
-		if s.Count > MaxSupport {
+		if f.life != nil || s.Count > MaxSupport {
 			return Support{}, false
 		}
 		var d Distribution = Uniform{}

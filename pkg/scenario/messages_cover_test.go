@@ -64,7 +64,7 @@ type messageFormat struct {
 
 // messageFunctions are the calls whose first string argument with a space
 // is a message's format.
-var messageFunctions = map[string]bool{"errAt": true, "errorf": true, "numberError": true, "bad": true, "Errorf": true, "New": true, "Sprintf": true}
+var messageFunctions = map[string]bool{"errAt": true, "errorf": true, "numberError": true, "bad": true, "badMember": true, "Errorf": true, "New": true, "Sprintf": true}
 
 // messageFormats are the message formats of the non-test Go files in dirs:
 // those passed to messageFunctions inside functions, and the string
