@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/judge"
@@ -41,7 +42,16 @@ func (ka *keysAnalysis) judged(in *judge.Input) {
 		v = append(v, fmt.Sprintf("hot partition on the seeded table: %q would take %s entities/s at %s ops/s, over the %s/s partition target",
 			s.BusiestPartition, textfit.Rate(s.BusiestEntitiesPerSec), textfit.Rate(in.Peak), textfit.Rate(ka.target)))
 	}
-	ka.Verdicts = append(v, ka.Verdicts...)
+	for _, sv := range ka.Verdicts {
+		seededOnly := strings.HasPrefix(sv, "one partition per entity") || strings.HasPrefix(sv, "most partitions hold one entity")
+		if seededOnly && p.RowsAfterHorizon > 2*float64(ka.Population.Max) {
+			// The seeded table's verdict; its partitions grow.
+			sv = fmt.Sprintf("about one partition per entity on the seeded table (%s rows in %s partitions); at the horizon the largest holds %s rows",
+				textfit.Int(ka.Population.Entities), textfit.Int(int64(ka.Population.Partitions)), textfit.Rate(p.RowsAfterHorizon))
+		}
+		v = append(v, sv)
+	}
+	ka.Verdicts = v
 }
 
 // judgeOptions are what keys judges at: the rate, --horizon and

@@ -176,13 +176,15 @@ func (qj *qjudge) askFields(prec int) []askField {
 	return out
 }
 
-// classBins bins a field the layout hashes: by value bin and class.
+// classBins bins a field the layout hashes: by value bin and class (an
+// entry standing for many values evenly over the classes it spreads
+// over).
 func (qj *qjudge) classBins(l *fieldLaw, lawIdx int, c *classMap) []askBin {
 	b := qj.j.in.binsAt(l, binPrecision)
 	index := map[[2]int32]int{}
 	var out []askBin
-	for v := range l.support.Values {
-		key := [2]int32{b.binOf[v], c.of[v]}
+	add := func(v int, class int32, n float64) {
+		key := [2]int32{b.binOf[v], class}
 		k, ok := index[key]
 		if !ok {
 			k = len(out)
@@ -190,7 +192,16 @@ func (qj *qjudge) classBins(l *fieldLaw, lawIdx int, c *classMap) []askBin {
 			bin := b.bins[key[0]]
 			out = append(out, askBin{pw: bin.pw, pa: bin.pa[lawIdx], comp: key[1], rep: v})
 		}
-		out[k].n++
+		out[k].n += n
+	}
+	for v := range l.support.Values {
+		if cs := c.spread[v]; cs != nil {
+			for _, class := range cs {
+				add(v, class, l.support.Count(v)/float64(len(cs)))
+			}
+			continue
+		}
+		add(v, c.of[v], 1)
 	}
 	return out
 }
@@ -215,7 +226,7 @@ func (qj *qjudge) favouredAsks(pl posLaw, fields []askField) []ask {
 				a.reps[f.law.name] = vi
 			}
 			if f.lf >= 0 {
-				a.comp[f.lf] = qj.lay.compOf(f.lf, vi)
+				a.comp[f.lf] = qj.lay.compOfValue(qj.j.in, f.lf, vi, v)
 			}
 		}
 		if a.weight > 0 {

@@ -162,7 +162,17 @@ func (l *layout) width(k int) int {
 	return len(l.binned[k].bins)
 }
 
-// compOf is field k's component for value v: its bin or its class.
+// compOfValue is field k's component for value val, entry vi of its law:
+// its bin, or the class it renders to.
+func (l *layout) compOfValue(in *Input, k, vi int, val keygen.Value) int32 {
+	if c := l.fields[k].class; c != nil {
+		return c.classOf(in, l.fields[k].law, val)
+	}
+	return l.binned[k].binOf[vi]
+}
+
+// compOf is field k's component for entry v of its law: its bin or its
+// class (of the entry's value).
 func (l *layout) compOf(k, v int) int32 {
 	if c := l.fields[k].class; c != nil {
 		return c.of[v]
@@ -205,13 +215,11 @@ func (l *layout) name(in *Input, g int, at time.Time) string {
 	in.Pop.Entity(0, &e)
 	for k, f := range l.fields {
 		c := l.groups[g].comp[k]
-		v := 0
 		if f.class != nil {
-			v = f.class.rep[c]
+			in.Pop.SetValue(&e, f.name, f.class.rep[c])
 		} else {
-			v = l.binned[k].bins[c].rep
+			in.Pop.SetValue(&e, f.name, f.law.support.Values[l.binned[k].bins[c].rep])
 		}
-		in.Pop.SetValue(&e, f.name, f.law.support.Values[v])
 	}
 	e.Time = at
 	var b []byte

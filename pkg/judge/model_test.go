@@ -57,7 +57,7 @@ func modelCostAt(t *testing.T, in *Input, m *question.Model, k int, p *question.
 	var e keygen.Entity
 	for i := 0; i < n; i++ {
 		in.Pop.Entity(dist.Pick(&st, size), &e)
-		q.ApplyPicks(&e, q.DrawPicks(&st, nil))
+		q.ApplyPicks(&e, q.DrawPicks(&st, nil), size-1)
 		key := ""
 		cacheable := !single(q) && q.WindowLength() == 0 && !q.KnowsTime()
 		if cacheable {
