@@ -132,7 +132,7 @@ func (g *generator) sized(b pkSpec) []pkSpec {
 		out = append(out, b)
 	}
 	units := in.windowUnits()
-	if u := in.granularity(share, in.itemBytes()); u != keygen.NoUnit {
+	if u := in.granularity(share, in.keysLife(b.field), in.itemBytes()); u != keygen.NoUnit {
 		units = append([]keygen.Unit{u}, units...)
 	} else if b.field == "" {
 		units = append([]keygen.Unit{keygen.Year}, units...)
@@ -272,7 +272,7 @@ func (g *generator) relieve(c *Candidate) error {
 				d := &v.ix[x]
 				d.buckets = n
 				if resize && (d.unit != keygen.NoUnit || d.ident == "") {
-					d.unit = g.in.granularity(g.in.designShare(*d)/float64(n), g.in.itemBytes())
+					d.unit = g.in.granularity(g.in.designShare(*d)/float64(n), g.in.keysLife(d.keys...), g.in.itemBytes())
 				}
 				return g.build(v)
 			}
@@ -286,7 +286,7 @@ func (g *generator) relieve(c *Candidate) error {
 				v := f
 				v.k.buckets = n
 				if resize && v.k.unit != keygen.NoUnit {
-					if u := g.in.granularity(g.in.keyShare(v.k.field)/float64(n), g.in.itemBytes()); u != keygen.NoUnit {
+					if u := g.in.granularity(g.in.keyShare(v.k.field)/float64(n), g.in.keysLife(v.k.field), g.in.itemBytes()); u != keygen.NoUnit {
 						v.k.unit = u
 					}
 				}

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"math"
+	"slices"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/question"
@@ -16,8 +17,10 @@ const maxAsks = 1 << 18
 // fields' bins (or one favoured entity's values).
 type ask struct {
 	// weight is the probability of asking it, pv the probability that an
-	// entity has one given combination of its values (the keys' rate).
-	weight, pv float64
+	// entity has one given combination of its values (the keys' rate),
+	// pvFilter that of its values the plan filters on (question.Access's
+	// Filter: pinned by neither key).
+	weight, pv, pvFilter float64
 	// comp is the table's components it fixes, per layout field (-1: it
 	// does not know the field).
 	comp []int32
@@ -35,10 +38,11 @@ type ask struct {
 // askField is one known field with a finite set of values: its law, the
 // ask law, its layout field (or -1) and its bins.
 type askField struct {
-	law    *fieldLaw
-	lawIdx int
-	lf     int
-	bins   []askBin
+	law      *fieldLaw
+	lawIdx   int
+	lf       int
+	bins     []askBin
+	filtered bool // the plan filters on it (pinned by neither key)
 }
 
 // askBin is a bin of a known field as a question asks it: n values, each
@@ -69,7 +73,7 @@ func (qj *qjudge) asks(pl posLaw) []ask {
 	}
 	idx := make([]int, len(fields))
 	for {
-		a := ask{weight: diffuse, pv: 1, comp: qj.noComp(), perSkeleton: diffuse, age: -1, reps: qj.newReps()}
+		a := ask{weight: diffuse, pv: 1, pvFilter: 1, comp: qj.noComp(), perSkeleton: diffuse, age: -1, reps: qj.newReps()}
 		for k, f := range fields {
 			b := f.bins[idx[k]]
 			if a.reps != nil {
@@ -81,6 +85,9 @@ func (qj *qjudge) asks(pl posLaw) []ask {
 				a.perSkeleton *= b.n
 			}
 			a.pv *= b.pw
+			if f.filtered {
+				a.pvFilter *= b.pw
+			}
 			if f.lf >= 0 {
 				a.comp[f.lf] = b.comp
 			}
@@ -148,7 +155,7 @@ func (qj *qjudge) askFields(prec int) []askField {
 		if l == nil {
 			continue
 		}
-		f := askField{law: l, lf: -1}
+		f := askField{law: l, lf: -1, filtered: slices.Contains(qj.acc.Filter, name)}
 		for _, p := range qj.q.Picks() {
 			if p.Field == name {
 				f.lawIdx = l.lawIndex(p.Dist.String())
@@ -213,7 +220,7 @@ func (qj *qjudge) favouredAsks(pl posLaw, fields []askField) []ask {
 	var e keygen.Entity
 	for _, at := range pl.atoms {
 		qj.j.in.Pop.Entity(at.index, &e)
-		a := ask{weight: at.p, pv: 1, comp: qj.noComp(), perSkeleton: at.p, age: at.age, reps: qj.newReps()}
+		a := ask{weight: at.p, pv: 1, pvFilter: 1, comp: qj.noComp(), perSkeleton: at.p, age: at.age, reps: qj.newReps()}
 		for _, f := range fields {
 			v, _ := qj.j.in.Pop.Value(&e, f.law.name)
 			vi := qj.j.in.valueIndex(f.law, v)
@@ -222,6 +229,9 @@ func (qj *qjudge) favouredAsks(pl posLaw, fields []askField) []ask {
 				break
 			}
 			a.pv *= f.law.support.Probs[vi]
+			if f.filtered {
+				a.pvFilter *= f.law.support.Probs[vi]
+			}
 			if a.reps != nil {
 				a.reps[f.law.name] = vi
 			}

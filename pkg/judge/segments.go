@@ -38,37 +38,56 @@ func (qj *qjudge) window(span time.Duration, now time.Time, pa time.Duration) (l
 }
 
 // segments are the time buckets the plan reads at moment now, when the
-// table is s, for an entity picked at age fraction age, newest first,
-// valid until the next call (they reuse qj's memory).
-func (qj *qjudge) segments(s Size, now time.Time, age float64) []seg {
+// table is s, for an entity picked at age fraction age (its key with a
+// lifetime born u of a life before it), newest first, valid until the
+// next call (they reuse qj's memory). The question's matches are in its
+// window and in the known key's life; a partition keyed by that key
+// holds the rows of its life.
+func (qj *qjudge) segments(s Size, now time.Time, age, u float64) []seg {
 	span, lay := s.Span, qj.lay
 	pa := time.Duration(age * float64(span))
-	lo, hi := qj.window(span, now, pa)
-	bound := qj.acc.WindowBoundByRowKeys
+	wlo, whi := qj.window(span, now, pa)
+	kLo, kHi, live := qj.keyLife(span, pa, u)
+	lo, hi := max(wlo, kLo), min(whi, kHi)
+	// A query's RowKey range: the key's life when it pins the key with a
+	// lifetime, the window when the RowKey orders by time.
+	rLo, rHi := kLo, kHi
+	if !qj.rangeKeyed {
+		rLo, rHi = 0, span
+	}
+	if qj.acc.WindowBoundByRowKeys {
+		rLo, rHi = max(rLo, wlo), min(rHi, whi)
+	}
+	if !qj.keyed {
+		kLo, kHi = 0, span
+	}
 	if lay.unit <= 0 || (qj.acc.TimeUnit == keygen.NoUnit && !qj.acc.AnyPK) {
 		if lay.unit > 0 { // the PartitionKey's time is computed: the picked entity's bucket
 			phase := phaseOf(now, lay.cal, lay.unit)
 			b, start, end := bucketAt(pa, phase, lay.unit)
-			d := overlap(start, end, 0, span)
-			qj.segs = append(qj.segs[:0], seg{n: 1, dTable: d, dMatch: d, dRange: d, b: min(b, recent), picked: true})
+			d := overlap(start, end, kLo, kHi)
+			qj.segs = append(qj.segs[:0], seg{n: 1, dTable: d, dMatch: overlap(start, end, lo, hi), dRange: overlap(start, end, rLo, rHi), b: min(b, recent), picked: true})
 			return qj.segs
 		}
 		m := max(hi-lo, 0)
-		r := span
-		if bound {
-			r = m
+		r := max(rHi-rLo, 0)
+		b := int32(0)
+		if qj.keyed {
+			b = lifeBucket(live)
 		}
-		qj.segs = append(qj.segs[:0], seg{n: 1, dTable: span, dMatch: m, dRange: r, b: 0, picked: true})
+		qj.segs = append(qj.segs[:0], seg{n: 1, dTable: kHi - kLo, dMatch: m, dRange: r, b: b, picked: true})
 		return qj.segs
 	}
 	phase := phaseOf(now, lay.cal, lay.unit)
 	oldest := span - time.Duration(float64(span)/math.Max(s.Entities, 1)) // the first entity's age
-	newest := lo
-	if lo > 0 && qj.q.WindowUnit() != keygen.NoUnit {
+	// The walk reads the window's buckets, whatever the key's life (the
+	// application does not know it).
+	newest := wlo
+	if wlo > 0 && qj.q.WindowUnit() != keygen.NoUnit {
 		newest++ // a calendar window ends before the first instant of the next unit
 	}
 	first, _, _ := bucketAt(newest, phase, lay.unit)
-	last, _, _ := bucketAt(max(min(hi, oldest), lo), phase, lay.unit)
+	last, _, _ := bucketAt(max(min(whi, oldest), wlo), phase, lay.unit)
 	out := qj.segs[:0]
 	add := func(i int32, n float64) {
 		start, end := time.Duration(0), phase
@@ -76,24 +95,37 @@ func (qj *qjudge) segments(s Size, now time.Time, age float64) []seg {
 			start = phase + time.Duration(i-1)*lay.unit
 			end = start + lay.unit
 		}
-		t := overlap(start, end, 0, span)
+		t := overlap(start, end, kLo, kHi)
 		m := overlap(start, end, lo, hi)
-		r := t
-		if bound {
-			r = m
-		}
+		r := overlap(start, end, rLo, rHi)
 		// A block of n alike buckets holds the picked entity when any of
 		// them does.
 		blockEnd := end + time.Duration(n-1)*lay.unit
 		out = append(out, seg{n: n, dTable: t, dMatch: m, dRange: r, b: min(i, recent), picked: pa > start && pa <= blockEnd || (i == 0 && pa == 0)})
 	}
 	// The newest buckets are told apart (each its own load); the full
-	// ones after them are alike, read as a block up to the last.
+	// ones after them are alike, read as a block up to the last, and up
+	// to the edges of the known key's life.
+	var edges []int32
+	if qj.life > 0 {
+		for _, a := range []time.Duration{lo, hi, kLo, kHi} {
+			e, _, _ := bucketAt(max(a, 1), phase, lay.unit)
+			edges = append(edges, e, e+1)
+		}
+	}
 	for i := first; i <= last; i++ {
 		if i > recent && last-i > 1 {
-			add(i, float64(last-i)) // the alike full buckets up to the last
-			i = last - 1
-			continue
+			end := last
+			for _, e := range edges {
+				if e > i && e < end {
+					end = e
+				}
+			}
+			if end-i > 1 {
+				add(i, float64(end-i)) // alike full buckets
+				i = end - 1
+				continue
+			}
 		}
 		add(i, 1)
 	}

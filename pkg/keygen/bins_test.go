@@ -204,3 +204,23 @@ func BenchmarkSupportOfManyValues(b *testing.B) {
 		pop.Joint("parcel", []Distribution{NewLatest(1)})
 	}
 }
+
+// Keys with a lifetime are their live keys, alike: one entry of Live
+// values; a pick's position is a key live at the newest entity.
+func TestLifetimeSupport(t *testing.T) {
+	pop, l := lifetimePop(t, 3_000_000, LifetimeSpec{Entities: 10}, time.Millisecond)
+	s, ok := pop.Support("parcel")
+	if !ok || len(s.Values) != 1 || s.Count(0) != 3_000_000 || s.Probs[0] != 1.0/3_000_000 {
+		t.Fatalf("support %d entries, %v values of %v", len(s.Values), s.Count(0), s.Probs)
+	}
+	if n, _ := pop.Cardinality("parcel"); n != l.Live {
+		t.Errorf("cardinality %d", n)
+	}
+	const newest = 123_456_789
+	for _, pos := range []int64{0, l.Live - 1} {
+		v, _ := pop.PickValue("parcel", pos, newest)
+		if v.Num-l.Oldest(newest) != pos || l.Retired(v.Num, newest) {
+			t.Errorf("position %d at entity %d: key %d (oldest live %d)", pos, newest, v.Num, l.Oldest(newest))
+		}
+	}
+}

@@ -68,8 +68,8 @@ func (f *field) compileLifetime(iv time.Duration) error {
 	if given != 2 {
 		return f.badMember("lifetime", "a lifetime takes two of count (keys live at once), lifetime.span (the event time a key lives) and lifetime.entities (the entities a key receives on average); the third follows from population.interval. Like lifetime: {span: 72h, entities: 10}")
 	}
-	if ls.Span > 0 && iv <= 0 {
-		return f.badMember("lifetime.span", "lifetime.span is event time, which needs population.interval > 0; or give count and lifetime.entities instead")
+	if iv <= 0 {
+		return f.badMember("lifetime", "a key lives a span of event time, which needs population.interval > 0 (event time moving with the entities)")
 	}
 	if ls.Entities != 0 && !(ls.Entities >= 1) {
 		return f.badMember("lifetime.entities", "lifetime.entities is %v: a key receives at least 1 entity on average", ls.Entities)

@@ -115,7 +115,7 @@ func TestLifetimeErrors(t *testing.T) {
 		{FieldSpec{Name: "p", Kind: "id", Count: 10, Lifetime: life(LifetimeSpec{Span: time.Hour, Entities: 3})}, time.Second, "lifetime", "takes two of count"},
 		{FieldSpec{Name: "p", Kind: "id", Lifetime: life(LifetimeSpec{Entities: 3})}, time.Second, "lifetime", "takes two of count"},
 		{FieldSpec{Name: "p", Kind: "id", Count: 10, Distribution: "zipf(1.1)", Lifetime: life(LifetimeSpec{Entities: 3})}, time.Second, "distribution", `remove distribution "zipf(1.1)"`},
-		{FieldSpec{Name: "p", Kind: "id", Lifetime: life(LifetimeSpec{Span: time.Hour, Entities: 3})}, 0, "lifetime.span", "needs population.interval > 0"},
+		{FieldSpec{Name: "p", Kind: "id", Count: 5, Lifetime: life(LifetimeSpec{Entities: 3})}, 0, "lifetime", "needs population.interval > 0"},
 		{FieldSpec{Name: "p", Kind: "id", Count: 10, Lifetime: life(LifetimeSpec{Entities: 0.5})}, time.Second, "lifetime.entities", "at least 1 entity"},
 		{FieldSpec{Name: "p", Kind: "id", Lifetime: life(LifetimeSpec{Span: time.Second, Entities: 3})}, time.Second, "lifetime", "fewer than lifetime.entities"},
 		{FieldSpec{Name: "p", Kind: "id", Count: 100, Lifetime: life(LifetimeSpec{Span: 10 * time.Second})}, time.Second, "lifetime", "a key needs at least 1"},

@@ -118,7 +118,7 @@ func (p *Population) Joint(name string, laws []Distribution) (Support, [][]float
 	}
 	f := p.fields[k]
 	n, value, ok := f.positions()
-	if !ok || f.life != nil {
+	if !ok {
 		return Support{}, nil, false
 	}
 	var pop Distribution = Uniform{}

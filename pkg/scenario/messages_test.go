@@ -83,7 +83,7 @@ var messageCases = []messageCase{
 	{sub("{kind: guid}", "{kind: guid, lifetime: {entities: 3}}"), "population.fields.token.lifetime", "applies to an id field (kind: id)"},
 	{sub("{kind: id, count: 50, prefix: dev-, width: 3}", "{kind: id, count: 50, prefix: dev-, lifetime: {span: 1h, entities: 3}}"), "population.fields.device.lifetime", "takes two of count"},
 	{sub("{kind: id, count: 50, prefix: dev-, width: 3}", "{kind: id, count: 50, distribution: zipf, lifetime: {entities: 3}}"), "population.fields.device.distribution", "remove distribution"},
-	{subs("  interval: 1s", "  interval: 0s", "{kind: id, count: 50, prefix: dev-, width: 3}", "{kind: id, lifetime: {span: 1h, entities: 3}}"), "population.fields.device.lifetime.span", "needs population.interval > 0"},
+	{subs("  interval: 1s", "  interval: 0s", "{kind: id, count: 50, prefix: dev-, width: 3}", "{kind: id, count: 5, lifetime: {entities: 3}}"), "population.fields.device.lifetime", "needs population.interval > 0"},
 	{sub("{kind: id, count: 50, prefix: dev-, width: 3}", "{kind: id, count: 50, lifetime: {entities: 0.5}}"), "population.fields.device.lifetime.entities", "at least 1 entity on average"},
 	{sub("{kind: id, count: 50, prefix: dev-, width: 3}", "{kind: id, lifetime: {span: 1s, entities: 3}}"), "population.fields.device.lifetime", "lengthen the span or lower entities"},
 	{sub("{kind: id, count: 50, prefix: dev-, width: 3}", "{kind: id, count: 50, lifetime: {span: 10s}}"), "population.fields.device.lifetime", "lower count or lengthen the span"},
