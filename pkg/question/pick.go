@@ -29,8 +29,9 @@ type PickLaw struct {
 
 // compilePicks checks the picks and selects of spec against q: a pick
 // names a known field with a finite set of values, once, with a law that
-// parses, on a question that does not want one entity; a select names
-// declared fields, once.
+// parses (uniform, for a key with a lifetime: among the keys live when
+// the question is asked), on a question that does not want one entity; a
+// select names declared fields, once.
 func (q *Question) compilePicks(spec Spec, bad func(field, format string, a ...any)) {
 	for k, p := range spec.Pick {
 		at := fmt.Sprintf("pick.%s", p.Field)
@@ -47,6 +48,8 @@ func (q *Question) compilePicks(spec Spec, bad func(field, format string, a ...a
 			bad(at, "%q has no finite set of values to draw from (a sequence, guid or slug is new for every entity): pick an id, choice, int or bool field", p.Field)
 		case err != nil:
 			bad(at, "%v", err)
+		case q.lifetime(p.Field) && d.String() != "uniform":
+			bad(at, "%q is a key with a lifetime: a pick draws among its live keys evenly, so write {%s: uniform}; to ask mostly of recent keys, leave the pick out and pick entities with the request distribution latest(S)", p.Field, p.Field)
 		default:
 			q.picks = append(q.picks, PickLaw{Field: p.Field, Dist: d, N: n})
 		}
@@ -90,4 +93,10 @@ func (q *Question) ApplyPicks(e *keygen.Entity, drawn []int64, newest int64) {
 // every field when the question selects none.
 func (q *Question) Selects(f string) bool {
 	return len(q.Spec.Select) == 0 || slices.Contains(q.Spec.Select, f)
+}
+
+// lifetime reports whether field f's keys are born and retire.
+func (q *Question) lifetime(f string) bool {
+	_, ok := q.pop.Lifetime(f)
+	return ok
 }

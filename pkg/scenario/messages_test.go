@@ -89,6 +89,7 @@ var messageCases = []messageCase{
 	{sub("{kind: id, count: 50, prefix: dev-, width: 3}", "{kind: id, count: 50, lifetime: {span: 10s}}"), "population.fields.device.lifetime", "lower count or lengthen the span"},
 	{sub("{kind: id, count: 50, prefix: dev-, width: 3}", "{kind: id, count: 1, lifetime: {entities: 1e19}}"), "population.fields.device.lifetime", "more than a population holds"},
 	{sub("{kind: id, count: 50, prefix: dev-, width: 3}", "{kind: id, lifetime: {span: 3 days, entities: 3}}"), "population.fields.device.lifetime.span", "write it like 72h, 90m or 3d"},
+	{subs("{kind: id, count: 50, prefix: dev-, width: 3}", "{kind: id, count: 50, lifetime: {entities: 3}}", "want: newest, limit: 10}", "want: newest, limit: 10, pick: {device: latest}}"), "questions[0].pick.device", "live keys evenly, so write {device: uniform}"},
 	{sub("{kind: guid}", "{kind: uuid}"), "population.fields.token", "use one of choice"},
 	{sub("values: [alert, digest], weights: [3, 1]", "weights: [3, 1]"), "population.fields.kind", "like values: [red, green, blue]"},
 	{sub("weights: [3, 1]", "weights: [3]"), "population.fields.kind", "give one weight per value"},
