@@ -239,10 +239,12 @@ func signature(s keygen.SchemeSpec) string {
 }
 
 // onlyHot reports whether candidate c's problems are its busiest
-// partition's load, or its size, alone: what hash buckets may fix.
+// partition's load, or its size, alone, or the refusals while partitions
+// pay off a query's passes: what hash buckets may fix (a window ending
+// now reads the newest buckets, which take the writes too).
 func (g *generator) onlyHot(c *Candidate) bool {
 	for _, p := range c.Problems {
-		if !strings.HasPrefix(p, "hot:") {
+		if !strings.HasPrefix(p, "hot:") && !strings.HasPrefix(p, "throttled:") {
 			return false
 		}
 	}

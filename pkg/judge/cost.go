@@ -225,7 +225,10 @@ func approx(f float64) uint64 { return math.Float64bits(f) &^ (1<<45 - 1) }
 // (memoKey).
 func (qj *qjudge) evalMemo(a ask, ts []ptype, ages []float64) *eval {
 	k := memoKey{pv: approx(a.pv), pvFilter: approx(a.pvFilter)}
-	b := make([]byte, 0, 8*len(ages))
+	b := make([]byte, 0, 8*len(ages)+1)
+	if qj.diffuseAsk {
+		b = append(b, 'd') // its picked entity's age is the law's, not the ages'
+	}
 	for _, age := range ages {
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(age))
 	}
@@ -442,8 +445,8 @@ func (qj *qjudge) bucketCost(ts []ptype, s Size, g seg, totalMult float64) bucke
 		// The picked entity has the values it is asked for: the matches
 		// are it and, of the others, those the law gives.
 		own := 0.0
-		if g.picked && totalMult > 0 && qj.byEntity {
-			own = 1 / (totalMult * math.Max(g.n, 1)) // in one of the segment's g.n buckets
+		if g.own > 0 && totalMult > 0 && qj.byEntity {
+			own = g.own / (totalMult * math.Max(g.n, 1)) // in one of the segment's g.n buckets
 		}
 		if qj.isSingle {
 			me = own

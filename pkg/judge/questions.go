@@ -43,6 +43,10 @@ type qjudge struct {
 	life      time.Duration
 	lifeField string
 	keyed     bool
+	// pl is the law the question's entities are picked by, diffuseAsk set
+	// while an ask of its diffuse part is judged (not a favoured entity's).
+	pl         posLaw
+	diffuseAsk bool
 	// rkPins is set when the RowKey's computed prefix pins known values
 	// the PartitionKey does not (question.Access): a range holds the
 	// entities with them only; rangeKeyed when those include the key
@@ -106,6 +110,7 @@ func (j *judging) question(ctx context.Context, l *loads, s Size, q *question.Qu
 	qj.setup()
 	qc := QuestionCost{Name: q.Name, Plan: string(plan.Kind), Label: plan.Label(), Why: plan.Why, PerSec: rate}
 	pl := j.in.positions(dist, s, j.newEntities())
+	qj.pl = pl
 	asks := qj.asks(pl)
 	ages := qj.ages(pl)
 	var sum, sq [6]float64
@@ -124,6 +129,7 @@ func (j *judging) question(ctx context.Context, l *loads, s Size, q *question.Qu
 		if a.age >= 0 {
 			as = []float64{a.age}
 		}
+		qj.diffuseAsk = a.age < 0
 		all := qj.evalMemo(a, ts, as)
 		v, v2 := all.figures(), all.squares
 		for k := range v {
@@ -251,10 +257,13 @@ func (qj *qjudge) ages(pl posLaw) []float64 {
 }
 
 // needsAges reports whether the picked entity's time matters to the
-// plan's cost: a window around it, the one entity it names, the bucket of
-// a partition its time computes.
+// plan's cost: a window around it (anchor: picked; a window ending now
+// holds the picked entity with the law's chance: pickedIn), the one
+// entity it names, the bucket of a partition its time computes, the
+// birth of its key with a lifetime.
 func (qj *qjudge) needsAges() bool {
-	return qj.q.WindowLength() > 0 || qj.isSingle || (qj.lay.unit > 0 && qj.acc.TimeUnit == keygen.NoUnit) || qj.life > 0
+	window := qj.q.WindowLength() > 0 && qj.q.AnchoredAt() // a window ending now is where it is, whatever the age
+	return window || qj.isSingle || (qj.lay.unit > 0 && qj.acc.TimeUnit == keygen.NoUnit) || qj.life > 0
 }
 
 // rowsInRange is how many of an entity's main-table rows a query of acc

@@ -11,19 +11,25 @@ import (
 // partition it reads without them), newest first: n of them, each
 // holding dTable of event time of the table, dMatch of it in the
 // question's window, dRange of it in the query's RowKey range; b is its
-// bucket index for the load (recent for older ones); picked is set when
-// it holds the picked entity's time.
+// bucket index for the load (recent for older ones); own is the chance
+// it holds the picked entity as a match (1 or 0 for an entity picked at
+// a known age; the pick law's mass over it and the window, for a window
+// ending now: pickedIn).
 type seg struct {
 	n                      float64
 	dTable, dMatch, dRange time.Duration
 	b                      int32
-	picked                 bool
+	own                    float64
 }
 
 // window is the question's window in ages (event time before now) for an
-// entity picked at age pa: [lo, hi], within the table of span span.
+// entity picked at age pa: [lo, hi], within the table of span span. It
+// ends now unless the question anchors it at the picked entity.
 func (qj *qjudge) window(span time.Duration, now time.Time, pa time.Duration) (lo, hi time.Duration) {
 	q := qj.q
+	if !q.AnchoredAt() {
+		pa = 0
+	}
 	switch {
 	case q.WindowSpan() > 0:
 		lo, hi = pa, pa+q.WindowSpan()
@@ -48,6 +54,18 @@ func (qj *qjudge) segments(s Size, now time.Time, age, u float64) []seg {
 	pa := time.Duration(age * float64(span))
 	wlo, whi := qj.window(span, now, pa)
 	kLo, kHi, live := qj.keyLife(span, pa, u)
+	// The picked entity is among the matches when it is in the window
+	// (always, for a window around it).
+	inWindow := pa >= wlo && pa <= whi
+	own := func(a0, a1 time.Duration, holds bool) float64 {
+		if p, ok := qj.pickedIn(span, max(a0, wlo), min(a1, whi)); ok {
+			return p
+		}
+		if inWindow && holds {
+			return 1
+		}
+		return 0
+	}
 	lo, hi := max(wlo, kLo), min(whi, kHi)
 	// A query's RowKey range: the key's life when it pins the key with a
 	// lifetime, the window when the RowKey orders by time.
@@ -66,7 +84,7 @@ func (qj *qjudge) segments(s Size, now time.Time, age, u float64) []seg {
 			phase := phaseOf(now, lay.cal, lay.unit)
 			b, start, end := bucketAt(pa, phase, lay.unit)
 			d := overlap(start, end, kLo, kHi)
-			qj.segs = append(qj.segs[:0], seg{n: 1, dTable: d, dMatch: overlap(start, end, lo, hi), dRange: overlap(start, end, rLo, rHi), b: min(b, recent), picked: true})
+			qj.segs = append(qj.segs[:0], seg{n: 1, dTable: d, dMatch: overlap(start, end, lo, hi), dRange: overlap(start, end, rLo, rHi), b: min(b, recent), own: own(0, span, true)})
 			return qj.segs
 		}
 		m := max(hi-lo, 0)
@@ -75,7 +93,7 @@ func (qj *qjudge) segments(s Size, now time.Time, age, u float64) []seg {
 		if qj.keyed {
 			b = lifeBucket(live)
 		}
-		qj.segs = append(qj.segs[:0], seg{n: 1, dTable: kHi - kLo, dMatch: m, dRange: r, b: b, picked: true})
+		qj.segs = append(qj.segs[:0], seg{n: 1, dTable: kHi - kLo, dMatch: m, dRange: r, b: b, own: own(0, span, true)})
 		return qj.segs
 	}
 	phase := phaseOf(now, lay.cal, lay.unit)
@@ -101,17 +119,16 @@ func (qj *qjudge) segments(s Size, now time.Time, age, u float64) []seg {
 		// A block of n alike buckets holds the picked entity when any of
 		// them does.
 		blockEnd := end + time.Duration(n-1)*lay.unit
-		out = append(out, seg{n: n, dTable: t, dMatch: m, dRange: r, b: min(i, recent), picked: pa > start && pa <= blockEnd || (i == 0 && pa == 0)})
+		out = append(out, seg{n: n, dTable: t, dMatch: m, dRange: r, b: min(i, recent), own: own(start, blockEnd, pa > start && pa <= blockEnd || (i == 0 && pa == 0))})
 	}
 	// The newest buckets are told apart (each its own load); the full
-	// ones after them are alike, read as a block up to the last, and up
-	// to the edges of the known key's life.
+	// ones after them are alike, read as a block up to the last, and
+	// up to the window's ends and the key's life's, where they cut a
+	// bucket.
 	var edges []int32
-	if qj.life > 0 {
-		for _, a := range []time.Duration{lo, hi, kLo, kHi} {
-			e, _, _ := bucketAt(max(a, 1), phase, lay.unit)
-			edges = append(edges, e, e+1)
-		}
+	for _, a := range []time.Duration{wlo, whi, lo, hi, kLo, kHi} {
+		e, _, _ := bucketAt(max(a, 1), phase, lay.unit)
+		edges = append(edges, e, e+1)
 	}
 	for i := first; i <= last; i++ {
 		if i > recent && last-i > 1 {
@@ -148,4 +165,23 @@ func bucketAt(a, phase, l time.Duration) (int32, time.Duration, time.Duration) {
 // overlap is the length of [a, b) ∩ [c, d).
 func overlap(a, b, c, d time.Duration) time.Duration {
 	return max(min(b, d)-max(a, c), 0)
+}
+
+// pickedIn is, for a window ending now asked of an entity the law picks
+// (qj.pl, not a favoured entity of its own age), the chance that entity
+// has an age in [a0, a1]: the pick law's mass there, whatever age the
+// question is judged at (the window does not move with it); ok is false
+// otherwise.
+func (qj *qjudge) pickedIn(span, a0, a1 time.Duration) (float64, bool) {
+	if qj.q.AnchoredAt() || qj.q.WindowLength() <= 0 || !qj.diffuseAsk || span <= 0 {
+		return 0, false
+	}
+	if a1 <= a0 {
+		return 0, true
+	}
+	cdf := qj.pl.cdf
+	if cdf == nil {
+		cdf = uniformCDF
+	}
+	return math.Max(cdf(float64(a1)/float64(span))-cdf(float64(a0)/float64(span)), 0), true
 }

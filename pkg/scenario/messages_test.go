@@ -152,6 +152,8 @@ var messageCases = []messageCase{
 	{sub("known: [device], want: newest, limit: 10}", "known: [token], want: one, window: day}"), "questions[0].window", "remove window"},
 	{sub("known: [device], want: newest, limit: 10}", "known: [device, time], want: all, window: day}"), "questions[0].window", "remove window"},
 	{sub("want: newest, limit: 10}", "want: newest, limit: 10, window: fortnight}"), "questions[0].window", "use minute, hour, day, month or year"},
+	{sub("want: newest, limit: 10}", "want: newest, limit: 10, anchor: picked}"), "questions[0].anchor", "add a window, or remove anchor"},
+	{sub("want: newest, limit: 10}", "want: newest, limit: 10, window: day, anchor: then}"), "questions[0].anchor", "use now (the newest event time, the default) or picked"},
 	{sub("    - {question: newest-of-device}", "    - {op: question}"), "workload.mix[4]", "op question needs question: NAME"},
 	{sub("    - {question: newest-of-device}", "    - {question: newest-of-devise}"), "workload.mix[4].question", `did you mean "newest-of-device"?`},
 	// The workload.

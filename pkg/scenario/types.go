@@ -101,7 +101,8 @@ type Question struct {
 	Known  []string `yaml:"known" doc:"The fields the application knows when it asks (declared fields, or time for the event time), like [device] or [device, time]; their values are an existing entity's, picked by the request distribution."`
 	Want   string   `yaml:"want" doc:"What it wants back: one (the entity the known fields identify), newest or oldest (first, up to limit), or all (every entity with the known values)." enum:"one,newest,oldest,all"`
 	Limit  int      `yaml:"limit" doc:"newest, oldest: at most this many entities (default: all of them, in order)."`
-	Window string   `yaml:"window" doc:"newest, oldest, all: only entities whose event time is in the picked entity's minute, hour, day, month or year, or within a duration (like 1h) up to its event time."`
+	Window string   `yaml:"window" doc:"newest, oldest, all: only entities whose event time is in the current minute, hour, day, month or year, or within a duration (like 1h) up to now (the newest entity's event time, as a dashboard asks); with anchor: picked, the picked entity's."`
+	Anchor string   `yaml:"anchor" doc:"Where a window ends: now (the newest entity's event time when the question is asked, the default) or picked (the picked entity's event time: that order's day)." enum:"now,picked"`
 	Select []string `yaml:"select" doc:"The fields the application reads from the answer (default: the whole entity); an index table that carries them answers without a point read back to the main table."`
 	Pick   Picks    `yaml:"pick" doc:"newest, oldest, all: known fields whose value is drawn by a law of its own instead of from the picked entity, like {user: uniform} (every user asks equally often, however many entities each has)."`
 }
