@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/tablestress/tablestress/pkg/advise"
 	"github.com/tablestress/tablestress/pkg/textfit"
@@ -22,8 +23,7 @@ func printAdvice(e *env, a *advise.Advice, proof *advise.Proof) error {
 			own++
 		}
 	}
-	p.Line("tablestress advise: %s at its peak of %s ops/s on %s (headroom %s, horizon %s): %d schemes judged, %d of them the scenario's own",
-		a.Scenario, textfit.Rate(a.Peak), a.Model, pctOf(a.Headroom), a.Horizon, len(a.Candidates), own)
+	printHeader(p, a, own)
 	for _, n := range a.Notes {
 		p.Line("note: %s", n)
 	}
@@ -65,6 +65,29 @@ func printAdvice(e *env, a *advise.Advice, proof *advise.Proof) error {
 }
 
 func pctOf(f float64) string { return textfit.Float(math.Round(f*1000)/10) + "%" }
+
+// loadText writes a share of a target: a percentage up to ten times the
+// target, then how many times over it (textfit.Big: "6,307×", "12
+// billion×"), not a percentage of fifteen digits.
+func loadText(f float64) string {
+	if f < 10 {
+		return pctOf(f)
+	}
+	return textfit.Big(math.Round(f)) + "×"
+}
+
+// questionMsText writes a question's modelled service time in ms, or
+// "never" when it is longer than the horizon: the question would not
+// end while the table it reads still holds what it asks.
+func questionMsText(ms float64, horizon time.Duration) string {
+	if horizon > 0 && ms*float64(time.Millisecond) >= float64(horizon) {
+		return "never"
+	}
+	if ms < 1e9 {
+		return textfit.Float(math.Round(ms*10) / 10)
+	}
+	return textfit.Big(ms)
+}
 
 // printSplit introduces the advice for one account's share of the load
 // (or for the table provisioned with the request units it needs), judged
@@ -128,7 +151,7 @@ func printCandidates(p *textfit.Printer, a *advise.Advice) {
 			v.Color = textfit.Green
 		}
 		t.Cells(textfit.Cell{Text: fmt.Sprint(c.Rank)}, textfit.Cell{Text: name}, textfit.Cell{Text: c.PartitionKey}, textfit.Cell{Text: c.RowKey},
-			textfit.Cell{Text: textfit.Rate(b)}, textfit.Cell{Text: pctOf(load)}, textfit.Cell{Text: textfit.Float(math.Round(pr.QuestionMs*10) / 10)},
+			textfit.Cell{Text: textfit.Big(b)}, textfit.Cell{Text: loadText(load)}, textfit.Cell{Text: questionMsText(pr.QuestionMs, a.Input.Opts.Horizon)},
 			textfit.Cell{Text: front}, v)
 	}
 	dropped, _ := t.Render(p, p.Style)
@@ -168,4 +191,16 @@ func printPick(p *textfit.Printer, role string, r *advise.Pick) {
 	for _, w := range r.Costs {
 		p.Wrapped("    - "+w, "  ")
 	}
+}
+
+// printHeader prints advise's first line: the scenario, its peak, the
+// model, the headroom, the horizon and the retention, and how many
+// schemes were judged (own of them the scenario's).
+func printHeader(p *textfit.Printer, a *advise.Advice, own int) {
+	horizon := a.Horizon
+	if a.Retention != "" {
+		horizon += ", data deleted after " + a.Retention
+	}
+	p.Line("tablestress advise: %s at its peak of %s ops/s on %s (headroom %s, horizon %s): %d schemes judged, %d of them the scenario's own",
+		a.Scenario, textfit.Rate(a.Peak), a.Model, pctOf(a.Headroom), horizon, len(a.Candidates), own)
 }

@@ -18,6 +18,9 @@ type Advice struct {
 	Peak     float64 `json:"peak_ops_per_sec"`
 	Headroom float64 `json:"headroom"`
 	Horizon  string  `json:"horizon"`
+	// Retention is --retention's age past which data is deleted, in words
+	// ("" without one): the table at the horizon holds only that much.
+	Retention string `json:"retention,omitempty"`
 	// Notes say what of the scenario the advisor set aside, and why.
 	Notes []string `json:"notes,omitempty"`
 	// Recommended and RunnerUp are nil when nothing can be recommended.

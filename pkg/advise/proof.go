@@ -18,6 +18,12 @@ const (
 	MaxThrottled = 0.01
 	MaxFailed    = 0.01
 	MaxOff       = 0.15
+	// MinOffRows and MinOffRequests are the proof's absolute floor beside
+	// the 15%: a question's rows visited (requests) within less than a
+	// row (a request) of the prediction agree, however small the figure
+	// (1.5 rows against 2 is 25% off and less than a row).
+	MinOffRows     = 1
+	MinOffRequests = 1
 	// sigmas is how many standard deviations of sampling the 15% must
 	// cover for the check to be sound: a correct prediction then fails
 	// it about three times in a thousand.

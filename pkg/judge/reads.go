@@ -139,10 +139,12 @@ func (j *judging) pickedOn(l *loads, s Size, o OpRate, x int, cost func(OpRate, 
 			l.pass(k, e, o.Rate*p, o.Kind.String())
 		}
 		l.account(o.Rate*p*l.mult(k)*reqs, e/reqs, ru/reqs)
+		l.egress += o.Rate * p * l.mult(k) * e * float64(j.item.bytes)
 	}
 	if lay.unique {
 		e, reqs, ru := cost(o, lay.rows)
 		l.account(o.Rate*reqs, e/reqs, ru/reqs)
+		l.egress += o.Rate * e * float64(j.item.bytes)
 		return
 	}
 	for g, gr := range lay.groups {
@@ -212,4 +214,5 @@ func (j *judging) tableScan(l *loads, s Size, o OpRate) {
 	l.cross += o.Rate * total
 	reqs = math.Max(reqs, 1)
 	l.account(o.Rate*reqs, total/reqs, model.QueryUnits(int(reqs), int(total), int(total), j.item.bytes)/reqs)
+	l.egress += o.Rate * total * float64(j.item.bytes)
 }
