@@ -29,7 +29,10 @@ func printAdvice(e *env, a *advise.Advice, proof *advise.Proof) error {
 	}
 	p.Blank()
 	printCandidates(p, a)
-	if a.Infeasible != nil {
+	switch {
+	case a.WithExceptions():
+		printExceptions(p, a)
+	case a.Infeasible != nil:
 		p.Blank()
 		p.Painted(textfit.Red, "infeasible: %s", a.Infeasible.Reason)
 		printSplit(p, a)
@@ -203,4 +206,42 @@ func printHeader(p *textfit.Printer, a *advise.Advice, own int) {
 	}
 	p.Line("tablestress advise: %s at its peak of %s ops/s on %s (headroom %s, horizon %s): %d schemes judged, %d of them the scenario's own",
 		a.Scenario, textfit.Rate(a.Peak), a.Model, pctOf(a.Headroom), horizon, len(a.Candidates), own)
+}
+
+// printExceptions says the questions no design serves, each with its cost
+// under the design recommended for the rest and what would change it,
+// then the advice for the rest of the load.
+func printExceptions(p *textfit.Printer, a *advise.Advice) {
+	p.Blank()
+	p.Painted(textfit.Yellow, "recommended with exceptions: no design serves %s; the recommendation below serves the rest of the load", exceptionNames(a.Infeasible.Exceptions))
+	for _, e := range a.Infeasible.Exceptions {
+		p.Wrapped("  exception: "+e.Question+": "+exceptionCost(a, e)+e.Why, "    ")
+	}
+	sp := a.Split
+	p.Blank()
+	p.Line("for the rest of the load, %s ops/s without %s, judged the same way:", textfit.Rate(sp.Peak), exceptionNames(a.Infeasible.Exceptions))
+	printCandidates(p, sp)
+}
+
+// exceptionNames lists the exceptions' questions: "a", "a and b".
+func exceptionNames(ex []advise.Exception) string {
+	var names []string
+	for _, e := range ex {
+		names = append(names, e.Question)
+	}
+	if len(names) > 1 {
+		return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	}
+	return strings.Join(names, "")
+}
+
+// exceptionCost is what exception e costs under the recommendation, when
+// it was judged with the question: "under X (plan): R rows visited a
+// question, E entities/s; ".
+func exceptionCost(a *advise.Advice, e advise.Exception) string {
+	if e.Plan == "" || a.Recommended == nil {
+		return ""
+	}
+	return fmt.Sprintf("under %s (%s) %s rows visited a question, %s returned, %s entities/s at its rate; ", a.Recommended.Name, e.Plan,
+		textfit.Big(e.RowsVisited), textfit.Big(e.RowsReturned), textfit.Big(e.EntitiesPerSec))
 }

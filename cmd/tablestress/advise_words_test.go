@@ -37,3 +37,22 @@ func TestAdviseHeaderStatesRetention(t *testing.T) {
 		t.Errorf("%q", b.String())
 	}
 }
+
+// advise exits 3 when it recommends a design with exceptions, 99 when
+// nothing serves the load, 0 when the design serves all of it.
+func TestAdviseExitCodes(t *testing.T) {
+	rec := &advise.Pick{Name: "user"}
+	ex := &advise.Infeasible{Reason: "every-like takes 10 days", Exceptions: []advise.Exception{{Question: "every-like"}}}
+	for _, c := range []struct {
+		a    *advise.Advice
+		want int
+	}{
+		{&advise.Advice{Recommended: rec}, exitOK},
+		{&advise.Advice{Recommended: rec, Infeasible: ex}, exitExceptions},
+		{&advise.Advice{Infeasible: &advise.Infeasible{Reason: "no scheme"}}, exitThreshold},
+	} {
+		if got := codeOf(adviceOutcome(c.a, nil, nil)); got != c.want {
+			t.Errorf("%+v: exit %d, want %d", c.a.Infeasible, got, c.want)
+		}
+	}
+}

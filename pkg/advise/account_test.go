@@ -1,6 +1,7 @@
 package advise
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -90,5 +91,45 @@ func TestUnservableIsNotCountedInRows(t *testing.T) {
 		if !strings.Contains(inf.Reason, want) {
 			t.Errorf("missing %q in %q", want, inf.Reason)
 		}
+	}
+}
+
+// The question no design serves is an exception beside the design for
+// the rest of the load: the feed's own partition per user is
+// recommended, every-like marked with its cost under it (a table scan of
+// the year's 32 billion rows), and the proof runs the rest's load
+// without it.
+func TestRecommendedWithExceptions(t *testing.T) {
+	src := strings.NewReplacer(
+		"    user: {kind: id, count: 200000, prefix: u, width: 6}\n", "    user: {kind: id, count: 200000, prefix: u, width: 6}\n    kind: {kind: choice, values: [like, comment]}\n",
+		"pick: {user: uniform}}\n", "pick: {user: uniform}}\n  - {name: every-like, known: [kind], want: all}\n",
+		"rate: 4360/s", "rate: 4361/s",
+		"    - {question: feed, weight: 3360}\n", "    - {question: feed, weight: 3360}\n    - {question: every-like, weight: 1}\n",
+	).Replace(feed)
+	sc, errs := scenario.Parse("feed.yaml", []byte(src))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	a := adviseParsed(t, sc, Defaults())
+	if !a.WithExceptions() || a.Recommended.PartitionKey != "{user}" || a.Split == nil || a.Split.Peak >= a.Peak {
+		t.Fatalf("recommended %+v, infeasible %+v: want the user's partition for the rest", a.Recommended, a.Infeasible)
+	}
+	ex := a.Infeasible.Exceptions
+	if len(ex) != 1 || ex[0].Question != "every-like" || ex[0].RowsVisited < 1e10 || !(ex[0].EntitiesPerSec > 0) || ex[0].Plan == "" || !strings.Contains(ex[0].Why, "a count or summary") {
+		t.Errorf("exceptions %+v", ex)
+	}
+	p, err := a.Plan(context.Background(), ProofOptions{RecommendedOnly: true})
+	if err != nil || p == nil {
+		t.Fatal(err)
+	}
+	out, err := ProofScenario([]byte(src), a, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "every-like") || !strings.Contains(string(out), "question: feed") {
+		t.Errorf("the proof's scenario:\n%s", out)
+	}
+	if _, errs := scenario.Parse("proof.yaml", out); len(errs) > 0 {
+		t.Errorf("the proof's scenario does not parse: %v", errs)
 	}
 }

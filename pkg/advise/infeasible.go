@@ -13,15 +13,25 @@ import (
 
 // infeasible says why no candidate can be recommended (cs ranked, the
 // nearest to its limits first) and what would serve the load: a question
-// no design serves at its rate (named, with what would change it); more
+// no design serves (named, with what would change it, and the advice for
+// the rest of the load, the question an exception beside it); more
 // request units under Cosmos DB (then the advice at that throughput);
 // several accounts when the writes alone ask more of one than its target
 // under every candidate (then the advice for one account's share); else
 // the closest candidate and how far over it is.
 func (in *Input) infeasible(ctx context.Context, cs []*Candidate) (*Infeasible, *Advice, error) {
 	h := in.Opts.Headroom
-	if qs := in.unservable(cs); len(qs) > 0 {
-		return &Infeasible{Reason: strings.Join(qs, "; "), Questions: qs}, nil, nil
+	if qs, names := in.unservable(cs); len(qs) > 0 {
+		inf := &Infeasible{Reason: strings.Join(qs, "; "), Questions: qs}
+		if len(names) < len(qs) {
+			return inf, nil, nil // a bound of the user's: no exceptions to it
+		}
+		rest, ex, err := in.servedRest(ctx, cs, names, qs)
+		if err != nil || rest == nil {
+			return inf, nil, err
+		}
+		inf.Exceptions = ex
+		return inf, rest, nil
 	}
 	if in.Cosmos() && all(cs, func(c *Candidate) bool { return c.Prediction.Cosmos.TotalPerSec > h*in.Opts.Model.Cosmos.RU }) {
 		need := math.Inf(1)
@@ -60,7 +70,7 @@ func times(r float64) string {
 	return textfit.Big(r) + " times"
 }
 
-// unservable are the questions no candidate serves, each named with what
+// unservable are the questions no candidate serves, each said with what
 // decides it and what would change it: one question that takes longer
 // than MaxQuestionTime under every candidate (its modelled service time,
 // or the rows it visits of one partition at the partition's target:
@@ -69,8 +79,9 @@ func times(r float64) string {
 // under every candidate. The rows a question returns count against its
 // partitions and its pages, never against the account: the account's
 // target is requests (azure.AccountRequestsPerSec), judged in problems.
-func (in *Input) unservable(cs []*Candidate) []string {
-	var out []string
+// names are the questions that take too long: what no design serves
+// whatever the user's bounds, exceptions to advice for the rest.
+func (in *Input) unservable(cs []*Candidate) (out, names []string) {
 	for k, q := range in.Questions {
 		visited, reqs := math.Inf(1), math.Inf(1)
 		var best *Candidate
@@ -89,6 +100,7 @@ func (in *Input) unservable(cs []*Candidate) []string {
 			out = append(out, fmt.Sprintf("%s %s under every scheme (the fewest, under %s's %s: %s rows visited a question at the horizon, %s): it would take %s",
 				q.Name, takesWords(fastest, in.Opts.Horizon), best.Spec.Name, qc.Label, textfit.Big(qc.RowsVisitedPerQuestion),
 				in.timeWhy(qc), in.wouldChange(k, float64(MaxQuestionTime)/float64(fastest))))
+			names = append(names, q.Name)
 		case in.Opts.MaxQuestionRows > 0 && visited > in.Opts.MaxQuestionRows:
 			out = append(out, fmt.Sprintf("no scheme answers %s within --max-question-rows %s: the fewest rows a question visits is %s",
 				q.Name, textfit.Float(in.Opts.MaxQuestionRows), textfit.Big(visited)))
@@ -97,7 +109,7 @@ func (in *Input) unservable(cs []*Candidate) []string {
 				q.Name, textfit.Float(in.Opts.MaxQuestionRequests), textfit.Float(round1(reqs)), s(reqs)))
 		}
 	}
-	return out
+	return out, names
 }
 
 // wouldChange says what would bring question k within MaxQuestionTime,
