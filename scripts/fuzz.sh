@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # fuzz.sh runs every native fuzz target of the repository for a fixed budget
 # each: the scenario decoder, key templates, distributions, thresholds,
-# targets, the embedded service's $filter and $batch parsers, and the model
-# and fault specs. A crash fails the script and leaves the failing input
+# targets, the embedded service's $filter and $batch parsers, the model and
+# fault specs, and those under internal/ (the service's key order among
+# them). A crash fails the script and leaves the failing input
 # under the package's testdata/fuzz.
 #
 # The budget is a count of executions (FUZZEXECS, default 200000) unless
@@ -23,6 +24,6 @@ while IFS= read -r line; do
     cat /tmp/fuzz.$$.log
     status=1
   fi
-done < <(grep -rn --include='*_test.go' -E '^func Fuzz[A-Za-z0-9_]+\(' pkg cmd | sort)
+done < <(grep -rn --include='*_test.go' -E '^func Fuzz[A-Za-z0-9_]+\(' pkg cmd internal | sort)
 rm -f /tmp/fuzz.$$.log
 exit $status

@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# test.sh runs the whole test suite: it installs the pinned Azurite (tools/azurite),
-# the SDKs of the conformance suite (tools/sdk-js, Debian's Python SDKs) and
-# Chromium, starts azurite-table in memory on a free loopback port, runs the
-# tests with TABLESTRESS_AZURITE set to that instance's connection string, and
-# stops Azurite however the tests end. Extra arguments are passed to `go test`.
+# test.sh runs the test suite in two parts. `test.sh` (make test) runs every
+# test but LONG_TESTS, the ones a contributor runs often; `test.sh --long`
+# (make test-long) runs LONG_TESTS: the proofs at depth, the judge's and
+# the advisor's checks over every ready scenario, the SDK conformance suite
+# and the SDKs' Microsoft Entra ID test, the HTML report drawn in Chromium,
+# the memory slope. Together they are the whole suite: a test is in exactly
+# one of them. Each installs what its tests need (the pinned Azurite from
+# tools/azurite for both; the SDKs of the conformance suite, tools/sdk-js and
+# Debian's Python SDKs, and Chromium for the long one), starts azurite-table
+# in memory on a free loopback port, runs the tests with TABLESTRESS_AZURITE
+# set to that instance's connection string, and stops Azurite however the
+# tests end. Other arguments are passed to `go test`.
 #
 # The tests run in two passes: `go test -race` for all but the tests named in
 # NORACE_TESTS, then those without -race. Most of them drive the client, the
@@ -22,6 +29,12 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+
+long=
+if [ "${1:-}" = --long ]; then
+  long=1
+  shift
+fi
 
 # apt_install WHAT CHECK PACKAGE... installs Debian packages for a test
 # unless CHECK (a command) already succeeds; WHAT names them in messages.
@@ -52,20 +65,6 @@ missing() {
   fi
 }
 
-# The HTML report is tested in headless Chromium (Debian's chromium package).
-apt_install "the HTML report test" "command -v chromium" chromium
-# The SDK conformance suite (pkg/emulator/sdk_conformance_test.go) runs the
-# Python SDKs of Debian's packages with /usr/bin/python3, and the
-# JavaScript SDK pinned in tools/sdk-js/package-lock.json.
-apt_install "the SDK conformance suite" "/usr/bin/python3 -c 'import azure.data.tables, azure.cosmosdb.table, azure.identity'" \
-  python3-azure python3-azure-cosmosdb-table
-sdkjs="$root/tools/sdk-js"
-if [ ! -d "$sdkjs/node_modules/@azure/data-tables" ] || [ "$sdkjs/package-lock.json" -nt "$sdkjs/node_modules/.package-lock.json" ]; then
-  echo "test.sh: installing the JavaScript SDK from tools/sdk-js/package-lock.json"
-  npm ci --prefix "$sdkjs" --no-audit --no-fund --loglevel=error ||
-    missing "could not install the JavaScript SDK (npm ci in tools/sdk-js); the SDK conformance suite will fail in CI and skip elsewhere"
-fi
-
 # --junit's XML is validated with xmllint (Debian's libxml2-utils) against
 # the JUnit schemas pinned in tools/junit-schema/package-lock.json.
 apt_install "the JUnit XML tests" "command -v xmllint" libxml2-utils
@@ -74,6 +73,22 @@ if [ ! -f "$junitxsd/node_modules/.package-lock.json" ] || [ "$junitxsd/package-
   echo "test.sh: installing the JUnit schemas from tools/junit-schema/package-lock.json"
   npm ci --prefix "$junitxsd" --no-audit --no-fund --loglevel=error ||
     missing "could not install the JUnit schemas (npm ci in tools/junit-schema); the JUnit XML tests will fail in CI and skip elsewhere"
+fi
+
+if [ -n "$long" ]; then
+  # The HTML report is tested in headless Chromium (Debian's chromium package).
+  apt_install "the HTML report test" "command -v chromium" chromium
+  # The SDK conformance suite (pkg/emulator/sdk_conformance_test.go) runs the
+  # Python SDKs of Debian's packages with /usr/bin/python3, and the
+  # JavaScript SDK pinned in tools/sdk-js/package-lock.json.
+  apt_install "the SDK conformance suite" "/usr/bin/python3 -c 'import azure.data.tables, azure.cosmosdb.table, azure.identity'" \
+    python3-azure python3-azure-cosmosdb-table
+  sdkjs="$root/tools/sdk-js"
+  if [ ! -d "$sdkjs/node_modules/@azure/data-tables" ] || [ "$sdkjs/package-lock.json" -nt "$sdkjs/node_modules/.package-lock.json" ]; then
+    echo "test.sh: installing the JavaScript SDK from tools/sdk-js/package-lock.json"
+    npm ci --prefix "$sdkjs" --no-audit --no-fund --loglevel=error ||
+      missing "could not install the JavaScript SDK (npm ci in tools/sdk-js); the SDK conformance suite will fail in CI and skip elsewhere"
+  fi
 fi
 
 # The GitHub workflows (.github/workflows: the project's CI and the recipe)
@@ -98,13 +113,46 @@ go vet ./...
 # product's memory, and it would slow the two minutes' work). A test
 # missing here runs under -race, slowly; one named here that no longer
 # exists is simply not found.
-NORACE_TESTS='^(TestMemoryDoesNotGrow|TestReadyScenarioOutcomes|TestFindHotPartitionLimit|TestHotPartitionThrottledToTarget|TestAppendOnlyThrottledAtRangePartition|TestSeedLimitsKeepUnderTheTargets|TestSeedLoadsInProcess|TestTargetDiesStopsRunOnTime|TestReconnectCountsTheGap|TestAbortOnFailStopsAtFirstTick|TestReadyScenarioQuestions|TestDeniedWriteStopsRunAtOnce|TestQuestionRequestUnitsCountOnce|TestStopWatcherEndsWindowAndCancelsAfterGrace|TestPhaseTickerTicksEachSecond|TestPhaseTickerStopsWhenTargetDown|TestPhaseTickerRecordsOutageWithReconnect|TestPhaseTickerAbortsOnceAtFailingTick|TestAdviseProvesReadyScenarios|TestAdviseInfeasible|TestAdviseProofFails|TestFanOutAsksItsBucketsAtOnce|TestManualCommands|TestCompareShowsAQuestionThatAlwaysFails|TestRunOutOfWorkersDropsAShareOfWhatWasOffered|TestProofHoldsTheGrowthLaw|TestOpenPoolGrowsToTheLoad|TestQuestionsCutShortByTheEndAreUnfinished|TestAdviseProofDoesNotCheckUnfinishedQuestions|TestRetryStoppedByTheEndLeavesTheQuestionUnfinished|TestVirtualRunsAreByteIdentical)$'
+NORACE_TESTS='^(TestMemoryDoesNotGrow|TestReadyScenarioOutcomes|TestFindHotPartitionLimit|TestHotPartitionThrottledToTarget|TestAppendOnlyThrottledAtRangePartition|TestSeedLimitsKeepUnderTheTargets|TestSeedLoadsInProcess|TestTargetDiesStopsRunOnTime|TestReconnectCountsTheGap|TestAbortOnFailStopsAtFirstTick|TestReadyScenarioQuestions|TestDeniedWriteStopsRunAtOnce|TestQuestionRequestUnitsCountOnce|TestStopWatcherEndsWindowAndCancelsAfterGrace|TestPhaseTickerTicksEachSecond|TestPhaseTickerStopsWhenTargetDown|TestPhaseTickerRecordsOutageWithReconnect|TestPhaseTickerAbortsOnceAtFailingTick|TestAdviseProvesReadyScenarios|TestAdviseInfeasible|TestAdviseProofFails|TestFanOutAsksItsBucketsAtOnce|TestManualCommands|TestCompareShowsAQuestionThatAlwaysFails|TestRunOutOfWorkersDropsAShareOfWhatWasOffered|TestProofHoldsTheGrowthLaw|TestOpenPoolGrowsToTheLoad|TestQuestionsCutShortByTheEndAreUnfinished|TestAdviseProofDoesNotCheckUnfinishedQuestions|TestRetryStoppedByTheEndLeavesTheQuestionUnfinished|TestVirtualRunsAreByteIdentical|TestCompareJSONSummarisesPartitions)$'
+# LONG_TESTS: the top-level tests of `make test-long` (see above): those
+# that take over a minute of this 2-core machine in `go test -json`'s
+# timings (internal/testsummary prints the slowest), and those that need
+# the SDKs or Chromium installed. They are the proofs of the
+# ready scenarios at depth and of the growth law (cmd/tablestress), the
+# judge's checks against the exact model and at depth over every ready
+# scenario (pkg/judge), the advisor's designs of every ready scenario and
+# its workers against the serial advice (pkg/advise), the SDK conformance
+# suite (pkg/emulator) and the SDKs' Entra ID test (cmd/tablestress),
+# which need the SDKs installed, the HTML report drawn in Chromium
+# (pkg/report), the ready scenarios' outcomes on a fake clock
+# (pkg/workload) and the memory slope (internal/soak). `make test` skips
+# exactly these, `make test-long` runs exactly these.
+LONG=(TestAdviseProvesReadyScenarios TestProofHoldsTheGrowthLaw TestEmulatorEntraSDKs
+  TestSeededAgreesWithTheModel TestWalkAtDepthReadsTheMonthsTheRunsTableHolds
+  TestReadyScenarioDesigns TestNoScanOverTheBoundWhenAnotherServes TestAheadMatchesSerial
+  TestSDKConformance
+  TestHTMLDrawsInChromium TestHTMLOfABigCompareDrawsInChromium TestHTMLOfAChargedRunDrawsInChromium
+  TestRequestUnitsHTMLDraws TestQuestionsSideBySide
+  TestReadyScenarioOutcomes TestMemoryDoesNotGrow)
+LONG_TESTS="^($(IFS='|'; echo "${LONG[*]}"))\$"
+# The long tests that run without -race: those of LONG named in NORACE_TESTS.
+longNorace=()
+for t in "${LONG[@]}"; do
+  if [[ "$t" =~ $NORACE_TESTS ]]; then longNorace+=("$t"); fi
+done
+LONG_NORACE_TESTS="^($(IFS='|'; echo "${longNorace[*]}"))\$"
+
 go build -o bin/testsummary ./internal/testsummary
 ci=()
 if [ -n "${CI:-}" ]; then ci=(-ci); fi
 {
   rc=0
-  go test -race -json -count=1 -timeout 45m -skip "$NORACE_TESTS" "$@" ./... || rc=$?
-  go test -json -count=1 -timeout 45m -run "$NORACE_TESTS" "$@" ./... || rc=$?
+  if [ -z "$long" ]; then
+    go test -race -json -count=1 -timeout 45m -skip "$NORACE_TESTS|$LONG_TESTS" "$@" ./... || rc=$?
+    go test -json -count=1 -timeout 45m -run "$NORACE_TESTS" -skip "$LONG_TESTS" "$@" ./... || rc=$?
+  else
+    go test -race -json -count=1 -timeout 60m -run "$LONG_TESTS" -skip "$NORACE_TESTS" "$@" ./... || rc=$?
+    go test -json -count=1 -timeout 60m -run "$LONG_NORACE_TESTS" "$@" ./... || rc=$?
+  fi
   exit $rc
 } 2>&1 | bin/testsummary "${ci[@]}" -module "$(go list -m)"

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/tablestress/tablestress/pkg/advise"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
@@ -79,7 +80,12 @@ provision).`),
 		Args: oneScenario("advise"),
 		RunE: func(cmd *cobra.Command, args []string) error { return runAdvise(cmd, e, args[0], af) },
 	}
-	f := cmd.Flags()
+	af.register(cmd.Flags())
+	return cmd
+}
+
+// register declares advise's flags on f, each bound to its field of af.
+func (af *adviseFlags) register(f *pflag.FlagSet) {
 	f.StringVar(&af.rate, "rate", "", "the peak in operations/s to judge and prove at (default: the scenario's rate, or its stages' highest)")
 	f.StringVar(&af.headroom, "headroom", "70%", "the share of a partition's (and the account's) target the busiest may use at the peak")
 	f.StringVar(&af.horizon, "horizon", "1y", "how long the data grows (event time, at the workload's write rate): every scheme is judged on the table as it will be after it, like 1y, 90d or 720h")
@@ -102,7 +108,6 @@ provision).`),
 	f.StringVar(&af.proofOut, "proof-out", "", "write the proof's runs to this file, the JSON report compare --out writes (tablestress.compare/v1)")
 	f.StringVar(&af.embeddedTransport, "embedded-transport", transportInProcess, "embedded target: how the proof's SDK reaches the service, in-process (no socket) or socket (a loopback port)")
 	f.StringVar(&af.clock, "clock", "", "the time the proof lives on: "+clockHelp)
-	return cmd
 }
 
 // options turns the flags and the scenario into the advisor's options.
@@ -225,6 +230,9 @@ func runAdvise(cmd *cobra.Command, e *env, path string, af *adviseFlags) error {
 				a.Withdraw()
 			}
 		}
+	}
+	if errors.As(proveErr, new(errProofInterrupted)) {
+		return adviceOutcome(a, proof, proveErr) // the interruption alone
 	}
 	if af.asJSON {
 		enc := json.NewEncoder(e.stdout)

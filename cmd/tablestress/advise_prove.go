@@ -49,7 +49,15 @@ func prove(cmd *cobra.Command, e *env, af *adviseFlags, a *advise.Advice, p *adv
 		fmt.Fprintf(e.stderr, "proving %s: %s on the same entity stream at %s ops/s, %gs each after a %gs warm-up\n",
 			p.Schemes[0].Scheme, schemeNames(p), fmtRate(p.Rate), p.DurationS, p.WarmupS)
 	}
-	reps, err := compareAll(pc, e, path, f)
+	reps, _, err := compareAll(pc, e, path, f)
+	if cmd.Context().Err() != nil {
+		// Stopped at a signal: an interrupted proof proves nothing, so it
+		// is neither judged nor a reason to withdraw the advice.
+		if err == nil {
+			err = errors.New("interrupted: the proof's runs stopped at the signal")
+		}
+		return nil, errProofInterrupted{err}
+	}
 	byName := map[string]*report.Report{}
 	for _, r := range reps {
 		byName[r.Scheme] = r
@@ -71,6 +79,14 @@ func prove(cmd *cobra.Command, e *env, af *adviseFlags, a *advise.Advice, p *adv
 	p.Judge(byName)
 	return p, err
 }
+
+// errProofInterrupted is a proof a signal stopped: what it says is the
+// whole of advise's answer (interrupted during the seed phase, say), with
+// no advice printed before it.
+type errProofInterrupted struct{ err error }
+
+func (e errProofInterrupted) Error() string { return e.err.Error() }
+func (e errProofInterrupted) Unwrap() error { return e.err }
 
 // proofScenario is the proof's scenario, written to --save-proof when
 // given.
@@ -99,7 +115,10 @@ func schemeNames(p *advise.Proof) string {
 // the proof failed, 1 when the proof could not run, 3 when a design is
 // recommended for all but the questions no design serves, else 0.
 func adviceOutcome(a *advise.Advice, p *advise.Proof, proveErr error) error {
+	var stopped errProofInterrupted
 	switch {
+	case errors.As(proveErr, &stopped):
+		return withCode(exitFailure, stopped.err)
 	case proveErr != nil && codeOf(proveErr) == exitUsage:
 		return proveErr
 	case proveErr != nil:

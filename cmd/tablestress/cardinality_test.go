@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -39,8 +38,8 @@ workload:
 
 // keys and advise judge a field of 2,000,000 or 100,000,000 values by
 // its law: a parcel's partition holds entities ÷ keys rows at the horizon
-// (31,536,000,000 scans over a year), which keys says beside the seeded
-// table's one row a partition, and advise keys the table by the parcel.
+// (31,536,000,000 scans over a year), and advise keys the table by the
+// parcel.
 func TestKeysAndAdviseOnManyValues(t *testing.T) {
 	for _, n := range []string{"2M", "100M"} {
 		keys := map[string]float64{"2M": 2e6, "100M": 1e8}[n]
@@ -61,10 +60,6 @@ func TestKeysAndAdviseOnManyValues(t *testing.T) {
 		}
 		if r := ks[0].Judged.Rows; math.Abs(r-lambda) > 1e-6*lambda {
 			t.Errorf("%s: keys says a parcel's partition holds %v rows at the horizon; want %v", n, r, lambda)
-		}
-		v := strings.Join(ks[0].Verdicts, "\n")
-		if !strings.Contains(v, "about one partition per entity on the seeded table") || !strings.Contains(v, "at the horizon the largest holds") {
-			t.Errorf("%s: verdicts %q; want the seeded table's one row a partition beside the horizon's", n, v)
 		}
 		code, out, errs = runCLI(t, "advise", path, "--json", "--no-prove")
 		if code != exitOK {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -42,8 +43,12 @@ which service": --models azure,cosmos(ru=4000),cosmos(ru=40000).`),
 				reps, err := findSchemes(cmd, e, args[0], f, sf)
 				return finish(e, f, reps, err)
 			}
-			reps, runErr := compareAll(cmd, e, args[0], f)
-			return compareOutcome(e, f, reps, runErr)
+			reps, notRun, runErr := compareAll(cmd, e, args[0], f)
+			var facts map[string]report.SchemeFacts
+			if cmd.Context().Err() == nil && len(notRun) == 0 {
+				facts = compareFacts(cmd.Context(), e, args[0], reps)
+			}
+			return compareOutcome(e, f, report.NewCompare(reps, notRun, facts), runErr)
 		},
 	}
 	f.register(cmd.Flags(), true)
@@ -54,22 +59,21 @@ which service": --models azure,cosmos(ru=4000),cosmos(ru=40000).`),
 	return cmd
 }
 
-// compareOutcome prints and writes compare's reports and decides its exit:
-// a run that failed, else thresholds that failed, else success.
-func compareOutcome(e *env, f *runFlags, reps []*report.Report, runErr error) error {
+// compareOutcome prints and writes compare's comparison and decides its
+// exit: a run that failed, else thresholds that failed, else success.
+func compareOutcome(e *env, f *runFlags, c *report.Compare, runErr error) error {
+	reps := c.Runs
 	if len(reps) == 0 {
 		return runErr
 	}
 	if f.format == "json" {
-		if err := report.WriteJSON(e.stdout, &report.Compare{Schema: report.SchemaCompare, Scenario: reps[0].Scenario, Runs: reps}); err != nil {
+		if err := report.WriteJSON(e.stdout, f.jsonCompare(c)); err != nil {
 			return err
 		}
-	} else if err := report.WriteCompareStyle(e.stdout, reps, e.style()); err != nil {
+	} else if err := report.WriteCompareDoc(e.stdout, c, e.style()); err != nil {
 		return err
 	}
-	quiet := *f
-	quiet.format = "none"
-	if err := emitFiles(&quiet, reps...); err != nil {
+	if err := emitCompare(f, c); err != nil {
 		return err
 	}
 	for _, rep := range reps {
@@ -86,6 +90,33 @@ func compareOutcome(e *env, f *runFlags, reps []*report.Report, runErr error) er
 	}
 	if failed > 0 {
 		return withCode(exitThreshold, fmt.Errorf("%d threshold(s) failed", failed))
+	}
+	return nil
+}
+
+// emitCompare writes the comparison's files: the tablestress.compare/v1
+// JSON (--out), the CSVs, the HTML (--html) and, with --junit, its runs
+// as test suites.
+func emitCompare(f *runFlags, c *report.Compare) error {
+	if f.junit != nil {
+		f.junit.reps = append(f.junit.reps, c.Runs...)
+	}
+	files := []struct {
+		path  string
+		write func(w *os.File) error
+	}{
+		{f.out, func(w *os.File) error { return report.WriteJSON(w, f.jsonCompare(c)) }},
+		{f.csv, func(w *os.File) error { return report.WriteCSV(w, c.Runs...) }},
+		{f.qcsv, func(w *os.File) error { return report.WriteQuestionsCSV(w, c.Runs...) }},
+		{f.html, func(w *os.File) error { return report.WriteHTMLDoc(w, c) }},
+	}
+	for _, fl := range files {
+		if fl.path == "" {
+			continue
+		}
+		if err := writeFile(fl.path, fl.write); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -15,51 +15,73 @@ import (
 // --scheme), under each model of --models or of the scenario's
 // embedded.models when the target is the embedded service, else once. The
 // reports come by model, then by scheme; each says its model. It stops at
-// the first run that fails, returning the reports so far and the error.
-func compareAll(cmd *cobra.Command, e *env, path string, f *runFlags) ([]*report.Report, error) {
+// the first run that fails or at a signal, returning the reports so far,
+// the runs it meant to make but did not, and the error.
+func compareAll(cmd *cobra.Command, e *env, path string, f *runFlags) ([]*report.Report, []report.Planned, error) {
 	models, err := compareModels(e, path, f)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var reps []*report.Report
+	var notRun []report.Planned
+	var names []string // every scheme to run under each model
+	var runErr error
 	for _, m := range models {
+		if runErr != nil || cmd.Context().Err() != nil {
+			notRun = append(notRun, planned(names, m)...)
+			continue
+		}
 		fm := *f
 		if m != "" {
 			fm.model = m
 		}
 		ss, err := openSession(cmd, e, path, &fm)
 		if err != nil {
-			return reps, err
+			notRun, runErr = append(notRun, planned(names, m)...), err
+			continue
 		}
-		got, err := ss.runSchemes(cmd.Context())
+		got, left, all, err := ss.runSchemes(cmd.Context())
 		ss.close()
+		names = all
 		reps = append(reps, got...)
-		if err != nil {
-			return reps, err
-		}
+		notRun = append(notRun, planned(left, ss.model)...)
+		runErr = err
 	}
-	return reps, nil
+	return reps, notRun, runErr
+}
+
+// planned is the runs of the schemes named under model m.
+func planned(names []string, m string) []report.Planned {
+	out := make([]report.Planned, len(names))
+	for i, n := range names {
+		out[i] = report.Planned{Scheme: n, Model: m}
+	}
+	return out
 }
 
 // runSchemes runs every scheme of the session (or --scheme), one after
-// another, until the context ends or a run fails.
-func (ss *session) runSchemes(ctx context.Context) ([]*report.Report, error) {
+// another, until the context ends or a run fails. It returns the reports,
+// the names of the schemes it did not run, the names of all it was to
+// run, and the error.
+func (ss *session) runSchemes(ctx context.Context) (reps []*report.Report, left, all []string, err error) {
 	idx, err := ss.schemes()
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	var reps []*report.Report
 	for _, i := range idx {
+		all = append(all, ss.spec.Schemes[i].Name)
+	}
+	for k, i := range idx {
 		if ctx.Err() != nil {
-			break
+			return reps, all[k:], all, nil
 		}
 		rep, _, err := ss.runScheme(ctx, i, false)
 		reps = append(reps, rep)
 		if err != nil {
-			return reps, err
+			return reps, all[k+1:], all, err
 		}
 	}
-	return reps, nil
+	return reps, nil, all, nil
 }
 
 // compareModels returns the model specs compare runs under: --models, else

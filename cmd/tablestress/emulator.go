@@ -126,9 +126,21 @@ func (o *emulatorFlags) serve(cmd *cobra.Command, e *env) error {
 	if err != nil {
 		return startError(err)
 	}
+	fmt.Fprintf(e.stdout, "tablestress emulator listening on %s\nmodel: %s\nfaults: %s\n", in.URL(), mc, fc)
+	printStarted(e, in, notes, t.caPath, le)
+	<-cmd.Context().Done()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return in.Close(ctx)
+}
+
+// printStarted prints what a client of the started service needs, after
+// its address: the data it holds, its connection strings, the notes of
+// the flags, the certificate authority to trust and the Entra ID
+// settings (le, nil without --entra).
+func printStarted(e *env, in *emulator.Instance, notes []string, caPath string, le *localEntra) {
 	// The development account's key is public and documented: the
 	// connection string is printed whole, to be pasted as it is.
-	fmt.Fprintf(e.stdout, "tablestress emulator listening on %s\nmodel: %s\nfaults: %s\n", in.URL(), mc, fc)
 	printData(e, in)
 	for _, c := range in.PrintableConnectionStrings() {
 		fmt.Fprintf(e.stdout, "connection string: %s\n", c)
@@ -136,18 +148,14 @@ func (o *emulatorFlags) serve(cmd *cobra.Command, e *env) error {
 	for _, n := range notes {
 		fmt.Fprintf(e.stdout, "note: %s\n", n)
 	}
-	if t.caPath != "" {
-		fmt.Fprintf(e.stdout, "certificate authority: %s (trust it: --ca-file or TABLESTRESS_CA_FILE for tablestress, SSL_CERT_FILE for Go and OpenSSL, REQUESTS_CA_BUNDLE for Python, NODE_EXTRA_CA_CERTS for Node.js)\n", t.caPath)
+	if caPath != "" {
+		fmt.Fprintf(e.stdout, "certificate authority: %s (trust it: --ca-file or TABLESTRESS_CA_FILE for tablestress, SSL_CERT_FILE for Go and OpenSSL, REQUESTS_CA_BUNDLE for Python, NODE_EXTRA_CA_CERTS for Node.js)\n", caPath)
 	}
 	if le != nil {
-		for _, l := range le.lines(t.caPath) {
+		for _, l := range le.lines(caPath) {
 			fmt.Fprintln(e.stdout, l)
 		}
 	}
-	<-cmd.Context().Done()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	return in.Close(ctx)
 }
 
 // startCPUProfile starts writing a CPU profile to path ("": none) and

@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -19,7 +20,7 @@ import (
 // the emulator says once at start-up how it differs.
 type azuriteFlags struct {
 	host, location, debug, cert, key, pwd, oauth string
-	port                                         int
+	port, keepAlive                              int
 	inMemory, loose, skipVersion, pathStyle      bool
 	silent, noTelemetry                          bool
 }
@@ -32,7 +33,8 @@ func (a *azuriteFlags) register(f *pflag.FlagSet) {
 	f.BoolVar(&a.inMemory, "inMemoryPersistence", false, "Azurite's: keep everything in memory (the default without --location)")
 	f.BoolVarP(&a.loose, "loose", "L", false, "Azurite's: ignore unsupported headers and parameters (the emulator always does)")
 	f.BoolVar(&a.skipVersion, "skipApiVersionCheck", false, "Azurite's: serve any x-ms-version (also AZURITE_SKIP_API_VERSION_CHECK=true)")
-	f.BoolVar(&a.pathStyle, "disableProductStyleUrl", false, "Azurite's: take the account from the path (the emulator always does)")
+	f.BoolVar(&a.pathStyle, "disableProductStyleUrl", false, "Azurite's: take the account from the path alone, never from the host (ACCOUNT.table.localhost)")
+	f.IntVar(&a.keepAlive, "tableKeepAliveTimeout", 0, "Azurite's: close a kept-alive connection idle this many seconds (0: two minutes; Azurite's default is 5)")
 	f.BoolVarP(&a.silent, "silent", "s", false, "Azurite's: no access log on the console (the emulator prints none)")
 	f.StringVarP(&a.debug, "debug", "d", "", "Azurite's: write a line per request (time, method, path, status, duration) to this file")
 	f.StringVar(&a.cert, "cert", "", "Azurite's: serve HTTPS with this certificate: a PEM file with --key, or a .pfx with --pwd")
@@ -69,9 +71,11 @@ func (o *emulatorFlags) applyAzurite(changed func(string) bool, getenv func(stri
 	if a.loose {
 		notes = append(notes, "--loose: the emulator always ignores the headers and query parameters it does not use")
 	}
-	if a.pathStyle {
-		notes = append(notes, "--disableProductStyleUrl: the emulator always takes the account from the path (http://HOST:PORT/ACCOUNT/...); product-style hosts (ACCOUNT.table.localhost) are not served")
+	cfg.PathStyleOnly = a.pathStyle
+	if a.keepAlive < 0 {
+		return nil, usageError("--tableKeepAliveTimeout takes seconds, 0 or more, not %d", a.keepAlive)
 	}
+	cfg.IdleTimeout = time.Duration(a.keepAlive) * time.Second
 	cfg.SkipVersionCheck = a.skipVersion || getenv("AZURITE_SKIP_API_VERSION_CHECK") == "true"
 	if err := o.applyAzuriteTLS(&notes); err != nil {
 		return nil, err

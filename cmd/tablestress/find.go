@@ -158,9 +158,9 @@ func finish(e *env, f *runFlags, reps []*report.Report, runErr error) error {
 	var err error
 	switch {
 	case f.format == "json" && len(reps) == 1:
-		err = report.WriteJSON(e.stdout, reps[0])
+		err = report.WriteJSON(e.stdout, f.jsonReport(reps[0]))
 	case f.format == "json":
-		err = report.WriteJSON(e.stdout, &report.Compare{Schema: report.SchemaCompare, Scenario: reps[0].Scenario, Runs: reps})
+		err = report.WriteJSON(e.stdout, f.jsonCompare(&report.Compare{Schema: report.SchemaCompare, Scenario: reps[0].Scenario, Runs: reps}))
 	case len(reps) == 1:
 		err = report.WriteTextStyle(e.stdout, reps[0], e.style())
 	default:

@@ -145,7 +145,7 @@ func TestKeysLabels(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	row := regexp.MustCompile(`(?m)^constant\s+1\s+100%\s+6,000\s+-\s+one partition\s+hot partition`)
+	row := regexp.MustCompile(`(?m)^constant\s+1\s+100%\s+6,000\s+-\s+one partition\s+hot: partition "Orders"`)
 	if !row.MatchString(out) {
 		t.Errorf("constant is not labelled one partition:\n%s", out)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -87,7 +88,11 @@ func (kf *keysFlags) run(ctx context.Context, e *env, path string) error {
 	if err != nil {
 		return err
 	}
-	out, err := analyseSchemes(ctx, s, kf.scheme, kf.ops, r, opts)
+	prog := newKeysProgress(e.stderr, time.Now)
+	stop := prog.run(ctx)
+	out, err := analyseSchemes(ctx, s, kf.scheme, kf.ops, r, opts, prog)
+	stop()
+	prog.done()
 	if err != nil {
 		return err
 	}
@@ -114,8 +119,8 @@ func (kf *keysFlags) analysisRate(s *scenario.Scenario) (float64, error) {
 
 // analyseSchemes analyses the schemes --scheme chooses: each one's
 // simulation, and the judge's figures (none for a closed loop, which
-// offers no rate to judge at).
-func analyseSchemes(ctx context.Context, s *scenario.Scenario, name string, ops int, rate float64, opts judge.Options) ([]*keysAnalysis, error) {
+// offers no rate to judge at), saying each scheme to prog (nil: nothing).
+func analyseSchemes(ctx context.Context, s *scenario.Scenario, name string, ops int, rate float64, opts judge.Options, prog *keysProgress) ([]*keysAnalysis, error) {
 	pop, schemes, err := s.Compile()
 	if err != nil {
 		return nil, withCode(exitUsage, err)
@@ -131,7 +136,10 @@ func analyseSchemes(ctx context.Context, s *scenario.Scenario, name string, ops 
 		}
 	}
 	var out []*keysAnalysis
-	for _, i := range idx {
+	for k, i := range idx {
+		if prog != nil {
+			prog.start(schemes[i].Name, k+1, len(idx))
+		}
 		a, err := plan.Analyze(s, pop, schemes[i], ops, rate)
 		if err != nil {
 			return nil, withCode(exitUsage, fmt.Errorf("scheme %q: %w", schemes[i].Name, err))
@@ -220,6 +228,12 @@ func printAnalysis(p *textfit.Printer, a *keysAnalysis) {
 	if a.ExtendShare > 0 {
 		p.Line("  inserts extending the PartitionKey range: %.0f%%", 100*a.ExtendShare)
 	}
+	if a.BatchAsked > 0 {
+		p.Line("  entity group transactions: %s entities each on average, of %s asked", textfit.Float(round1(a.BatchFill)), textfit.Float(round1(a.BatchAsked)))
+	}
+	if a.RangeFound > 0 {
+		p.Line("  range queries: their partitions hold %s of the rows they ask for", share(a.RangeFound))
+	}
 	for _, v := range a.Verdicts {
 		p.Wrapped("  verdict: "+v, "       ")
 	}
@@ -232,12 +246,15 @@ func printAnalysisTable(p *textfit.Printer, as []*keysAnalysis) {
 		{Header: "KEYS", Drop: 2}, {Header: "VERDICT", Wrap: true},
 	}}
 	for _, a := range as {
-		v := textfit.Cell{Text: "no partition problem found at this rate"}
-		if len(a.Verdicts) > 0 {
-			v.Text = a.Verdicts[0]
-		}
-		if a.OverTarget || a.Monotonic != "" {
-			v.Color = textfit.Red
+		v := textfit.Cell{Text: "no problem found at this rate"}
+		switch {
+		case a.Judged == nil:
+			v.Text = "not judged: a closed loop offers no rate (give --rate)"
+		case len(a.Verdicts) > 0:
+			v.Text, v.Color = a.Verdicts[0], textfit.Red
+			if len(a.Verdicts) > 1 {
+				v.Text += fmt.Sprintf(" (and %d more)", len(a.Verdicts)-1)
+			}
 		}
 		t.Cells(textfit.Cell{Text: a.Scheme}, textfit.Cell{Text: textfit.Int(int64(a.Workload.Partitions))}, textfit.Cell{Text: share(a.Workload.BusiestShare)},
 			textfit.Cell{Text: busiestRateCell(a)}, textfit.Cell{Text: gini(a.Workload)}, textfit.Cell{Text: keyShape(a)}, v)
@@ -274,14 +291,14 @@ func busiestRateCell(a *keysAnalysis) string {
 }
 
 // keyShape says how a scheme's PartitionKeys fall: on one partition, in
-// increasing or decreasing order (append-only, prepend-only), or
-// scattered.
+// increasing or decreasing order as the judge finds them (append-only,
+// prepend-only), or scattered.
 func keyShape(a *keysAnalysis) string {
 	switch {
 	case a.Workload.Partitions <= 1:
 		return "one partition"
-	case a.Monotonic != "":
-		return a.Monotonic
+	case a.Judged != nil && a.Judged.MonotonicOrder != "":
+		return a.Judged.MonotonicOrder
 	}
 	return "scattered"
 }

@@ -1,57 +1,61 @@
 package main
 
 import (
-	"fmt"
-	"strings"
-
+	"github.com/tablestress/tablestress/pkg/advise"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/judge"
 	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/scenario"
-	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
 // keysAnalysis is what keys shows of one scheme: the simulation's
-// analysis, and the judge's figures on the seeded table and at the
-// horizon (nil for a closed loop).
+// measurements, and the judge's figures and findings on the seeded table
+// and at the horizon (none for a closed loop).
 type keysAnalysis struct {
 	*plan.Analysis
 	// BusiestPartition, BusiestEntitiesPerSec and OverTarget are the
 	// judge's at the horizon (what advise judges), the same figures as
-	// Judged's.
+	// Judged's; OverTarget is its finding of the busiest partition.
 	BusiestPartition      string            `json:"busiest_partition"`
 	BusiestEntitiesPerSec float64           `json:"busiest_entities_per_sec"`
 	OverTarget            bool              `json:"over_target"`
 	Judged                *judge.Prediction `json:"judged"`
-	target                float64
+	// Findings are the judge's findings over their limits: at the horizon,
+	// then those of the seeded table that the horizon does not share;
+	// Verdicts say them in the judge's words.
+	Findings []judge.Finding `json:"findings"`
+	Verdicts []string        `json:"verdicts"`
+	target   float64
 }
 
-// judged fills the busiest partition's figures from the judge, and its
-// verdicts: a partition over the target, on the seeded table or at the
-// horizon.
+// keysLimits are what keys holds a scheme to: each target whole (no
+// headroom), the refusals advise's proof allows, no bound on a question
+// or a partition's rows.
+var keysLimits = judge.Limits{Headroom: 1, MaxThrottled: advise.MaxThrottled}
+
+// judged takes the judge's figures of the busiest partition and its
+// findings over their limits.
 func (ka *keysAnalysis) judged(in *judge.Input) {
 	p := ka.Judged
 	ka.target = in.Target()
 	ka.BusiestPartition, ka.BusiestEntitiesPerSec = p.BusiestPartition, p.BusiestEntitiesPerSec
-	ka.OverTarget = p.BusiestEntitiesPerSec > ka.target
-	var v []string
-	if ka.OverTarget {
-		v = append(v, fmt.Sprintf("hot partition: %q would take %s entities/s at %s ops/s at the horizon, over the %s/s partition target",
-			p.BusiestPartition, textfit.Rate(p.BusiestEntitiesPerSec), textfit.Rate(in.Peak), textfit.Rate(ka.target)))
-	} else if s := p.Seeded; s != nil && s.BusiestEntitiesPerSec > ka.target {
-		v = append(v, fmt.Sprintf("hot partition on the seeded table: %q would take %s entities/s at %s ops/s, over the %s/s partition target",
-			s.BusiestPartition, textfit.Rate(s.BusiestEntitiesPerSec), textfit.Rate(in.Peak), textfit.Rate(ka.target)))
+	over := map[judge.Kind]bool{}
+	for _, f := range judge.Problems(in.Findings(p, keysLimits)) {
+		over[f.Kind] = true
+		ka.Findings = append(ka.Findings, f)
 	}
-	for _, sv := range ka.Verdicts {
-		seededOnly := strings.HasPrefix(sv, "one partition per entity") || strings.HasPrefix(sv, "most partitions hold one entity")
-		if seededOnly && p.RowsAfterHorizon > 2*float64(ka.Population.Max) {
-			// The seeded table's verdict; its partitions grow.
-			sv = fmt.Sprintf("about one partition per entity on the seeded table (%s rows in %s partitions); at the horizon the largest holds %s rows",
-				textfit.Int(ka.Population.Entities), textfit.Int(int64(ka.Population.Partitions)), textfit.Rate(p.RowsAfterHorizon))
+	ka.OverTarget = over[judge.HotPartition] || over[judge.HotLogical]
+	if p.Seeded != nil {
+		for _, f := range judge.Problems(in.FindingsAt(p, p.Seeded, keysLimits)) {
+			if f.Sized() && !over[f.Kind] {
+				ka.Findings = append(ka.Findings, f)
+			}
 		}
-		v = append(v, sv)
 	}
-	ka.Verdicts = v
+	ka.Verdicts = []string{}
+	for _, f := range ka.Findings {
+		ka.Verdicts = append(ka.Verdicts, in.Words(f))
+	}
 }
 
 // judgeOptions are what keys judges at: the rate, --horizon and

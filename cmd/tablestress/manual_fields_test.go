@@ -98,7 +98,7 @@ func TestManualReportFields(t *testing.T) {
 		t.Fatalf("the report's members were not all found: %v", names)
 	}
 	checkNames(t, "docs/reports.md", "the-json-report", "the JSON report", names,
-		"open", "closed", "azure", "point", "range", "fan_out", "scan", "service", // values
+		"open", "closed", "azure", "point", "range", "fan_out", "scan", "service", "passed", "stopped", // values
 		"compare", "question", "abort_on_fail") // a command, an operation, a scenario field
 }
 

@@ -159,6 +159,7 @@ var foreignFlags = map[string]string{
 	"--bare":                    "git clone",
 	"--rev":                     "azurite-suites.sh",
 	"--only":                    "azurite-suites.sh",
+	"--long":                    "test.sh",
 	"--duraton":                 "did you mean --duration",
 }
 

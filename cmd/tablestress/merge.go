@@ -59,6 +59,7 @@ unless --partial, and the merged report then names the missing shards.`,
 	fl.StringVar(&f.csv, "csv", "", "write the merged per-partition CSV to this file")
 	fl.StringVar(&f.html, "html", "", "write the merged HTML report to this file")
 	fl.StringVar(&f.format, "format", "text", "what to print on stdout: text or json")
+	f.registerAllPartitions(fl)
 	fl.BoolVar(&partial, "partial", false, "merge the shards given even when some of the run's shards are missing (the report names them)")
 	return cmd
 }

@@ -40,7 +40,11 @@ given as localhost: a saved report does not say where it ran).`,
 			}
 			reps := doc.Reports()
 			f := &runFlags{html: html, csv: csv}
-			if err := emitFiles(f, reps...); err != nil || junit == "" {
+			emitted := emitFiles
+			if doc.Compare != nil {
+				emitted = func(f *runFlags, _ ...*report.Report) error { return emitCompare(f, doc.Compare) }
+			}
+			if err := emitted(f, reps...); err != nil || junit == "" {
 				return err
 			}
 			return writeFile(junit, func(w *os.File) error {
@@ -62,7 +66,7 @@ func renderReport(e *env, doc report.Document, format string) error {
 	switch format {
 	case "text":
 		if doc.Compare != nil {
-			return report.WriteCompareStyle(e.stdout, reps, e.style())
+			return report.WriteCompareDoc(e.stdout, doc.Compare, e.style())
 		}
 		return report.WriteTextStyle(e.stdout, reps[0], e.style())
 	case "json":

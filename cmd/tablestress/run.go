@@ -120,7 +120,7 @@ func emit(e *env, f *runFlags, rep *report.Report) error {
 		return emitFiles(f, rep)
 	}
 	if f.format == "json" {
-		err = report.WriteJSON(e.stdout, rep)
+		err = report.WriteJSON(e.stdout, f.jsonReport(rep))
 	} else {
 		err = report.WriteTextStyle(e.stdout, rep, e.style())
 	}
@@ -137,9 +137,9 @@ func emitFiles(f *runFlags, reps ...*report.Report) error {
 	if f.junit != nil {
 		f.junit.reps = append(f.junit.reps, reps...)
 	}
-	var doc any = reps[0]
+	var doc any = f.jsonReport(reps[0])
 	if len(reps) > 1 {
-		doc = &report.Compare{Schema: report.SchemaCompare, Scenario: reps[0].Scenario, Runs: reps}
+		doc = f.jsonCompare(&report.Compare{Schema: report.SchemaCompare, Scenario: reps[0].Scenario, Runs: reps})
 	}
 	if f.out != "" {
 		if err := writeFile(f.out, func(w *os.File) error { return report.WriteJSON(w, doc) }); err != nil {

@@ -16,34 +16,36 @@ import (
 
 // runFlags are the flags shared by run, compare and seed.
 type runFlags struct {
-	target     string
-	scheme     string
-	duration   time.Duration
-	warmup     time.Duration
-	rate       string
-	workers    int
-	seed       uint64
-	entities   string
-	maxOps     int64
-	retry      string
-	grace      time.Duration
-	out        string
-	csv        string
-	qcsv       string // --questions-csv
-	html       string
-	format     string
-	table      string
-	keepTable  bool
-	reuseTable bool
-	skipSeed   bool
-	yes        bool
-	quiet      bool
-	verify     bool
-	shard      string
-	metrics    string
-	reconnect  bool
-	downAfter  time.Duration
-	model      string
+	target   string
+	scheme   string
+	duration time.Duration
+	warmup   time.Duration
+	rate     string
+	workers  int
+	seed     uint64
+	entities string
+	maxOps   int64
+	retry    string
+	grace    time.Duration
+	out      string
+	csv      string
+	qcsv     string // --questions-csv
+	html     string
+	format   string
+	// allPartitions is --all-partitions: the JSON lists every partition.
+	allPartitions bool
+	table         string
+	keepTable     bool
+	reuseTable    bool
+	skipSeed      bool
+	yes           bool
+	quiet         bool
+	verify        bool
+	shard         string
+	metrics       string
+	reconnect     bool
+	downAfter     time.Duration
+	model         string
 	// embeddedTransport is --embedded-transport: how the client reaches
 	// the embedded service, in-process (the default) or socket.
 	embeddedTransport string
@@ -108,8 +110,32 @@ func (f *runFlags) register(fs *pflag.FlagSet, withWorkload bool) {
 	fs.StringVar(&f.qcsv, "questions-csv", "", "write the per-question CSV (one row per question and scheme) to this file")
 	fs.StringVar(&f.html, "html", "", "write the HTML report to this file")
 	fs.StringVar(&f.format, "format", "text", "what to print on stdout: text or json")
+	f.registerAllPartitions(fs)
 	f.junit = &junitFlags{}
 	f.junit.register(fs)
+}
+
+// registerAllPartitions registers --all-partitions.
+func (f *runFlags) registerAllPartitions(fs *pflag.FlagSet) {
+	fs.BoolVar(&f.allPartitions, "all-partitions", false, fmt.Sprintf("the JSON (--out, --format json) lists every partition (default: the busiest %d, and those over their target, of the highest peak, the most throttled or a threshold judged; the others summed in other_partitions)", report.KeptPartitions))
+}
+
+// jsonReport is a run's report as the JSON writes it: summarised
+// (report.Summarised) unless --all-partitions.
+func (f *runFlags) jsonReport(r *report.Report) *report.Report {
+	if f.allPartitions {
+		return r
+	}
+	return report.Summarised(r, report.KeptPartitions)
+}
+
+// jsonCompare is a comparison as the JSON writes it: each run as
+// jsonReport writes it.
+func (f *runFlags) jsonCompare(c *report.Compare) *report.Compare {
+	if f.allPartitions {
+		return c
+	}
+	return report.SummarisedCompare(c, report.KeptPartitions)
 }
 
 // overrides turns the flags that were given into the run's overrides;

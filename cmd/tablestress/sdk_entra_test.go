@@ -127,7 +127,7 @@ func TestEmulatorEntraSDKs(t *testing.T) {
 	} {
 		t.Run(sdk.name, func(t *testing.T) {
 			if err := exec.Command(sdk.check[0], sdk.check[1:]...).Run(); err != nil {
-				testenv.Missing(t, "the "+sdk.name+" SDK with its identity library", "make test runs "+sdk.install)
+				testenv.Missing(t, "the "+sdk.name+" SDK with its identity library", "make test-long runs "+sdk.install)
 			}
 			for who, want := range map[string]map[string]any{"contributor": ok, "workload identity of contributor": ok, "reader": reader} {
 				var env []string // this process's, without its AZURE_ variables: only the identity's own

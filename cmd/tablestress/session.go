@@ -106,17 +106,27 @@ func openSession(cmd *cobra.Command, e *env, path string, f *runFlags) (*session
 		ss.close()
 		return nil, err
 	}
-	if f.metrics != "" {
-		exp, stop, err := serveMetrics(e, f.metrics)
-		if err != nil {
-			ss.close()
-			return nil, err
-		}
-		ss.prom = exp
-		prev := ss.close
-		ss.close = func() { stop(); prev() }
+	if err := ss.startMetrics(); err != nil {
+		ss.close()
+		return nil, err
 	}
 	return ss, nil
+}
+
+// startMetrics serves the session's metrics at --metrics (nothing when it
+// is unset); closing the session stops serving them.
+func (ss *session) startMetrics() error {
+	if ss.f.metrics == "" {
+		return nil
+	}
+	exp, stop, err := serveMetrics(ss.e, ss.f.metrics)
+	if err != nil {
+		return err
+	}
+	ss.prom = exp
+	prev := ss.close
+	ss.close = func() { stop(); prev() }
+	return nil
 }
 
 // dialFunc connects to the service (nil: over the network).

@@ -178,3 +178,60 @@ func TestJudgingStopsAtTheSignal(t *testing.T) {
 		})
 	}
 }
+
+// Ctrl-C during the seed phase of advise's proof says so and nothing
+// else: the interrupted proof is not judged, so no "proof: FAILED" and no
+// withdrawn recommendation are printed before the true line.
+func TestSignalDuringAdviseSeed(t *testing.T) {
+	bin := buildBinary(t)
+	cmd, stdout, stderr := startUntil(t, "] seed", bin, "advise", "../../scenarios/hot-partition.yaml")
+	time.Sleep(300 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	waitExit(t, cmd, stderr, "advise")
+	msg := stderr.String()
+	if !regexp.MustCompile(`\ntablestress: interrupted during the seed phase, with [\d,]+ of [\d,]+ rows written\n$`).MatchString(msg) {
+		t.Errorf("stderr does not end with the interruption:\n%s", msg)
+	}
+	if out := stdout.String(); out != "" || strings.Contains(msg, "withdrawn") || strings.Contains(msg, "proof: FAILED") {
+		t.Errorf("advice printed after the interruption:\nstdout:\n%s\nstderr:\n%s", out, msg)
+	}
+}
+
+// Ctrl-C during a comparison's first scheme stops it cleanly and lists
+// every scheme with how far it ran, in the text and the JSON: the first
+// stopped after its seconds, the others not run, and no decision.
+func TestSignalDuringCompare(t *testing.T) {
+	bin := buildBinary(t)
+	out := filepath.Join(t.TempDir(), "c.json")
+	cmd, stdout, stderr := startUntil(t, "[constant] run", bin, "compare", "../../scenarios/hot-partition.yaml", "--duration", "5m", "--warmup", "0s",
+		"--entities", "1000", "--rate", "100", "--out", out)
+	time.Sleep(1500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	waitExit(t, cmd, stderr, "compare")
+	text := stdout.String()
+	for _, re := range []string{`2 scheme\(s\)`, `NOT EVERY SCHEME RAN: constant stopped after [\d.]+ s of 300.0 s; hash-buckets not run`,
+		`decision: no decision: not every scheme ran to its end \(constant stopped after [\d.]+ s of 300.0 s; hash-buckets not run\)`} {
+		if !regexp.MustCompile(re).MatchString(text) {
+			t.Errorf("stdout lacks %s:\n%s", re, text)
+		}
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		NotRun []struct {
+			Scheme string `json:"scheme"`
+		} `json:"not_run"`
+		Decisions []struct {
+			Pick    string `json:"pick"`
+			Schemes []struct {
+				Scheme, Result string
+			} `json:"schemes"`
+		} `json:"decisions"`
+	}
+	if json.Unmarshal(data, &doc) != nil || len(doc.NotRun) != 1 || doc.NotRun[0].Scheme != "hash-buckets" || doc.Decisions[0].Pick != "" ||
+		doc.Decisions[0].Schemes[0].Result != "stopped" || doc.Decisions[0].Schemes[1].Result != "not run" {
+		t.Errorf("the JSON: %+v", doc)
+	}
+}

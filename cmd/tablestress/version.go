@@ -8,8 +8,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// version is set at build time with -ldflags "-X main.version=..." (the
-// Dockerfile does); otherwise it comes from the build info (versionInfo).
+// version is set at build time with -ldflags "-X main.version=..." (make
+// build does, from git describe, and the Dockerfile); otherwise it comes
+// from the build info (versionInfo).
 var version = ""
 
 // versionInfo says which build this is: the -X version, the module version
@@ -17,10 +18,13 @@ var version = ""
 // records in a checkout ("3e65e92c1a2b, 2026-11-23T13:00:00Z, modified").
 // short is what the User-Agent carries.
 func versionInfo(read func() (*debug.BuildInfo, bool)) (short, long string) {
+	bi, ok := read()
 	if version != "" {
+		if ok {
+			return version, version + ", " + bi.GoVersion
+		}
 		return version, version
 	}
-	bi, ok := read()
 	if !ok {
 		return "devel", "devel (no build information)"
 	}
@@ -33,7 +37,7 @@ func versionInfo(read func() (*debug.BuildInfo, bool)) (short, long string) {
 	}
 	rev := vcs["vcs.revision"]
 	if rev == "" {
-		return "devel", "devel, built without version control information (build it with go build or go install in a checkout), " + bi.GoVersion
+		return "devel", "devel, built without version control information (make build records the commit; go build and go install do in a checkout unless GOFLAGS has -buildvcs=false), " + bi.GoVersion
 	}
 	rev = rev[:min(len(rev), 12)]
 	parts := []string{rev}

@@ -55,6 +55,6 @@ func Chromium(t testing.TB) string {
 			return p
 		}
 	}
-	Missing(t, "Chromium", "`make test` installs Debian's chromium package when run as root")
+	Missing(t, "Chromium", "`make test-long` installs Debian's chromium package when run as root")
 	return ""
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 
+	"github.com/tablestress/tablestress/pkg/judge"
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
@@ -20,15 +21,15 @@ func (in *Input) Advise(ctx context.Context) (*Advice, error) {
 	in.rank(cs)
 	front := in.front(cs)
 	a := &Advice{Schema: Schema, Scenario: in.Scenario.DisplayName(), Model: in.Opts.Model.String(), Peak: in.Peak,
-		Headroom: in.Opts.Headroom, Horizon: durationText(in.Opts.Horizon), Notes: in.Notes, Ranked: cs, Input: in}
+		Headroom: in.Opts.Headroom, Horizon: textfit.Duration(in.Opts.Horizon), Notes: in.Notes, Ranked: cs, Input: in}
 	if r := in.Opts.Retention; r > 0 {
-		a.Retention = durationText(r)
+		a.Retention = textfit.Duration(r)
 	}
 	var ok []*Candidate
 	for k, c := range cs {
 		a.Candidates = append(a.Candidates, CandidateView{Rank: k + 1, Name: c.Spec.Name, Own: c.Own, Pattern: c.Pattern,
 			PartitionKey: c.Spec.PartitionKey, RowKey: c.Spec.RowKey, Rows: c.Spec.Rows, Indexes: indexViews(c.Spec.Indexes),
-			Front: front[c], Problems: append([]string{}, c.Problems...), Predicted: c.Prediction})
+			Front: front[c], Problems: in.words(c.Problems), Predicted: c.Prediction})
 		if len(c.Problems) == 0 {
 			ok = append(ok, c)
 		}
@@ -66,9 +67,10 @@ func (in *Input) outgrown(cs []*Candidate) {
 		return
 	}
 	for _, c := range cs {
-		if len(c.Problems) == 0 && !in.bounded(c.Prediction) {
-			c.Problems = append(c.Problems, in.growth(c)+"; "+under.Spec.Name+" stays under it")
-			c.Over = c.Prediction.LargestPartitionRows / float64(in.Opts.MaxPartitionRows)
+		if rows := in.finding(c.Prediction, judge.PartitionRows); len(c.Problems) == 0 && rows.Over() {
+			rows.Of = under.Spec.Name
+			c.Problems = append(c.Problems, rows)
+			c.Over = rows.Ratio()
 			c.outgrown = true
 		}
 	}

@@ -25,7 +25,7 @@ func TestBatchFill(t *testing.T) {
 	if guid.BatchFill > 1.01 {
 		t.Errorf("a partition per entity: transactions hold %v", guid.BatchFill)
 	}
-	if c := (&Candidate{Prediction: guid}); !hasProblem(&Candidate{Problems: in.problems(c)}, "entity group transactions hold 1 of the 20") {
+	if c := (&Candidate{Prediction: guid}); !hasProblem(in, &Candidate{Problems: in.problems(c)}, "entity group transactions hold 1 of the 20") {
 		t.Errorf("a partition per entity: problems %v", in.problems(c))
 	}
 	rate := in.Mix[0].Rate // the batches'

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/tablestress/tablestress/pkg/judge"
 	"github.com/tablestress/tablestress/pkg/keygen"
 )
 
@@ -33,7 +34,7 @@ type Candidate struct {
 	// Problems say why it cannot be recommended (empty when it can), Over
 	// how far over its limits it is (the largest ratio of a figure to
 	// its limit; 0 when within them).
-	Problems []string
+	Problems []judge.Finding
 	Over     float64
 	// outgrown is set when its one problem is that its partitions
 	// outgrow the bound while another's stay under it: it serves the
@@ -76,7 +77,8 @@ type pkSpec struct {
 // template renders the PartitionKey template. The hash bucket leads a
 // key without a field, so the partitions of the current time bucket are
 // not neighbours in key order (where Azure may serve them from one range
-// partition: seed 002, "Range partitions").
+// partition: REST "Design a scalable partitioning strategy for Azure Table
+// storage", "Range partitions").
 func (k pkSpec) template() string {
 	if k.ident != "" {
 		return "{" + k.ident + "}"

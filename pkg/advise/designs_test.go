@@ -51,7 +51,7 @@ func TestReadyScenarioDesigns(t *testing.T) {
 			t.Errorf("busiest %q at %v entities/s, want contoso_00 at 1,360", r.Predicted.BusiestPartition, r.Predicted.BusiestEntitiesPerSec)
 		}
 		for _, own := range []string{"tenant", "tenant-month"} {
-			if c := candidate(t, a, own); !hasProblem(c, "hot:") {
+			if c := candidate(t, a, own); !hasProblem(a.Input, c, "hot:") {
 				t.Errorf("%s: problems %v, want hot", own, c.Problems)
 			}
 		}
@@ -67,7 +67,7 @@ func TestReadyScenarioDesigns(t *testing.T) {
 		if prof.Plan != "point" || dep.Plan != "fan_out" || !near(dep.PartitionsPerQuestion, 2) || !near(dep.RowsVisitedPerQuestion, 200) || !near(r.Predicted.BusiestEntitiesPerSec, 1379) {
 			t.Errorf("profile %+v; department %+v, busiest %v", prof, dep, r.Predicted.BusiestEntitiesPerSec)
 		}
-		if c := candidate(t, a, "department"); !hasProblem(c, `hot: partition "engineering"`) {
+		if c := candidate(t, a, "department"); !hasProblem(a.Input, c, `hot: partition "engineering"`) {
 			t.Errorf("department: problems %v, want engineering hot", c.Problems)
 		}
 	})
@@ -107,7 +107,7 @@ func TestReadyScenarioDesigns(t *testing.T) {
 		}
 		own := candidate(t, a, "user-minute")
 		walk := own.Prediction.Questions[0]
-		if !hasProblem(own, "the account would take") || walk.RequestsPerQuestion < 100 || own.Prediction.Seeded.Questions[0].RequestsPerQuestion > 5 {
+		if !hasProblem(a.Input, own, "the account would take") || walk.RequestsPerQuestion < 100 || own.Prediction.Seeded.Questions[0].RequestsPerQuestion > 5 {
 			t.Errorf("user-minute: problems %v, walk %v requests (%v seeded): want a walk of over 100 minutes at the horizon", own.Problems, walk.RequestsPerQuestion, own.Prediction.Seeded.Questions[0].RequestsPerQuestion)
 		}
 	})

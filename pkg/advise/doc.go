@@ -1,33 +1,35 @@
 // Package advise proposes the key scheme for a scenario's population,
-// write load and questions, and judges every candidate without a server.
+// write load and questions: it generates candidates, has the judge
+// (pkg/judge) predict what each costs at the peak, ranks them with the
+// scenario's own schemes, picks the recommendation and the runner-up, and
+// plans and judges the proof that runs them.
 //
-// Candidates come from the fields the questions know and the patterns of
-// the key design guidance (the seeds): a field; a field with a time
-// bucket of the coarsest granularity that keeps a partition under a size
-// bound over the horizon; a field or a time bucket spread over N hash
-// buckets, N the smallest that keeps the busiest partition at or below the
-// headroom share of the partition target at the peak rate, skew included;
-// RowKeys that serve the questions' order and stay unique; index tables
-// where a question needs a second access path. The scenario's own schemes
-// are judged with them.
+// Candidates (generate.go) come from the fields the questions know and
+// Azure's table design patterns: a field; a field with the coarsest time
+// bucket that keeps a partition under --max-partition-rows over the
+// horizon ("Compound key pattern"); a field or a time bucket over N hash
+// buckets, N the fewest that keep the busiest partition under the
+// headroom's share of its target; RowKeys for the questions' order and
+// identity ("Log tail pattern", "Intra-partition secondary index
+// pattern"); index tables for a question the main table can only scan
+// ("Index entities pattern", indexdesign.go).
 //
-// The judge is exact where the population model allows it: the entity
-// stream's fields are drawn independently per entity from laws known in
-// closed form (keygen.Support, keygen.Probabilities), so the share of new
-// entities each PartitionKey takes is enumerated, not sampled, and reads
-// weigh every seeded entity by the probability its request distribution
-// picks it. Questions are asked on a model of the seeded table
-// (question.Model) for every group of entities that share the known values
-// when there are few groups, else for 64 picks. What it predicts per
-// candidate (Prediction): the busiest partition's entities/s at the peak
-// (charged as the Table service charges: entities written, read, and
-// visited by queries) against the partition target, the account's requests
-// and entities per second, whether PartitionKeys grow monotonically (every
-// insert landing on one range partition), each question's plan and cost,
-// batch fill, rows and bytes per partition after the horizon, and under
-// Cosmos DB the request units.
+// Every decision reads the judge's findings (judge.Finding: a figure, its
+// limit, how far over; problems.go), never words: whether a candidate can
+// be recommended (its problems), how far over its limits one that cannot
+// is (Candidate.Over, which ranks them), whether its partitions are hot
+// and which table holds the hot one (which hash buckets relieve), and why
+// the recommendation was picked (words.go). The words are the judge's
+// (judge.Input.Words). rank.go orders the candidates; advise.go picks;
+// infeasible.go says what would serve a load nothing serves (more request
+// units, more accounts); proof*.go plan the proof's scenario (yaml.go),
+// its depth and duration, and judge its reports against the predictions.
 //
-// Nothing here talks to a server, prints, or exits; the proof (running the
-// recommendation) is the caller's, with the predictions and the verdict of
-// proof.go.
+// To add a key pattern: a PartitionKey piece is a field of pkSpec with its
+// template, name and pattern in words (candidate.go), offered by formsOf
+// and sized (generate.go); a RowKey is one more rowKey of rowKeys
+// (rowkey.go). The judge judges whatever templates it is given.
+//
+// Nothing here talks to a server, prints, or exits; running the proof is
+// the caller's (cmd/tablestress), with the scenario this package writes.
 package advise

@@ -113,11 +113,11 @@ func (g *generator) formsOf(rk rowKey) []form {
 	return out
 }
 
-// sized turns a base form into the forms worth judging: a field alone,
-// with the time bucket that bounds its partitions' size over the horizon,
-// with the month (seed 004's audit log: "partition by tenant and month"),
-// and with each calendar window a question asks within; time buckets
-// alone sized the same way.
+// sized turns a base form into the forms worth judging: a field alone, with
+// the time bucket that bounds its partitions' size over the horizon, with the
+// month (Azure Storage "Table design patterns", "Compound key pattern": a
+// field and a period, like a tenant's month), and with each calendar window a
+// question asks within; time buckets alone sized the same way.
 func (g *generator) sized(b pkSpec) []pkSpec {
 	in := g.in
 	if (b.field == "" && b.unit == keygen.NoUnit) || b.ident != "" {
@@ -243,8 +243,8 @@ func signature(s keygen.SchemeSpec) string {
 // pay off a query's passes: what hash buckets may fix (a window ending
 // now reads the newest buckets, which take the writes too).
 func (g *generator) onlyHot(c *Candidate) bool {
-	for _, p := range c.Problems {
-		if !strings.HasPrefix(p, "hot:") && !strings.HasPrefix(p, "throttled:") {
+	for _, f := range c.Problems {
+		if !f.Hot() {
 			return false
 		}
 	}

@@ -2,22 +2,11 @@ package advise
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/tablestress/tablestress/pkg/scenario"
 )
-
-// adviseFile advises the scenario file at path with the default options.
-func adviseFile(t *testing.T, path string) *Advice {
-	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return adviseSource(t, path, string(src))
-}
 
 // adviseSource advises scenario source src with the default options.
 func adviseSource(t *testing.T, name, src string) *Advice {

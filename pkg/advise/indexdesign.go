@@ -10,13 +10,13 @@ import (
 	"github.com/tablestress/tablestress/pkg/question"
 )
 
-// indexDesign is an index table for a question the main table can only
-// scan (seed 001's PostsByCategory), judged as a table of its own: keyed
-// by the question's known fields (or by the field that identifies the
-// entity: a partition per entity, or hash buckets of it; or by time
-// alone), spread over hash buckets when its partitions are hot, with a
-// time bucket when they grow past the bound, and carrying the entity
-// when the question reads many rows (no point read back per row).
+// indexDesign is an index table for a question the main table can only scan
+// (Azure Storage "Table design patterns", "Index entities pattern"), judged
+// as a table of its own: keyed by the question's known fields (or by the
+// field that identifies the entity: a partition per entity, or hash buckets
+// of it; or by time alone), spread over hash buckets when its partitions are
+// hot, with a time bucket when they grow past the bound, and carrying the
+// entity when the question reads many rows (no point read back per row).
 type indexDesign struct {
 	q       *question.Question
 	keys    []string // the known fields with a finite set of values it is keyed by
@@ -144,30 +144,6 @@ func (in *Input) indexDesign(q *question.Question) (indexDesign, bool) {
 	}
 	d.carries = q.Want != question.One
 	return d, true
-}
-
-// indexVariants are the sets of index tables candidate c is judged with:
-// the designs as they are, and, when any carries the entity, with every
-// one a pointer to the main row instead (no copy of the entity, a point
-// read per row answered).
-func indexVariants(ds []indexDesign) [][]indexDesign {
-	if len(ds) == 0 {
-		return nil
-	}
-	out := [][]indexDesign{ds}
-	var pointers []indexDesign
-	copies := false
-	for _, d := range ds {
-		copies = copies || d.carries
-		d.carries = false
-		if !slices.ContainsFunc(pointers, func(o indexDesign) bool { return o.spec().Name == d.spec().Name }) {
-			pointers = append(pointers, d)
-		}
-	}
-	if copies {
-		out = append(out, pointers)
-	}
-	return out
 }
 
 // camel joins names with each word capitalized and only letters and

@@ -59,7 +59,7 @@ func (in *Input) infeasible(ctx context.Context, cs []*Candidate) (*Infeasible, 
 	}
 	c := cs[0]
 	return &Infeasible{Reason: fmt.Sprintf("no scheme can serve the load: the closest, %s, is %s over its limits: %s", c.Spec.Name, times(c.Over),
-		strings.Join(c.Problems, "; "))}, nil, nil
+		strings.Join(in.words(c.Problems), "; "))}, nil, nil
 }
 
 // times writes a ratio as "1.4 times", "230 times".
@@ -130,7 +130,7 @@ func (in *Input) wouldChange(k int, f float64) string {
 	default:
 		life := in.horizonLife()
 		d := spanWords(time.Duration(float64(life) * f))
-		ways = append(ways, fmt.Sprintf("a window of %s (it reads the rows of %s of event time)", d, durationText(life)),
+		ways = append(ways, fmt.Sprintf("a window of %s (it reads the rows of %s of event time)", d, textfit.Duration(life)),
 			fmt.Sprintf("data kept for %s (--retention, or a table per period deleted at once)", d),
 			"a count or summary kept beside the data, updated as entities are written, instead of reading them")
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/emulator/model"
+	"github.com/tablestress/tablestress/pkg/judge"
 	"github.com/tablestress/tablestress/pkg/scenario"
 )
 
@@ -133,8 +134,9 @@ func TestInfeasibleRankedByHowFarOver(t *testing.T) {
 // thousand times over ranks after one a little over on two counts.
 func TestRankByHowFarOver(t *testing.T) {
 	in := adviseOn(t, "iot-telemetry").Input
-	far := &Candidate{Problems: []string{"hot"}, Over: 1000, Prediction: &Prediction{}}
-	near := &Candidate{Problems: []string{"hot", "account"}, Over: 1.1, Prediction: &Prediction{}}
+	hot, account := judge.Finding{Kind: judge.HotPartition}, judge.Finding{Kind: judge.AccountRequests}
+	far := &Candidate{Problems: []judge.Finding{hot}, Over: 1000, Prediction: &Prediction{}}
+	near := &Candidate{Problems: []judge.Finding{hot, account}, Over: 1.1, Prediction: &Prediction{}}
 	cs := []*Candidate{far, near}
 	in.rank(cs)
 	if cs[0] != near {

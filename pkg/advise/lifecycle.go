@@ -11,9 +11,9 @@ import (
 )
 
 // deletionWords says how a candidate's old data goes with the retention
-// (seed 004, "Fourth, think about data lifecycle: if you regularly delete
-// old data, time-based partition keys make cleanup easy"): per table,
-// whole time-bucket partitions (a range read and transactions of 100
+// (Azure Storage "Table design patterns", "High volume delete pattern":
+// old data in partitions, or tables, of its own is deleted whole): per
+// table, whole time-bucket partitions (a range read and transactions of 100
 // deletes; or a table per period, deleted at once) or a sweep (a filter
 // visiting every row, then deletes one by one); and what it asks of the
 // account and of its busiest partition.
@@ -48,15 +48,4 @@ func everyWords(s string) string {
 		}
 	}
 	return s
-}
-
-// unitWords names a length by its calendar unit when it is one's (a
-// month's mean length is a month), else as a duration.
-func unitWords(d time.Duration) string {
-	for _, u := range question.WindowUnits {
-		if u.Mean() == d {
-			return article(u.String()) + " " + u.String()
-		}
-	}
-	return durationText(d)
 }

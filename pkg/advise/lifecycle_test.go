@@ -31,7 +31,7 @@ func TestDeletionCost(t *testing.T) {
 	}
 	dev := candidate(t, a, "device")
 	sweep := dev.Prediction.Deletion
-	if sweep == nil || sweep.Tables[0].How != "sweep" || sweep.AccountRequestsPerSec < w || !hasProblem(dev, "deleting data older than 30d would take") {
+	if sweep == nil || sweep.Tables[0].How != "sweep" || sweep.AccountRequestsPerSec < w || !hasProblem(a.Input, dev, "deleting data older than 30d would take") {
 		t.Errorf("device: deletion %+v, problems %v", sweep, dev.Problems)
 	}
 	r := a.Recommended

@@ -20,11 +20,11 @@ type Options struct {
 	// not know (a burst, a partition moved by load balancing).
 	Headroom float64
 	// MaxPartitionRows bounds one partition's rows after the horizon:
-	// 1,000,000, after the design guidance (seed 000: "If you expect
-	// millions of entities in one partition, consider adding a secondary
-	// dimension"). Under Cosmos DB the 20 GB logical partition limit
-	// bounds it too. A candidate whose partitions outgrow it is not
-	// recommended while one that stays under exists.
+	// 1,000,000: a partition that grows without end is split by a second
+	// dimension of its key (Azure Storage "Table design patterns", "Compound
+	// key pattern"). Under Cosmos DB the 20 GB logical partition limit bounds
+	// it too. A candidate whose partitions outgrow it is not recommended
+	// while one that stays under exists.
 	MaxPartitionRows int64
 	// MaxQuestionRequests and MaxQuestionRows bound what one question may
 	// cost at the horizon (requests, rows visited); 0 is no bound. A

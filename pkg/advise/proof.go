@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/choose"
 	"github.com/tablestress/tablestress/pkg/judge"
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
@@ -15,9 +16,9 @@ import (
 // times it is asked, or its measured busiest partition is more than 15%
 // off its prediction, the command says so and exits non-zero.
 const (
-	MaxThrottled = 0.01
-	MaxFailed    = 0.01
-	MaxOff       = 0.15
+	MaxThrottled = choose.MaxThrottled
+	MaxFailed    = choose.MaxFailed
+	MaxOff       = choose.NearTie
 	// MinOffRows and MinOffRequests are the proof's absolute floor beside
 	// the 15%: a question's rows visited (requests) within less than a
 	// row (a request) of the prediction agree, however small the figure
@@ -44,9 +45,10 @@ var proofDurations = []time.Duration{2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30}
 const ProofWarmup = 2 * time.Second
 
 // DefaultProofDepth is how many entities the proof seeds by default
-// (seed 004: "Create a million test entities, run your expected query
-// patterns, and measure the latency"): deep enough that the questions'
-// costs are measured where they differ.
+// (REST "Design a scalable partitioning strategy for Azure Table
+// storage", "Table partition stress testing": "Load the test table with
+// data", then run the queries and storage operations at the peak): deep
+// enough that the questions' costs are measured where they differ.
 const DefaultProofDepth = 1_000_000
 
 // CoolShare is the share of its target under which a busiest partition's

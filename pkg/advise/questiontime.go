@@ -63,7 +63,7 @@ func (in *Input) timeWhy(qc judge.QuestionCost) string {
 // holds.
 func takesWords(d, horizon time.Duration) string {
 	if d >= horizon || d == time.Duration(math.MaxInt64) {
-		return "never completes (one question would take longer than the horizon, " + durationText(horizon) + ")"
+		return "never completes (one question would take longer than the horizon, " + textfit.Duration(horizon) + ")"
 	}
 	return "takes " + spanWords(d) + " a question"
 }

@@ -1,81 +1,42 @@
 package advise
 
 import (
-	"math"
 	"sort"
+
+	"github.com/tablestress/tablestress/pkg/choose"
 )
 
-// costTie is how close two question costs are to count as equal: within
-// 1%, below what the model's service times can tell apart.
-const costTie = 0.01
-
-// rank orders candidates best first: those that can be recommended,
-// then those that serve the load but outgrow the partition bound, then
-// those that cannot serve it. Among the first, the cheaper questions (the
-// weighted mean service time of a question), then partitions that stay
-// under the size bound over the horizon, then the main table answering
-// more of the questions asked itself (the primary query pattern keys it),
-// then fewer requests to the account (deleting old data's included), then
-// fewer entities read and written at the account (the rows the questions
-// visit), then fewer index tables (each written apart from its entity, in
-// no entity group transaction with it), then the cooler busiest
-// partition, then the name. Among the
-// others, the nearest to its limits first (how far over: the largest
-// ratio of a figure to its limit), then fewer problems.
+// rank orders candidates best first by the rule compare reads too
+// (choose.Decide): those that can be recommended, then those that serve
+// the load but outgrow the partition bound, then those that cannot serve
+// it; among the first by the cost of their questions (the weighted mean
+// service time of a question), then the partition bound, the main table's
+// share of the questions, the account's requests and rows, index tables,
+// the busiest partition and the name; among the others the nearest to
+// their limits first.
 func (in *Input) rank(cs []*Candidate) {
-	sort.SliceStable(cs, func(a, b int) bool {
-		x, y := cs[a], cs[b]
-		if tx, ty := tier(x), tier(y); tx != ty {
-			return tx < ty
-		}
-		if len(x.Problems) > 0 && !tie(x.Over, y.Over) {
-			return x.Over < y.Over // the nearest to serving the load first
-		}
-		if len(x.Problems) != len(y.Problems) && len(x.Problems) > 0 {
-			return len(x.Problems) < len(y.Problems)
-		}
-		px, py := x.Prediction, y.Prediction
-		if !tie(px.QuestionMs, py.QuestionMs) {
-			return px.QuestionMs < py.QuestionMs
-		}
-		if bx, by := in.bounded(px), in.bounded(py); bx != by {
-			return bx
-		}
-		if mx, my := in.mainShare(px), in.mainShare(py); !tie(mx, my) {
-			return mx > my // the primary query pattern keys the main table (seed 004's decision framework)
-		}
-		if ax, ay := accountRequests(px), accountRequests(py); !tie(ax, ay) {
-			return ax < ay // the workload's and deleting old data's requests
-		}
-		if ex, ey := px.AccountEntitiesPerSec, py.AccountEntitiesPerSec; !tie(ex, ey) {
-			return ex < ey // the rows the service reads and writes: a question that visits only the rows of what it knows
-		}
-		if nx, ny := len(x.Spec.Indexes), len(y.Spec.Indexes); nx != ny {
-			return nx < ny // an index table is written apart from its entity, in no transaction with it
-		}
-		if !tie(px.BusiestEntitiesPerSec, py.BusiestEntitiesPerSec) {
-			return px.BusiestEntitiesPerSec < py.BusiestEntitiesPerSec
-		}
-		return x.Spec.Name < y.Spec.Name
-	})
+	fs := make(map[*Candidate]choose.Figures, len(cs))
+	for _, c := range cs {
+		fs[c] = in.figures(c)
+	}
+	sort.SliceStable(cs, func(a, b int) bool { return choose.Less(fs[cs[a]], fs[cs[b]]) })
 }
 
-// tier is 0 for a candidate that can be recommended, 1 for one that
-// serves the load but whose partitions outgrow the bound while another's
-// stay under it, 2 for one that cannot serve the load.
-func tier(c *Candidate) int {
-	switch {
-	case len(c.Problems) == 0:
-		return 0
-	case c.outgrown:
-		return 1
-	}
-	return 2
+// figures are what the rule reads of a judged candidate.
+func (in *Input) figures(c *Candidate) choose.Figures {
+	p := c.Prediction
+	return choose.Figures{Name: c.Spec.Name, Problems: len(c.Problems), Over: c.Over, Outgrown: c.outgrown,
+		QuestionMs: p.QuestionMs, Bounded: in.bounded(p), MainShare: in.mainShare(p),
+		AccountRequests: accountRequests(p), AccountEntities: p.AccountEntitiesPerSec, Indexes: len(c.Spec.Indexes),
+		Busiest: p.BusiestEntitiesPerSec}
 }
 
 // mainShare is the share of the questions asked (by weight in the mix)
 // that the main table answers itself, without an index table.
 func (in *Input) mainShare(p *Prediction) float64 {
+	if len(p.Questions) == 0 {
+		return 1
+	}
 	w := in.QuestionWeights()
 	total, main := 0.0, 0.0
 	for k, q := range p.Questions {
@@ -90,10 +51,12 @@ func (in *Input) mainShare(p *Prediction) float64 {
 	return main / total
 }
 
-// tie reports whether a and b are within costTie of each other.
-func tie(a, b float64) bool {
-	return math.Abs(a-b) <= costTie*math.Max(math.Abs(a), math.Abs(b))
-}
+// costTie is how close two question costs are to count as equal
+// (choose.Tie).
+const costTie = choose.Tie
+
+// tie reports whether two costs are within costTie of each other.
+func tie(a, b float64) bool { return choose.Tied(a, b) }
 
 // bounded reports whether every partition of the scheme's tables stays
 // within MaxPartitionRows over the horizon.

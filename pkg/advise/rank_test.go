@@ -3,6 +3,7 @@ package advise
 import (
 	"testing"
 
+	"github.com/tablestress/tablestress/pkg/judge"
 	"github.com/tablestress/tablestress/pkg/keygen"
 )
 
@@ -11,12 +12,12 @@ import (
 // that cannot serve the load, however far past the bound it grows: the
 // runner-up serves the load.
 func TestRankOutgrownBeforeHot(t *testing.T) {
-	mk := func(name string, over float64, outgrown bool, problems ...string) *Candidate {
+	mk := func(name string, over float64, outgrown bool, problems ...judge.Finding) *Candidate {
 		return &Candidate{Spec: keygen.SchemeSpec{Name: name}, Problems: problems, Over: over, outgrown: outgrown, Prediction: &Prediction{}}
 	}
 	cs := []*Candidate{
-		mk("hot", 1.5, false, "hot: partition a"),
-		mk("outgrown", 30_000, true, "its partitions outgrow the bound"),
+		mk("hot", 1.5, false, judge.Finding{Kind: judge.HotPartition, Partition: "a"}),
+		mk("outgrown", 30_000, true, judge.Finding{Kind: judge.PartitionRows}),
 		mk("clean", 0, false),
 	}
 	in := &Input{Opts: Defaults()}

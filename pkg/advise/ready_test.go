@@ -129,7 +129,7 @@ func TestSkewedOwnSchemesHot(t *testing.T) {
 	a := adviseOn(t, "iot-skewed")
 	for _, name := range []string{"device", "device-date"} {
 		c := candidate(t, a, name)
-		if b := c.Prediction.BusiestEntitiesPerSec; b <= a.Input.PartitionTarget() || !hasProblem(c, "hot:") {
+		if b := c.Prediction.BusiestEntitiesPerSec; b <= a.Input.PartitionTarget() || !hasProblem(a.Input, c, "hot:") {
 			t.Errorf("%s: busiest %v entities/s, problems %v; want over the 2,000 target", name, b, c.Problems)
 		}
 	}

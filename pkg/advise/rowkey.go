@@ -14,14 +14,14 @@ type rowKey struct {
 	label    string
 }
 
-// rowKeys are the RowKeys that serve the questions: the event time,
-// inverted for newest first ((DateTime.MaxValue - t).Ticks, seed 000's
-// "descending timestamp trick") or ascending for oldest first, when a
+// rowKeys are the RowKeys that serve the questions: the event time, inverted
+// for newest first ((DateTime.MaxValue - t).Ticks, Azure Storage "Table
+// design patterns", "Log tail pattern") or ascending for oldest first, when a
 // question wants an order or knows the time; a field that identifies an
-// entity, when a question asks for one entity by it without the time;
-// and when both are asked, the time-ordered RowKey with a secondary row
-// keyed by the identifying field in the entity's own partition, written
-// with it in one entity group transaction (seed 002's BIB:/AGE: rows), so
+// entity, when a question asks for one entity by it without the time; and
+// when both are asked, the time-ordered RowKey with a secondary row keyed by
+// the identifying field in the entity's own partition, written with it in one
+// entity group transaction ("Intra-partition secondary index pattern"), so
 // one partition serves both (or an index table serves the other). A
 // population whose event time does not move orders nothing: a GUID.
 func (in *Input) rowKeys() []rowKey {

@@ -66,7 +66,7 @@ func TestScreenChargesThePartitionServers(t *testing.T) {
 	}
 	server := false
 	for _, c := range a3.Ranked {
-		server = server || hasProblem(c, "rows at once on its busiest partition server")
+		server = server || hasProblem(a3.Input, c, "rows at once on its busiest partition server")
 	}
 	if !server {
 		t.Errorf("no candidate is refused at its partition servers: %v", a3.Ranked[0].Problems)

@@ -61,7 +61,7 @@ func TestCosmosUnitsAndLogicalPartitionLimit(t *testing.T) {
 		t.Fatalf("recommended %+v: want minute partitions within the headroom of 20 GB", r)
 	}
 	dev := candidate(t, a, "device")
-	if !hasProblem(dev, "over Cosmos DB's 20 GB") {
+	if !hasProblem(in, dev, "over Cosmos DB's 20 GB") {
 		t.Errorf("device: problems %v, want the 20 GB limit", dev.Problems)
 	}
 	var e keygen.Entity
@@ -85,8 +85,10 @@ func TestCosmosUnitsAndLogicalPartitionLimit(t *testing.T) {
 	}
 }
 
-func hasProblem(c *Candidate, text string) bool {
-	for _, p := range c.Problems {
+// hasProblem reports whether one of c's problems, in the judge's words,
+// says text.
+func hasProblem(in *Input, c *Candidate, text string) bool {
+	for _, p := range in.words(c.Problems) {
 		if strings.Contains(p, text) {
 			return true
 		}

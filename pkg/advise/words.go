@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tablestress/tablestress/pkg/judge"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
@@ -14,53 +15,15 @@ import (
 // was picked.
 func (in *Input) why(c *Candidate, all []*Candidate) []string {
 	p := c.Prediction
-	var out []string
+	out := []string{in.busiestWords(p)}
 	add := func(format string, a ...any) { out = append(out, fmt.Sprintf(format, a...)) }
-	if in.Cosmos() {
-		add("its busiest logical partition, %q, is charged %s RU/s at the peak of %s ops/s, %s of its %s RU/s", p.Cosmos.BusiestPartition,
-			textfit.Rate(p.Cosmos.BusiestPerSec), textfit.Rate(in.Peak), pctText(p.Cosmos.BusiestPerSec/in.Opts.Model.Cosmos.LogicalRU), textfit.Rate(in.Opts.Model.Cosmos.LogicalRU))
-	} else {
-		add("its busiest partition, %q, takes %s entities/s at the peak of %s ops/s: %s of the %s entities/s partition target (headroom %s)",
-			p.BusiestPartition, textfit.Rate(p.BusiestEntitiesPerSec), textfit.Rate(in.Peak), pctText(p.BusiestEntitiesPerSec/in.PartitionTarget()),
-			textfit.Rate(in.PartitionTarget()), pctText(in.Opts.Headroom))
+	if w := in.fewerWords(c); w != "" {
+		out = append(out, w)
 	}
-	if f := c.Fewer; f != nil { // its bucket count was searched for
-		n := c.SearchedBuckets - 1
-		with := fmt.Sprintf("with %d", n)
-		if n <= 1 {
-			with = "without buckets"
-		}
-		of := ""
-		if c.Searched != "" {
-			of = " of index table " + c.Searched
-		}
-		if fp := f.Prediction; fp.BusiestEntitiesPerSec > in.Opts.Headroom*in.PartitionTarget() || !in.hot(fp) {
-			add("%d hash buckets%s are the fewest that keep it there: %s, the busiest partition (%q) would take %s entities/s, over %s of the target",
-				c.SearchedBuckets, of, with, fp.BusiestPartition, textfit.Rate(fp.BusiestEntitiesPerSec), pctText(in.Opts.Headroom))
-		} else {
-			add("%d hash buckets%s are the fewest that serve every query's pass and keep the refusals under %s: %s, %s",
-				c.SearchedBuckets, of, pctText(MaxThrottled), with, in.strainWords(fp))
-		}
-	}
-	for _, ix := range c.Spec.Indexes {
-		var asks []string
-		for _, q := range p.Questions {
-			if q.Label == "index "+ix.Name {
-				asks = append(asks, q.Name)
-			}
-		}
-		if len(asks) == 0 {
-			continue
-		}
-		why := ""
-		if strings.HasPrefix(ix.PartitionKey, "{hash(") {
-			why = " (in hash buckets, as many as its writes and the questions' passes over one partition need: an identifying value that grows would put every index row on one range partition)"
-		}
-		add("index table %s (PartitionKey %s, RowKey %s) answers %s without scanning the main table%s", ix.Name, ix.PartitionKey, ix.RowKey, strings.Join(asks, " and "), why)
-	}
+	out = append(out, indexWords(c)...)
 	if c.Unit != keygen.NoUnit {
-		add("%s %s time bucket bounds a partition to %s rows over %s (the bound is %s)", article(c.Unit.String()), c.Unit, textfit.Rate(p.RowsAfterHorizon),
-			durationText(in.Opts.Horizon), textfit.Int(in.Opts.MaxPartitionRows))
+		add("%s %s time bucket bounds a partition to %s rows over %s (the bound is %s)", textfit.Article(c.Unit.String()), c.Unit, textfit.Rate(p.RowsAfterHorizon),
+			textfit.Duration(in.Opts.Horizon), textfit.Int(in.Opts.MaxPartitionRows))
 	}
 	for k, q := range p.Questions {
 		ru := ""
@@ -79,6 +42,68 @@ func (in *Input) why(c *Candidate, all []*Candidate) []string {
 	}
 	if d := p.Deletion; d != nil {
 		add("with data kept %s, %s", d.Retention, in.deletionCompared(c, all))
+	}
+	return out
+}
+
+// busiestWords says the busiest partition of a recommendation against
+// its target and the headroom (a logical partition's request units under
+// Cosmos DB).
+func (in *Input) busiestWords(p *Prediction) string {
+	if in.Cosmos() {
+		return fmt.Sprintf("its busiest logical partition, %q, is charged %s RU/s at the peak of %s ops/s, %s of its %s RU/s", p.Cosmos.BusiestPartition,
+			textfit.Rate(p.Cosmos.BusiestPerSec), textfit.Rate(in.Peak), pctText(p.Cosmos.BusiestPerSec/in.Opts.Model.Cosmos.LogicalRU), textfit.Rate(in.Opts.Model.Cosmos.LogicalRU))
+	}
+	return fmt.Sprintf("its busiest partition, %q, takes %s entities/s at the peak of %s ops/s: %s of the %s entities/s partition target (headroom %s)",
+		p.BusiestPartition, textfit.Rate(p.BusiestEntitiesPerSec), textfit.Rate(in.Peak), pctText(p.BusiestEntitiesPerSec/in.PartitionTarget()),
+		textfit.Rate(in.PartitionTarget()), pctText(in.Opts.Headroom))
+}
+
+// fewerWords says why c has the hash buckets it has, when their number
+// was searched for: with one fewer (c.Fewer), a partition is over the
+// headroom, or a pass or the refusals are over theirs. "" when not
+// searched.
+func (in *Input) fewerWords(c *Candidate) string {
+	f := c.Fewer
+	if f == nil {
+		return ""
+	}
+	n := c.SearchedBuckets - 1
+	with := fmt.Sprintf("with %d", n)
+	if n <= 1 {
+		with = "without buckets"
+	}
+	of := ""
+	if c.Searched != "" {
+		of = " of index table " + c.Searched
+	}
+	if fp := f.Prediction; in.over(fp, judge.HotPartition) || !in.hot(fp) {
+		return fmt.Sprintf("%d hash buckets%s are the fewest that keep it there: %s, the busiest partition (%q) would take %s entities/s, over %s of the target",
+			c.SearchedBuckets, of, with, fp.BusiestPartition, textfit.Rate(fp.BusiestEntitiesPerSec), pctText(in.Opts.Headroom))
+	}
+	return fmt.Sprintf("%d hash buckets%s are the fewest that serve every query's pass and keep the refusals under %s: %s, %s",
+		c.SearchedBuckets, of, pctText(MaxThrottled), with, in.strainWords(f.Prediction))
+}
+
+// indexWords says which questions each index table of c answers, and why
+// one in hash buckets is.
+func indexWords(c *Candidate) []string {
+	var out []string
+	for _, ix := range c.Spec.Indexes {
+		var asks []string
+		for _, q := range c.Prediction.Questions {
+			if q.Label == "index "+ix.Name {
+				asks = append(asks, q.Name)
+			}
+		}
+		if len(asks) == 0 {
+			continue
+		}
+		why := ""
+		if strings.HasPrefix(ix.PartitionKey, "{hash(") {
+			why = " (in hash buckets, as many as its writes and the questions' passes over one partition need: an identifying value that grows would put every index row on one range partition)"
+		}
+		out = append(out, fmt.Sprintf("index table %s (PartitionKey %s, RowKey %s) answers %s without scanning the main table%s", ix.Name, ix.PartitionKey, ix.RowKey, strings.Join(asks, " and "), why))
 	}
 	return out
 }
@@ -194,7 +219,7 @@ func (in *Input) lost(cs []*Candidate, rec *Pick) []Lost {
 		l := Lost{Name: c.Spec.Name, Rank: k + 1}
 		switch {
 		case len(c.Problems) > 0:
-			l.Why = c.Problems[0]
+			l.Why = in.Words(c.Problems[0])
 			if len(c.Problems) > 1 {
 				l.Why += fmt.Sprintf(" (and %d more)", len(c.Problems)-1)
 			}
@@ -232,38 +257,9 @@ func (in *Input) dearer(c, r *Candidate) string {
 func grew(horizon, seeded float64) bool { return horizon > 1.5*seeded && horizon-seeded > 1 }
 
 // growth says how candidate c's largest partition outgrows the bound on
-// rows: a PartitionKey without a time bucket keeps growing over the
-// horizon; one with a time bucket fills each bucket past the bound.
+// rows (the judge's finding, in its words).
 func (in *Input) growth(c *Candidate) string {
-	p := c.Prediction
-	rows, bound := textfit.Rate(p.LargestPartitionRows), textfit.Rate(float64(in.Opts.MaxPartitionRows))
-	table := ""
-	if i := strings.Index(p.LargestPartition, "/"); i > 0 && !strings.Contains(c.Spec.PartitionKey, "/") {
-		table = " of index table " + p.LargestPartition[:i]
-	}
-	if b := in.timeBucketOf(c, p.LargestPartition); b > 0 && b < in.horizonLife() {
-		return fmt.Sprintf("its partitions grow too large: the largest%s, %q, holds %s rows in its time bucket (%s of event time), over the bound of %s", table, p.LargestPartition, rows, unitWords(b), bound)
-	}
-	return fmt.Sprintf("its partitions keep growing: the largest%s, %q, holds %s rows after %s, over the bound of %s", table, p.LargestPartition, rows, durationText(in.horizonLife()), bound)
-}
-
-// timeBucketOf is the time bucket of the table of candidate c that
-// partition part is in (named "Index/PK" for an index table's).
-func (in *Input) timeBucketOf(c *Candidate, part string) time.Duration {
-	for _, ix := range c.Scheme.Indexes {
-		if strings.HasPrefix(part, ix.Name+"/") {
-			return in.TimeBucket(ix.PK)
-		}
-	}
-	return in.TimeBucket(c.Scheme.PK)
-}
-
-// article is "an" before a vowel sound ("an hour"), else "a".
-func article(word string) string {
-	if word != "" && strings.ContainsRune("aeiouh", rune(word[0])) && word != "year" {
-		return "an"
-	}
-	return "a"
+	return in.Words(in.finding(c.Prediction, judge.PartitionRows))
 }
 
 // leadingBucket is the time bucket c's PartitionKey begins with (its

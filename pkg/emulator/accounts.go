@@ -55,9 +55,10 @@ func ParseAccounts(s string) ([]Account, error) {
 }
 
 // accountMux serves several accounts on one address: a request goes to
-// the service of the account its path's first segment names (its
-// secondary endpoint, ACCOUNT-secondary, too), any other to the first
-// account's, which refuses it as it refuses a foreign account.
+// the service of the account its host names (product-style,
+// productstyle.go) or else its path's first segment names (its secondary
+// endpoint, ACCOUNT-secondary, too), any other to the first account's,
+// which refuses it as it refuses a foreign account.
 type accountMux struct {
 	servers []*Server
 	byName  map[string]*Server
@@ -72,6 +73,12 @@ func newAccountMux(servers []*Server) *accountMux {
 }
 
 func (m *accountMux) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if a, _, ok := hostAccount(r.Host); ok && !m.servers[0].pathStyleOnly {
+		if s, ok := m.byName[a]; ok {
+			s.ServeHTTP(w, r)
+			return
+		}
+	}
 	first, _, _ := strings.Cut(strings.TrimPrefix(escapedPath(r), "/"), "/")
 	s, ok := m.byName[strings.TrimSuffix(first, secondarySuffix)]
 	if !ok {

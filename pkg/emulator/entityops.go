@@ -109,27 +109,8 @@ func (s *Server) insert(r *http.Request, name string, g *grant) reply {
 	e := new(store.Entity)
 	*pbuf = store.FillEntity(e, pk, rk, props, s.store.Timestamp(), t.Names(), *pbuf)[:0]
 	if !f.Discard {
-		// One walk down the tree in the common case: the entity goes in,
-		// and comes out again when it was there already or is too many.
-		t.Lock()
-		if !t.Insert(e) {
-			t.Unlock()
-			return timedReply(errReply(errEntityExists, e.PK()), model.OpWrite, 0, len(body), d)
-		}
-		if aerr := s.grow(t, e.PK(), e.Bytes()); aerr != nil {
-			t.Remove(e.PK(), e.RK())
-			t.Unlock()
+		if aerr := s.insertNew(t, e); aerr != nil {
 			return timedReply(errReply(aerr, e.PK()), model.OpWrite, 0, len(body), d)
-		}
-		var c *journal.Commit
-		if s.journal != nil {
-			en := s.journal.Begin(t)
-			en.Put(e)
-			c = en.Commit()
-		}
-		t.Unlock()
-		if err := c.Wait(); err != nil {
-			return timedReply(errReply(notDurable(err), e.PK()), model.OpWrite, 0, len(body), d)
 		}
 	}
 	rep := timedReply(reply{part: e.PK(), entities: 1, tagged: true, tagTS: e.Ticks(), discard: f.Discard}, model.OpWrite, 1, len(body), d)
@@ -141,6 +122,35 @@ func (s *Server) insert(r *http.Request, name string, g *grant) reply {
 	v := s.viewOf(r, name, nil)
 	rep.body, rep.pooled = renderPooled(&v, e)
 	return rep
+}
+
+// insertNew puts e into t, journalled when the service persists its
+// data, and returns what to answer when it cannot: its keys taken, the
+// account full, or the journal unable to make it durable (nil when e is
+// stored). One walk down the tree in the common case: the entity goes
+// in, and comes out again when it was there already or is too many.
+func (s *Server) insertNew(t *store.Table, e *store.Entity) *apiError {
+	t.Lock()
+	if !t.Insert(e) {
+		t.Unlock()
+		return errEntityExists
+	}
+	if aerr := s.grow(t, e.PK(), e.Bytes()); aerr != nil {
+		t.Remove(e.PK(), e.RK())
+		t.Unlock()
+		return aerr
+	}
+	var c *journal.Commit
+	if s.journal != nil {
+		en := s.journal.Begin(t)
+		en.Put(e)
+		c = en.Commit()
+	}
+	t.Unlock()
+	if err := c.Wait(); err != nil {
+		return notDurable(err)
+	}
+	return nil
 }
 
 // getEntity is a point read. The entity is found before the model judges

@@ -69,7 +69,7 @@ func (c *benchConn) SetWriteDeadline(time.Time) error { return nil }
 // want, seen at the start of a write of the connection.
 func fastServeBench(b *testing.B, s *Server, want int, make func(dst []byte, i int) []byte) {
 	b.Helper()
-	srv := httpfront.NewServer(s)
+	srv := httpfront.NewServer(s, 0)
 	c := &benchConn{make: make, n: b.N, addr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 40000},
 		status: fmt.Appendf(nil, "HTTP/1.1 %d ", want)}
 	b.ReportAllocs()

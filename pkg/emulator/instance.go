@@ -68,7 +68,7 @@ func serveOn(addr string, servers ...*Server) (*Instance, error) {
 	if len(servers) > 1 {
 		h = newAccountMux(servers)
 	}
-	in := &Instance{Server: s, servers: servers, ln: ln, done: make(chan error, 1), srv: httpfront.NewServer(h)}
+	in := &Instance{Server: s, servers: servers, ln: ln, done: make(chan error, 1), srv: httpfront.NewServer(h, s.idle)}
 	go func() { in.done <- in.srv.Serve(ln) }()
 	return in, nil
 }

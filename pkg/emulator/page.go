@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/tablestress/tablestress/internal/keyorder"
-	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
+	"github.com/tablestress/tablestress/pkg/emulator/filter"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
@@ -12,8 +12,9 @@ import (
 // Page boundaries. A page of a query ends, with a continuation to the
 // entity it stopped at, where Azure ends one (REST "Query Timeout and
 // Pagination": "a maximum of 1,000 items", "a maximum of five seconds",
-// "if the query crosses the partition boundary"; seed 002: "If a query
-// crosses a server boundary, continuation tokens must be returned"):
+// "if the query crosses the partition boundary"; REST "Design a scalable
+// partitioning strategy for Azure Table storage": "If a query crosses a
+// server boundary, continuation tokens must be returned"):
 //
 //   - after $top matches (at most 1,000, maxPage);
 //   - after visiting what five seconds of execution allow, matched or not

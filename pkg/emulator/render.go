@@ -25,13 +25,15 @@ type view struct {
 	meta    int
 	sel     *selection
 	host    string // as the client addressed the service
+	root    string // "/ACCOUNT" path-style, "" product-style (Server.root)
 	account string
 	table   string
 	scheme  string // http or https, as the service is served
 }
 
-// base is the service URL, scheme://host/account.
-func (v *view) base() string { return v.scheme + "://" + v.host + "/" + v.account }
+// base is the service URL, scheme://host/account (scheme://host
+// product-style).
+func (v *view) base() string { return v.scheme + "://" + v.host + v.root }
 
 // appendMetadataURL appends, as a JSON string, the odata.metadata of an
 // answer about the view's table; suffix follows the table's name
@@ -41,8 +43,7 @@ func (v *view) appendMetadataURL(dst []byte, suffix string) []byte {
 	dst = append(dst, v.scheme...)
 	dst = append(dst, "://"...)
 	dst = jsontext.AppendChars(dst, v.host)
-	dst = append(dst, '/')
-	dst = jsontext.AppendChars(dst, v.account)
+	dst = jsontext.AppendChars(dst, v.root)
 	dst = append(dst, "/$metadata#"...)
 	dst = jsontext.AppendChars(dst, v.table)
 	dst = jsontext.AppendChars(dst, suffix)
@@ -190,7 +191,7 @@ func metaLevel(r *http.Request) int {
 
 // viewOf is the rendering a request asks for.
 func (s *Server) viewOf(r *http.Request, table string, sel *selection) view {
-	return view{meta: metaLevel(r), sel: sel, host: r.Host, account: s.account, table: table, scheme: s.scheme}
+	return view{meta: metaLevel(r), sel: sel, host: r.Host, root: s.root(r), account: s.account, table: table, scheme: s.scheme}
 }
 
 // renderPooled renders one entity's answer into a buffer of bufPool,

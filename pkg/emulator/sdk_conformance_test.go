@@ -64,7 +64,7 @@ func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
 // it otherwise.
 func missing(t *testing.T, format string, a ...any) {
 	t.Helper()
-	testenv.Missing(t, fmt.Sprintf(format, a...), "make test installs it")
+	testenv.Missing(t, fmt.Sprintf(format, a...), "make test-long installs it")
 }
 
 // stepLine is one step's answer as a script printed it.

@@ -68,12 +68,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.now()
-	rest, ok := strings.CutPrefix(path, s.prefix)
-	secondary := ok && strings.HasPrefix(rest, secondarySuffix)
-	if secondary {
-		rest = rest[len(secondarySuffix):]
-	}
-	if !ok || rest != "" && rest[0] != '/' {
+	rest, secondary, ok := s.resource(r, path)
+	if !ok {
 		writeError(w, invalidInput("The account in the URI is not %s.", s.account), now)
 		return
 	}

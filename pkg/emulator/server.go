@@ -92,6 +92,14 @@ type Config struct {
 	// and path (never its query, which may hold a signature), the status
 	// answered and how long it took (Azurite's --debug).
 	Log io.Writer
+	// PathStyleOnly takes the account from the path's first segment
+	// alone (Azurite's --disableProductStyleUrl); by default a request
+	// whose host's first label names the account
+	// (ACCOUNT.table.localhost) is served product-style (productstyle.go).
+	PathStyleOnly bool
+	// IdleTimeout closes a kept-alive connection idle this long (Azurite's
+	// --tableKeepAliveTimeout); 0 is two minutes.
+	IdleTimeout time.Duration
 	// SkipVersionCheck serves a request whatever version its x-ms-version
 	// names (Azurite's --skipApiVersionCheck).
 	SkipVersionCheck bool
@@ -128,17 +136,19 @@ type Config struct {
 // its own RWMutex (reads share it, a write or a whole transaction holds it
 // alone), and the counters are locked per table.
 type Server struct {
-	account  string
-	key      []byte
-	key2     []byte // Config.Key2, nil for none
-	skipVer  bool   // Config.SkipVersionCheck
-	now      func() time.Time
-	store    *store.Store
-	model    *model.Model
-	faults   atomic.Pointer[faults.Injector]
-	counters *counters
-	measure  measuring
-	prefix   string // "/" + account: the path of the service
+	account       string
+	key           []byte
+	key2          []byte        // Config.Key2, nil for none
+	skipVer       bool          // Config.SkipVersionCheck
+	pathStyleOnly bool          // Config.PathStyleOnly
+	idle          time.Duration // Config.IdleTimeout
+	now           func() time.Time
+	store         *store.Store
+	model         *model.Model
+	faults        atomic.Pointer[faults.Injector]
+	counters      *counters
+	measure       measuring
+	prefix        string // "/" + account: the path of the service
 	// dates formats the Date header from now when the service has a clock
 	// of its own (Config.Now); on time.Now, the HTTP layer writes it.
 	dates   *httpfront.DateCache
@@ -194,7 +204,7 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{account: cfg.Account, key: key, prefix: "/" + cfg.Account, dates: dates, now: cfg.Now, store: store.New(cfg.Now, cfg.Model.Enabled && cfg.Model.Kind == model.Cosmos),
 		model: model.New(cfg.Model, cfg.Now), counters: newCounters()}
 	s.measure.on = true
-	s.key2, s.skipVer = key2, cfg.SkipVersionCheck
+	s.key2, s.skipVer, s.pathStyleOnly, s.idle = key2, cfg.SkipVersionCheck, cfg.PathStyleOnly, cfg.IdleTimeout
 	if cfg.Log != nil {
 		s.log = &accessLog{w: cfg.Log}
 	}
@@ -213,5 +223,5 @@ func New(cfg Config) (*Server, error) {
 
 // baseURL is the service URL as the client addressed it.
 func (s *Server) baseURL(r *http.Request) string {
-	return s.scheme + "://" + r.Host + "/" + s.account
+	return s.scheme + "://" + r.Host + s.root(r)
 }

@@ -74,7 +74,7 @@ func isNumber(raw []byte) bool {
 // readNumber reads a JSON number without annotation: an Int32 when it
 // fits one, a Double otherwise.
 func readNumber(raw json.RawMessage) (json.RawMessage, string, error) {
-	if bytes.IndexAny(raw, ".eE") < 0 { // an integer (a fraction fails ParseInt with an error it allocates)
+	if !bytes.ContainsAny(raw, ".eE") { // an integer (a fraction fails ParseInt with an error it allocates)
 		if n, err := strconv.ParseInt(string(raw), 10, 32); err == nil {
 			return intJSON(raw, n), "", nil
 		}

@@ -57,36 +57,7 @@ func (qj *qjudge) ptypes(a ask) []ptype {
 		return []ptype{qj.ranged(ptype{key: -1, mult: 1, share: 1 / n, match: a.pv / n, mass: a.weight, pv: a.pv}, a)}
 	}
 	if qj.acc.AnyPK {
-		// Every partition of the table, its groups alike to three
-		// significant digits taken together (their load is put on each
-		// group by scanLoads).
-		if qj.scanKinds == nil {
-			qj.scanKinds = map[uint64]int{}
-			for g, gr := range lay.groups {
-				share := gr.share / lay.hashes
-				key := math.Float64bits(share) &^ (1<<48 - 1) // alike to about 6%
-				k, ok := qj.scanKinds[key]
-				if !ok {
-					k = len(qj.scan)
-					qj.scanKinds[key] = k
-					qj.scan = append(qj.scan, ptype{key: -1, share: share, perQuestion: true})
-				}
-				qj.scan[k].mult += lay.partitionsPerGroup(g)
-			}
-			if g := lay.generations(qj.s); lay.unit <= 0 && g > 0 {
-				// The retired keys' partitions too, each a life's rows.
-				for k := range qj.scan {
-					qj.scan[k].mult *= 1 + g
-					qj.scan[k].share /= 1 + g
-				}
-			}
-		}
-		out := make([]ptype, len(qj.scan))
-		for k, t := range qj.scan {
-			t.match, t.mass, t.pv = t.share*a.pv, a.weight, a.pv
-			out[k] = qj.ranged(t, a)
-		}
-		return out
+		return qj.scanTypes(a)
 	}
 	var out []ptype
 	comp := append([]int32(nil), a.comp...)
@@ -118,6 +89,40 @@ func (qj *qjudge) ptypes(a ask) []ptype {
 			return out
 		}
 	}
+}
+
+// scanTypes are the partitions a scan reads: every partition of the
+// table, its groups alike to three significant digits taken together
+// (their load is put on each group by scanLoads).
+func (qj *qjudge) scanTypes(a ask) []ptype {
+	lay := qj.lay
+	if qj.scanKinds == nil {
+		qj.scanKinds = map[uint64]int{}
+		for g, gr := range lay.groups {
+			share := gr.share / lay.hashes
+			key := math.Float64bits(share) &^ (1<<48 - 1) // alike to about 6%
+			k, ok := qj.scanKinds[key]
+			if !ok {
+				k = len(qj.scan)
+				qj.scanKinds[key] = k
+				qj.scan = append(qj.scan, ptype{key: -1, share: share, perQuestion: true})
+			}
+			qj.scan[k].mult += lay.partitionsPerGroup(g)
+		}
+		if g := lay.generations(qj.s); lay.unit <= 0 && g > 0 {
+			// The retired keys' partitions too, each a life's rows.
+			for k := range qj.scan {
+				qj.scan[k].mult *= 1 + g
+				qj.scan[k].share /= 1 + g
+			}
+		}
+	}
+	out := make([]ptype, len(qj.scan))
+	for k, t := range qj.scan {
+		t.match, t.mass, t.pv = t.share*a.pv, a.weight, a.pv
+		out[k] = qj.ranged(t, a)
+	}
+	return out
 }
 
 // eval is an ask's cost at one moment and picked age: its figures, and

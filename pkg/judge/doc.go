@@ -1,8 +1,13 @@
 // Package judge predicts, without a server, what a key scheme costs a
-// scenario's application: each partition's load at the peak, the
-// account's requests, and each question's plan with its partitions,
-// requests, rounds, rows visited and rows returned. It is the one judge
-// `tablestress keys`, `advise` and advise's proof use.
+// scenario's application, and decides what of it is a problem: each
+// partition's load at the peak, the account's requests, and each
+// question's plan with its partitions, requests, rounds, rows visited and
+// rows returned (a Prediction, with its Figures at each size of the
+// table); then each figure held against its limit (Findings: a Finding is
+// a value, its limit and the target that limit is a share of, Over or
+// not), said in words in one place (Words). It is the one judge
+// `tablestress keys`, `advise` and advise's proof use: keys holds the
+// findings to each whole target, advise to its headroom.
 //
 // It judges a table at a size: the seeded table, the table as it will be
 // after a horizon of event time at the workload's write rate (less what a
@@ -29,6 +34,13 @@
 // any number of values is judged by its law: its exact table up to
 // keygen.MaxSupport values, its binned law beyond (keygen.Support says
 // what that leaves out), so a partition keyed by it holds entities ÷ keys
-// rows, its busiest key its law's share. Nothing here
-// talks to a server, prints or exits.
+// rows, its busiest key its law's share.
+//
+// It reads the compiled scenario from pkg/plan (the mix, the operations'
+// costs, the peak), Azure's targets through the model's configuration
+// (pkg/emulator/model, whose defaults are pkg/azure's), and key pieces'
+// time from pkg/keygen. Nothing here talks to a server, prints or exits,
+// and it imports neither the runner (pkg/workload), the Table client
+// (pkg/table), the reports (pkg/report) nor the Azure SDK: TestImportsNoRunner
+// holds that.
 package judge

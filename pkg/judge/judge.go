@@ -74,6 +74,10 @@ type Figures struct {
 	Cosmos *CosmosUnits `json:"cosmos,omitempty"`
 
 	loads *loads
+	// largestTable is the index table LargestPartition is in ("" for the
+	// main table), largestBucket that table's time bucket (0 for none).
+	largestTable  string
+	largestBucket time.Duration
 }
 
 // QuestionCost is one question's plan under a scheme and its predicted

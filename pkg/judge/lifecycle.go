@@ -7,8 +7,8 @@ import (
 
 // Deletion is what deleting data older than the retention costs a
 // scheme at the horizon, at the steady state where as many entities
-// expire a second as are written (seed 004, "Fourth, think about data
-// lifecycle").
+// expire a second as are written (Azure Storage "Table design patterns",
+// "High volume delete pattern").
 type Deletion struct {
 	// Retention is the age data is deleted at.
 	Retention string `json:"retention"`

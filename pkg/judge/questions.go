@@ -111,14 +111,39 @@ func (j *judging) question(ctx context.Context, l *loads, s Size, q *question.Qu
 	qc := QuestionCost{Name: q.Name, Plan: string(plan.Kind), Label: plan.Label(), Why: plan.Why, PerSec: rate}
 	pl := j.in.positions(dist, s, j.newEntities())
 	qj.pl = pl
-	asks := qj.asks(pl)
-	ages := qj.ages(pl)
-	var sum, sq [6]float64
+	sum, sq, err := qj.sums(ctx, qj.asks(pl), qj.ages(pl))
+	if err != nil {
+		return qc, err
+	}
+	j.spreadFetches(l, qj.fetch)
+	qc.PartitionsPerQuestion, qc.RequestsPerQuestion, qc.RoundsPerQuestion = sum[0], sum[1], sum[2]
+	qc.RowsVisitedPerQuestion, qc.RowsPerQuestion = sum[3], sum[4]
+	qc.RequestsSD = math.Sqrt(math.Max(sq[1]-sum[1]*sum[1], 0))
+	qc.RowsVisitedSD = math.Sqrt(math.Max(sq[3]-sum[3]*sum[3], 0))
+	gets := sum[5]
+	ru := model.QueryUnits(int(math.Round(qc.RequestsPerQuestion-gets)), int(math.Round(math.Max(qc.RowsVisitedPerQuestion-gets, 0))),
+		int(math.Round(math.Max(qc.RowsPerQuestion-gets, 0))), j.item.bytes) +
+		gets*model.ReadUnits(j.item.bytes)
+	if j.in.Cosmos() {
+		qc.RequestUnitsPerQuestion = ru
+	}
+	if qc.RequestsPerQuestion > 0 {
+		l.account(rate*qc.RequestsPerQuestion, qc.RowsVisitedPerQuestion/qc.RequestsPerQuestion, ru/qc.RequestsPerQuestion)
+	}
+	qc.Ms = j.serviceMs(qc)
+	return qc, nil
+}
+
+// sums are the weighted means of an ask's figures (eval.figures) and of
+// their squares over the asks, each asked at the ages (or its own), with
+// each ask's load attributed to the partitions it reads as it goes. It
+// stops early when ctx is done.
+func (qj *qjudge) sums(ctx context.Context, asks []ask, ages []float64) (sum, sq [6]float64, err error) {
 	wsum := 0.0
 	for n, a := range asks {
 		if n%256 == 0 {
 			if err := ctx.Err(); err != nil {
-				return qc, err
+				return sum, sq, err
 			}
 		}
 		ts := qj.ptypes(a)
@@ -142,29 +167,13 @@ func (j *judging) question(ctx context.Context, l *loads, s Size, q *question.Qu
 			qj.scanLoads(a)
 		}
 	}
-	j.spreadFetches(l, qj.fetch)
 	if wsum > 0 {
 		for k := range sum {
 			sum[k] /= wsum
 			sq[k] /= wsum
 		}
 	}
-	qc.PartitionsPerQuestion, qc.RequestsPerQuestion, qc.RoundsPerQuestion = sum[0], sum[1], sum[2]
-	qc.RowsVisitedPerQuestion, qc.RowsPerQuestion = sum[3], sum[4]
-	qc.RequestsSD = math.Sqrt(math.Max(sq[1]-sum[1]*sum[1], 0))
-	qc.RowsVisitedSD = math.Sqrt(math.Max(sq[3]-sum[3]*sum[3], 0))
-	gets := sum[5]
-	ru := model.QueryUnits(int(math.Round(qc.RequestsPerQuestion-gets)), int(math.Round(math.Max(qc.RowsVisitedPerQuestion-gets, 0))),
-		int(math.Round(math.Max(qc.RowsPerQuestion-gets, 0))), j.item.bytes) +
-		gets*model.ReadUnits(j.item.bytes)
-	if j.in.Cosmos() {
-		qc.RequestUnitsPerQuestion = ru
-	}
-	if qc.RequestsPerQuestion > 0 {
-		l.account(rate*qc.RequestsPerQuestion, qc.RowsVisitedPerQuestion/qc.RequestsPerQuestion, ru/qc.RequestsPerQuestion)
-	}
-	qc.Ms = j.serviceMs(qc)
-	return qc, nil
+	return sum, sq, nil
 }
 
 // scanLoads puts a table scan's reads on every partition of the table:

@@ -51,12 +51,14 @@ func (j *judging) summarize(f *Figures, s Size) {
 		if lay.unique {
 			if lay.rows > f.LargestPartitionRows {
 				f.LargestPartitionRows, f.LargestPartition = lay.rows, tableLabel(j.lays[x].table, newPartition)
+				f.largestTable, f.largestBucket = lay.table, lay.unit
 			}
 			continue
 		}
 		for g := range lay.groups {
 			if rows := lay.bucketRows(g, s); rows > f.LargestPartitionRows {
 				f.LargestPartitionRows, f.LargestPartition = rows, lay.name(j.in, g, s.Last)
+				f.largestTable, f.largestBucket = lay.table, lay.unit
 			}
 		}
 	}

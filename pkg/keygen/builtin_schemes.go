@@ -14,7 +14,7 @@ import (
 type Builtin struct {
 	Spec    SchemeSpec
 	Pattern string      // the pattern or anti-pattern it demonstrates
-	Source  string      // where the pattern comes from
+	Source  string      // where the pattern comes from: the Azure documentation page and section
 	Fields  []FieldSpec // default fields the templates use
 }
 
@@ -37,61 +37,61 @@ var (
 	fAge        = FieldSpec{Name: "age", Kind: "int", Min: 18, Max: 80, Width: 3}
 )
 
-// Builtins is the scheme catalogue: every key pattern and anti-pattern of the
-// domain brief, by name.
+// Builtins is the scheme catalogue: every key pattern and anti-pattern of
+// Azure's table design guidance, by name, each with its source.
 var Builtins = []Builtin{
 	{Spec: SchemeSpec{Name: "constant", Description: "one PartitionKey for every entity", PartitionKey: "Orders", RowKey: "{order}"},
-		Pattern: "anti-pattern: hot partition, capped at " + textfit.Int(azure.PartitionEntitiesPerSec) + " entities/s", Source: "seeds 000, 003, 004", Fields: []FieldSpec{fOrder}},
+		Pattern: "anti-pattern: hot partition, capped at " + textfit.Int(azure.PartitionEntitiesPerSec) + " entities/s", Source: `Azure Storage "Performance and scalability checklist for Table storage", "Hot partitions"`, Fields: []FieldSpec{fOrder}},
 	{Spec: SchemeSpec{Name: "natural", Description: "natural grouping by department, skewed 80/8/5/4/3", PartitionKey: "{department}", RowKey: "emp-{i:07}"},
-		Pattern: "natural grouping; the big group becomes a hot spot", Source: "seed 004 strategy 1", Fields: []FieldSpec{fDepartment}},
+		Pattern: "natural grouping; the big group becomes a hot spot", Source: `Azure Storage "Performance and scalability checklist for Table storage", "Hot partitions"`, Fields: []FieldSpec{fDepartment}},
 	{Spec: SchemeSpec{Name: "tenant", Description: "PartitionKey = tenant id, RowKey = entity GUID", PartitionKey: "{tenant}", RowKey: "{guid}"},
-		Pattern: "multi-tenant isolation; skewed tenants are hot", Source: "seeds 000 pattern B, 003", Fields: []FieldSpec{fTenant}},
+		Pattern: "multi-tenant isolation; skewed tenants are hot", Source: `Azure Storage "Performance and scalability checklist for Table storage", "Hot partitions"`, Fields: []FieldSpec{fTenant}},
 	{Spec: SchemeSpec{Name: "tenant-month", Description: "tenant + month, newest first", PartitionKey: "{tenant}_{time:yyyy-MM}", RowKey: "{inverted_unix}_{guid}"},
-		Pattern: "composite key bounding partition size", Source: "seed 004 audit log", Fields: []FieldSpec{fTenant}},
+		Pattern: "composite key bounding partition size", Source: `Azure Storage "Table design patterns", "Compound key pattern"`, Fields: []FieldSpec{fTenant}},
 	{Spec: SchemeSpec{Name: "tenant-date", Description: "tenant + day composite", PartitionKey: "{tenant}_{time:yyyy-MM-dd}", RowKey: "{ticks}"},
-		Pattern: "composite key, per-tenant daily partitions", Source: "seed 004 strategy 3", Fields: []FieldSpec{fTenant}},
+		Pattern: "composite key, per-tenant daily partitions", Source: `Azure Storage "Table design patterns", "Compound key pattern"`, Fields: []FieldSpec{fTenant}},
 	{Spec: SchemeSpec{Name: "device", Description: "PartitionKey = device, RowKey = inverted ticks (newest first)", PartitionKey: "{device}", RowKey: "{inverted_ticks}"},
-		Pattern: "time series per device, latest-first reads", Source: "seed 000 pattern A", Fields: []FieldSpec{fDevice}},
+		Pattern: "time series per device, latest-first reads", Source: `Azure Storage "Table design patterns", "Log tail pattern"`, Fields: []FieldSpec{fDevice}},
 	{Spec: SchemeSpec{Name: "device-date", Description: "device + day, newest first", PartitionKey: "{device}_{time:yyyy-MM-dd}", RowKey: "{inverted_ticks}"},
-		Pattern: "time series with bounded partitions", Source: "seeds 000, 001", Fields: []FieldSpec{fDevice}},
+		Pattern: "time series with bounded partitions", Source: `Azure Storage "Table design patterns", "Compound key pattern"`, Fields: []FieldSpec{fDevice}},
 	{Spec: SchemeSpec{Name: "device-unix", Description: "device, RowKey = 9999999999 - unix seconds", PartitionKey: "{device}", RowKey: "{inverted_unix}"},
-		Pattern: "inverted Unix timestamp RowKey; collides when a device writes twice in a second", Source: "seed 004 strategy 5", Fields: []FieldSpec{fDevice}},
+		Pattern: "inverted Unix timestamp RowKey; collides when a device writes twice in a second", Source: `Azure Storage "Table design patterns", "Log tail pattern"`, Fields: []FieldSpec{fDevice}},
 	{Spec: SchemeSpec{Name: "device-guid", Description: "device, RowKey = random GUID", PartitionKey: "{device}", RowKey: "{guid}"},
-		Pattern: "anti-pattern: GUID RowKey destroys ordering, so latest-N needs a partition scan", Source: "seed 000", Fields: []FieldSpec{fDevice}},
+		Pattern: "anti-pattern: GUID RowKey destroys ordering, so latest-N needs a partition scan", Source: `Azure Storage "Design for querying", "Sorting data in the Table service"`, Fields: []FieldSpec{fDevice}},
 	{Spec: SchemeSpec{Name: "date", Description: "PartitionKey = day, RowKey = GUID", PartitionKey: "{time:yyyy-MM-dd}", RowKey: "{guid}"},
-		Pattern: "event logs by day; today's partition takes every write", Source: "seeds 000 pattern C, 004 strategy 2", Fields: nil},
+		Pattern: "event logs by day; today's partition takes every write", Source: `Azure Storage "Table design patterns", "Log data anti-pattern"`, Fields: nil},
 	{Spec: SchemeSpec{Name: "hour", Description: "PartitionKey = hour, RowKey = unix + GUID", PartitionKey: "{time:yyyy-MM-dd-HH}", RowKey: "{unix}_{guid}"},
-		Pattern: "event logs by hour for higher write rates", Source: "seed 004 strategy 2", Fields: nil},
+		Pattern: "event logs by hour for higher write rates", Source: `Azure Storage "Table design patterns", "Log data anti-pattern"`, Fields: nil},
 	{Spec: SchemeSpec{Name: "minute", Description: "PartitionKey = minute, RowKey = GUID", PartitionKey: "{time:yyyy-MM-dd-HH-mm}", RowKey: "{guid}"},
-		Pattern: "finest time bucket", Source: "seed 004 strategy 2", Fields: nil},
+		Pattern: "finest time bucket", Source: `Azure Storage "Table design patterns", "Log data anti-pattern"`, Fields: nil},
 	{Spec: SchemeSpec{Name: "month", Description: "PartitionKey = month, RowKey = slug", PartitionKey: "{time:yyyy-MM}", RowKey: "{slug}"},
-		Pattern: "blog posts by publish month, human-friendly RowKey", Source: "seed 001", Fields: []FieldSpec{fSlug}},
+		Pattern: "blog posts by publish month, human-friendly RowKey", Source: `Azure Storage "Table design patterns", "Compound key pattern"`, Fields: []FieldSpec{fSlug}},
 	{Spec: SchemeSpec{Name: "month-inverted", Description: "PartitionKey = month, RowKey = inverted ticks d19", PartitionKey: "{time:yyyy-MM}", RowKey: "{inverted_ticks}"},
-		Pattern: "blog posts, latest first", Source: "seed 001 option B", Fields: nil},
+		Pattern: "blog posts, latest first", Source: `Azure Storage "Table design patterns", "Log tail pattern"`, Fields: nil},
 	{Spec: SchemeSpec{Name: "customer", Description: "PartitionKey = customer, RowKey = order id", PartitionKey: "{customer}", RowKey: "{order}"},
-		Pattern: "e-commerce orders grouped by customer", Source: "seeds 000, 003", Fields: []FieldSpec{fCustomer, fOrder}},
+		Pattern: "e-commerce orders grouped by customer", Source: `Azure Storage "Design for querying"`, Fields: []FieldSpec{fCustomer, fOrder}},
 	{Spec: SchemeSpec{Name: "customer-year", Description: "customer + year", PartitionKey: "{customer}_{time:yyyy}", RowKey: "{order}"},
-		Pattern: "composite key bounding customer partitions", Source: "seed 000", Fields: []FieldSpec{fCustomer, fOrder}},
+		Pattern: "composite key bounding customer partitions", Source: `Azure Storage "Table design patterns", "Compound key pattern"`, Fields: []FieldSpec{fCustomer, fOrder}},
 	{Spec: SchemeSpec{Name: "region-category", Description: "region + category composite", PartitionKey: "{region}_{category}", RowKey: "{guid}"},
-		Pattern: "secondary dimension for very large groups", Source: "seed 000", Fields: []FieldSpec{fRegion, fCategory}},
+		Pattern: "secondary dimension for very large groups", Source: `Azure Storage "Table design patterns", "Compound key pattern"`, Fields: []FieldSpec{fRegion, fCategory}},
 	{Spec: SchemeSpec{Name: "hash-buckets", Description: "16 hash buckets of the order id", PartitionKey: "partition-{hash(order) % 16:03}", RowKey: "order-{order}"},
-		Pattern: "hash distribution for maximum write throughput", Source: "seed 004 strategy 4", Fields: []FieldSpec{fOrder}},
+		Pattern: "hash distribution for maximum write throughput", Source: `Azure Storage "Table design patterns", "Prepend/append anti-pattern"`, Fields: []FieldSpec{fOrder}},
 	{Spec: SchemeSpec{Name: "guid", Description: "a new GUID PartitionKey per entity", PartitionKey: "{guid}", RowKey: "0"},
-		Pattern: "anti-pattern: one partition per row, no range queries, no batches", Source: "seeds 000, 004", Fields: nil},
+		Pattern: "anti-pattern: one partition per row, no range queries, no batches", Source: `REST "Design a scalable partitioning strategy for Azure Table storage", "Partition sizing"`, Fields: nil},
 	{Spec: SchemeSpec{Name: "append-only", Description: "zero-padded increasing PartitionKey", PartitionKey: "{i:010}", RowKey: "0"},
-		Pattern: "anti-pattern: append-only keys land on one range partition server", Source: "seeds 002, 004", Fields: nil},
+		Pattern: "anti-pattern: append-only keys land on one range partition server", Source: `REST "Design a scalable partitioning strategy for Azure Table storage", "Range partitions"; Azure Storage "Table design patterns", "Prepend/append anti-pattern"`, Fields: nil},
 	{Spec: SchemeSpec{Name: "prepend-only", Description: "decreasing PartitionKey", PartitionKey: "{desc_seq}", RowKey: "0"},
-		Pattern: "anti-pattern: prepend-only keys land on one range partition server", Source: "seed 002", Fields: nil},
+		Pattern: "anti-pattern: prepend-only keys land on one range partition server", Source: `REST "Design a scalable partitioning strategy for Azure Table storage", "Range partitions"`, Fields: nil},
 	{Spec: SchemeSpec{Name: "bib-age", Description: "race registrations: BIB: row and AGE: row in one entity group transaction",
 		PartitionKey: "{race}__{distance}", RowKey: "BIB:{bib}__{runner}__{gender}__{age}", Rows: []string{"AGE:{age}__{bib}__{runner}__{gender}"}},
-		Pattern: "secondary rows in the same partition for two dominant queries", Source: "seed 002", Fields: []FieldSpec{fRace, fDistance, fBib, fRunner, fGender, fAge}},
+		Pattern: "secondary rows in the same partition for two dominant queries", Source: `REST "Design a scalable partitioning strategy for Azure Table storage", "Entity group transactions"; Azure Storage "Table design patterns", "Intra-partition secondary index pattern"`, Fields: []FieldSpec{fRace, fDistance, fBib, fRunner, fGender, fAge}},
 	{Spec: SchemeSpec{Name: "blog-posts", Description: "posts by month + slug, with PostsByCategory/Tag/Author index tables",
 		PartitionKey: "{time:yyyy-MM}", RowKey: "{slug}", Indexes: []IndexSpec{
 			{Name: "PostsByCategory", PartitionKey: "{category}", RowKey: "{time:yyyy-MM-dd-HH-mm-ss}-{slug}"},
 			{Name: "PostsByTag", PartitionKey: "{tag}", RowKey: "{time:yyyy-MM-dd-HH-mm-ss}-{slug}"},
 			{Name: "PostsByAuthor", PartitionKey: "{author}", RowKey: "{time:yyyy-MM-dd-HH-mm-ss}-{slug}"},
 		}},
-		Pattern: "index tables instead of secondary indexes", Source: "seed 001", Fields: []FieldSpec{fSlug, fCategory, fTag, fAuthor}},
+		Pattern: "index tables instead of secondary indexes", Source: `Azure Storage "Table design patterns", "Index entities pattern"`, Fields: []FieldSpec{fSlug, fCategory, fTag, fAuthor}},
 }
 
 // LookupBuiltin returns the built-in scheme called name.

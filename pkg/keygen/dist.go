@@ -12,7 +12,7 @@ import (
 // calls (the population grows as a run inserts).
 //
 // Implementations are safe for concurrent use; the randomness comes from the
-// caller's Stream, so a distribution owns no generator (see STYLE.md).
+// caller's Stream, so a distribution owns no generator.
 type Distribution interface {
 	// Pick returns a position in [0, n) for n >= 1 (0 when n <= 1).
 	Pick(st *Stream, n int64) int64

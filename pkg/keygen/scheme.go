@@ -16,8 +16,10 @@ type SchemeSpec struct {
 	RowKey       string
 	// Rows are extra RowKeys of the same entity in the same partition, written
 	// together with the main row in one entity group transaction so that
-	// several dominant queries are served by point reads (seed 002's
-	// BIB:/AGE: registrations).
+	// several dominant queries are served by point reads (the BIB:/AGE:
+	// registrations of REST "Design a scalable partitioning strategy for
+	// Azure Table storage", "Entity group transactions"; Azure Storage
+	// "Table design patterns", "Intra-partition secondary index pattern").
 	Rows []string
 	// Indexes are index tables (PostsByCategory...): for every entity a row
 	// pointing at the main row, in a separate table.

@@ -83,7 +83,7 @@ func TestConcurrentRecording(t *testing.T) {
 				ok := r.IntN(3) > 0
 				start := now.Add(-min(time.Duration(r.IntN(5000))*time.Microsecond, now.Sub(t0))) // started in the measured window
 				rec.Done(op, part, start, now, ok)
-				me.c.done(ok)
+				me.c.done(ok, 0)
 				if r.IntN(20) == 0 {
 					rec.Dropped(op, now)
 					me.c.Dropped++

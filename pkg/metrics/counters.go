@@ -11,15 +11,23 @@ import (
 // and each second, by the package's counting rules. Every report figure of
 // that kind is a Counts; Add is the one way they combine.
 type Counts struct {
-	Ops       int64 `json:"ops"`
-	Requests  int64 `json:"requests"`
-	Entities  int64 `json:"entities"`
-	Throttled int64 `json:"throttled"`
-	Errors    int64 `json:"errors"`
-	Failed    int64 `json:"failed"`
-	Dropped   int64 `json:"dropped"`
-	Retries   int64 `json:"retries"`
-	Pages     int64 `json:"pages"`
+	Ops      int64 `json:"ops"`
+	Requests int64 `json:"requests"`
+	Entities int64 `json:"entities"`
+	// AnsweredEntities are the entities of the operations answered
+	// (completed without failing): what Entities counts of their
+	// requests, credited when the operation completes. The requests that
+	// succeeded within an operation that then failed (a scan's first
+	// pages, a question's first partition) count in Entities, as the
+	// partitions served them, but not here. Kept for the run, each
+	// operation, question and second; never for a partition.
+	AnsweredEntities int64 `json:"answered_entities,omitempty"`
+	Throttled        int64 `json:"throttled"`
+	Errors           int64 `json:"errors"`
+	Failed           int64 `json:"failed"`
+	Dropped          int64 `json:"dropped"`
+	Retries          int64 `json:"retries"`
+	Pages            int64 `json:"pages"`
 	// Charged counts the requests whose answer carried a request charge
 	// (x-ms-request-charge), and RequestUnits adds those charges: the
 	// request units the target billed, refusals included (Cosmos DB
@@ -34,6 +42,7 @@ func (c *Counts) Add(o Counts) {
 	c.Ops += o.Ops
 	c.Requests += o.Requests
 	c.Entities += o.Entities
+	c.AnsweredEntities += o.AnsweredEntities
 	c.Throttled += o.Throttled
 	c.Errors += o.Errors
 	c.Failed += o.Failed
@@ -79,12 +88,15 @@ func (c *Counts) request(q *Request) {
 	}
 }
 
-// done counts one completed operation.
-func (c *Counts) done(ok bool) {
+// done counts one completed operation, answered (ok) with entities
+// served by its requests, or failed.
+func (c *Counts) done(ok bool, entities int64) {
 	c.Ops++
 	if !ok {
 		c.Failed++
+		return
 	}
+	c.AnsweredEntities += entities
 }
 
 // centiUnits is a request's charge in hundredths of a request unit (Cosmos

@@ -77,14 +77,14 @@ func (d *tickData) question(k int) *qAcc {
 // Done's), and the question's own figures. Questions scheduled before the
 // measurement start are warm-up, ignored.
 func (r *Recorder) QuestionDone(k int, partition string, scheduled, end time.Time, ok bool, f QuestionFigures) {
-	r.Done(Question, partition, scheduled, end, ok)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if _, in := r.reg.secondOf(end, Question); !in || r.reg.warmup(scheduled) || k < 0 {
+	n, in := r.done(Question, partition, scheduled, end, ok)
+	if !in || k < 0 {
 		return
 	}
 	qa := r.d.question(k)
-	qa.c.done(ok)
+	qa.c.done(ok, n)
 	if ok {
 		qa.lat.Record(latencyUS(scheduled, end))
 	}
@@ -100,6 +100,7 @@ func (r *Recorder) QuestionDone(k int, partition string, scheduled, end time.Tim
 func (r *Recorder) QuestionCutShort(k int, scheduled, end time.Time, requests int64, units float64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.takeServing(scheduled) // neither answered nor failed: its entities are no answer's
 	if _, in := r.reg.secondOf(end, Question); !in || r.reg.warmup(scheduled) || k < 0 {
 		return
 	}

@@ -51,12 +51,23 @@ type Recorder struct {
 	// spare is the buffer the next tick swaps in; only the registry touches
 	// it, under the registry's mutex.
 	spare *tickData
+	// serving holds, by scheduled start (Unix ns), the entities the
+	// requests of operations in flight have served, until Done credits
+	// them to an answered operation (Counts.AnsweredEntities) or drops
+	// them with a failed one. Operations sharing a recorder are in flight
+	// at once in an open loop; their scheduled starts differ (the pacer's
+	// schedule strictly increases), and a closed-loop worker has a
+	// recorder of its own. The operation recorded last is held in
+	// lastStart and lastServed (none when lastServed is 0), so that one
+	// operation at a time, the common case, touches no map.
+	serving               map[int64]int64
+	lastStart, lastServed int64
 	// The padding makes a recorder 64 bytes, a cache line of its own (the
 	// allocator puts 64-byte objects on 64-byte boundaries): two recorders
 	// sharing a line, as neighbours made one after the other did, made two
 	// workers recording on two cores pass the line back and forth on every
 	// mutex operation (BenchmarkRecordParallel2).
-	_ [64 - 4*8]byte
+	_ [64 - 7*8]byte
 }
 
 // Request records one HTTP request. Requests of operations started before
@@ -71,6 +82,9 @@ func (r *Recorder) Request(q Request) {
 		return
 	}
 	d := r.d
+	if n := servedEntities(&q); n > 0 && !q.Start.IsZero() {
+		r.holdServing(q.Start.UnixNano(), n)
+	}
 	id := d.outcomes.id(q.Outcome)
 	o := &d.ops[q.Op]
 	o.c.request(&q)
@@ -98,23 +112,38 @@ func (r *Recorder) Request(q Request) {
 // latency is recorded nowhere (the latency figures are the answered
 // operations'). Operations scheduled before the measurement start are
 // warm-up, ignored however late they end.
+//
+// An answered operation's entities (those its requests served, recorded
+// with Request under the same scheduled start) count as its
+// AnsweredEntities, for the operation and the second.
 func (r *Recorder) Done(op Op, partition string, scheduled, end time.Time, ok bool) {
-	us := latencyUS(scheduled, end)
 	r.mu.Lock()
+	r.done(op, partition, scheduled, end, ok)
+	r.mu.Unlock()
+}
+
+// done is Done with r.mu held; it returns the entities credited to the
+// answered operation (0 when it failed or was not measured) and whether
+// it was measured.
+func (r *Recorder) done(op Op, partition string, scheduled, end time.Time, ok bool) (int64, bool) {
+	us := latencyUS(scheduled, end)
+	n := r.takeServing(scheduled)
 	sec, in := r.reg.secondOf(end, op)
 	if !in || r.reg.warmup(scheduled) {
-		r.mu.Unlock()
-		return
+		return 0, false
+	}
+	if !ok {
+		n = 0
 	}
 	d := r.d
 	o := &d.ops[op]
-	o.c.done(ok)
+	o.c.done(ok, n)
 	s := d.second(sec)
-	s.c.done(ok)
+	s.c.done(ok, n)
 	var p *partAcc
 	if partition != "" {
 		p = d.part(partition)
-		p.c.done(ok)
+		p.c.done(ok, 0) // a partition's entities are what it served, answered or not
 	}
 	if ok {
 		o.lat.Record(us)
@@ -123,7 +152,38 @@ func (r *Recorder) Done(op Op, partition string, scheduled, end time.Time, ok bo
 			p.lat.Record(us)
 		}
 	}
-	r.mu.Unlock()
+	return n, true
+}
+
+// holdServing adds n entities served by the operation scheduled at start
+// (Unix ns) until it ends; r.mu is held.
+func (r *Recorder) holdServing(start, n int64) {
+	if r.lastServed > 0 && r.lastStart == start {
+		r.lastServed += n
+		return
+	}
+	if r.lastServed > 0 {
+		if r.serving == nil {
+			r.serving = map[int64]int64{}
+		}
+		r.serving[r.lastStart] += r.lastServed
+	}
+	r.lastStart, r.lastServed = start, n
+}
+
+// takeServing returns and forgets the entities served so far by the
+// operation scheduled at scheduled; r.mu is held.
+func (r *Recorder) takeServing(scheduled time.Time) int64 {
+	k := scheduled.UnixNano()
+	var n int64
+	if r.lastServed > 0 && r.lastStart == k {
+		n, r.lastServed = r.lastServed, 0
+	}
+	if len(r.serving) > 0 {
+		n += r.serving[k]
+		delete(r.serving, k)
+	}
+	return n
 }
 
 // Dropped records an operation that was due at at (open loop) but could not

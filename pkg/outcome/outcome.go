@@ -104,9 +104,10 @@ var statusKeys = func() (k [600]string) {
 	return k
 }()
 
-// Retryable reports whether seed 002's retry strategies apply: throttling,
-// timeouts, transport failures and 5xx answers other than 501 and 505. Client
-// errors (4xx other than 429) are never retried.
+// Retryable reports whether the retry strategies of REST "Design a scalable
+// partitioning strategy for Azure Table storage", "Retry strategy", apply:
+// throttling, timeouts, transport failures and 5xx answers other than 501 and
+// 505. Client errors (4xx other than 429) are never retried.
 func (o Outcome) Retryable() bool {
 	switch o.Class {
 	case Throttled, Timeout, Transport:

@@ -1,37 +1,44 @@
 package plan
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"sort"
 
 	"github.com/tablestress/tablestress/internal/keyorder"
-	"github.com/tablestress/tablestress/pkg/azure"
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/scenario"
-	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
-// Analysis is what `tablestress keys` shows of one scheme besides the
-// judge's figures (pkg/judge: the busiest partition, the account, the
-// questions): example keys, how the seeded rows and the operations of a
-// simulated workload spread over partitions, and what the simulation
-// shows of batches, ranges and monotonic keys, with no server involved.
+// Analysis is what `tablestress keys` measures of one scheme besides the
+// judge's figures and findings (pkg/judge, which decides): example keys,
+// how the seeded rows and the operations of a simulated workload spread
+// over partitions, and what the simulation measures of inserts, batches
+// and range queries, with no server involved. It decides nothing.
 type Analysis struct {
-	Scheme      string       `json:"scheme"`
-	Examples    []KeyExample `json:"examples"`
-	Population  Distribution `json:"population"`
-	Workload    Distribution `json:"workload"`
-	Ops         int          `json:"ops"`
-	Rate        float64      `json:"rate"`
-	Monotonic   string       `json:"monotonic,omitempty"`
-	ExtendShare float64      `json:"inserts_extending_key_range"`
-	InsertRate  float64      `json:"insert_entities_per_sec"`
-	PerOp       []OpAnalysis `json:"operations"`
-	Collisions  int          `json:"rowkey_collisions_in_sample"`
-	Verdicts    []string     `json:"verdicts"`
+	Scheme     string       `json:"scheme"`
+	Examples   []KeyExample `json:"examples"`
+	Population Distribution `json:"population"`
+	Workload   Distribution `json:"workload"`
+	Ops        int          `json:"ops"`
+	Rate       float64      `json:"rate"`
+	// AppendShare and PrependShare are the shares of the inserts whose
+	// PartitionKey sorts after (before) every existing one, ExtendShare
+	// the larger.
+	AppendShare  float64 `json:"inserts_appending"`
+	PrependShare float64 `json:"inserts_prepending"`
+	ExtendShare  float64 `json:"inserts_extending_key_range"`
+	InsertRate   float64 `json:"insert_entities_per_sec"`
+	// BatchFill is the entities an entity group transaction got on
+	// average, of BatchAsked asked (0 without batches); RangeFound the
+	// share of the rows range queries asked for that their partitions
+	// held (0 without range queries).
+	BatchFill  float64      `json:"batch_fill,omitempty"`
+	BatchAsked float64      `json:"batch_asked,omitempty"`
+	RangeFound float64      `json:"range_rows_found,omitempty"`
+	PerOp      []OpAnalysis `json:"operations"`
+	Collisions int          `json:"rowkey_collisions_in_sample"`
 }
 
 // KeyExample is one entity's keys.
@@ -88,7 +95,6 @@ func Analyze(sc *scenario.Scenario, pop *keygen.Population, scheme *keygen.Schem
 		return nil, err
 	}
 	a.workload(sim)
-	a.Verdicts = verdicts(a, sim)
 	return a, nil
 }
 
@@ -138,14 +144,14 @@ func (a *Analysis) workload(sim *simulation) {
 		a.InsertRate = float64(sim.insertEntities) * a.Rate / float64(a.Ops)
 	}
 	if sim.inserts > 0 {
-		up, down := float64(sim.appends)/float64(sim.inserts), float64(sim.prepends)/float64(sim.inserts)
-		a.ExtendShare = math.Max(up, down)
-		switch {
-		case up >= 0.9:
-			a.Monotonic = "append-only"
-		case down >= 0.9:
-			a.Monotonic = "prepend-only"
-		}
+		a.AppendShare, a.PrependShare = float64(sim.appends)/float64(sim.inserts), float64(sim.prepends)/float64(sim.inserts)
+		a.ExtendShare = math.Max(a.AppendShare, a.PrependShare)
+	}
+	if o := sim.perOp[metrics.Batch]; o != nil && o.Ops > 0 {
+		a.BatchFill, a.BatchAsked = float64(sim.batchGot)/float64(o.Ops), float64(sim.batchWanted)/float64(o.Ops)
+	}
+	if sim.rangeWanted > 0 {
+		a.RangeFound = float64(sim.rangeAvailable) / float64(sim.rangeWanted)
 	}
 	for kind := range metrics.NumOps {
 		if o := sim.perOp[kind]; o != nil {
@@ -192,38 +198,4 @@ func gini(sorted []int64, total int64) float64 {
 		weighted += float64(i+1) * float64(v)
 	}
 	return 2*weighted/(n*float64(total)) - (n+1)/n
-}
-
-func verdicts(a *Analysis, sim *simulation) []string {
-	var v []string
-	if a.Monotonic != "" {
-		msg := fmt.Sprintf("%s PartitionKeys: %.0f%% of inserts extend the key range, so they all land on one range partition server", a.Monotonic, 100*a.ExtendShare)
-		if a.InsertRate > 0 {
-			msg += fmt.Sprintf(" (%s entities/s at %s ops/s vs its %s/s)", textfit.Rate(a.InsertRate), textfit.Rate(a.Rate), textfit.Int(azure.PartitionEntitiesPerSec))
-		}
-		v = append(v, msg)
-	}
-	if pop, rows := a.Population, int64(sim.plan.Scheme.RowsPerEntity()); pop.Partitions > 0 && pop.Mean < 2*float64(rows) && pop.Entities > 100 {
-		// Most partitions hold one entity; that is the whole story only
-		// when no partition holds more than a couple.
-		if pop.Max <= 2*rows {
-			v = append(v, "one partition per entity: no entity group transactions and no range queries within a partition")
-		} else {
-			v = append(v, fmt.Sprintf("most partitions hold one entity (mean %.1f rows) while the busiest holds %s rows: batches and range queries work only in the few large partitions",
-				pop.Mean, textfit.Int(pop.Max)))
-		}
-	}
-	if o := sim.perOp[metrics.RangeQuery]; o != nil && sim.rangeWanted > 0 && float64(sim.rangeAvailable) < 0.5*float64(sim.rangeWanted) {
-		v = append(v, fmt.Sprintf("range queries find at most %.0f%% of the rows they ask for: partitions are smaller than the range", 100*float64(sim.rangeAvailable)/float64(sim.rangeWanted)))
-	}
-	if o := sim.perOp[metrics.Batch]; o != nil && sim.batchWanted > 0 && float64(sim.batchGot) < 0.5*float64(sim.batchWanted) {
-		v = append(v, fmt.Sprintf("batches hold %.1f entities on average of %.0f asked: too few new entities share a partition", float64(sim.batchGot)/float64(o.Ops), float64(sim.batchWanted)/float64(o.Ops)))
-	}
-	if a.Collisions > 0 {
-		v = append(v, fmt.Sprintf("%s RowKey collisions in the sample: those inserts fail with 409", textfit.Int(int64(a.Collisions))))
-	}
-	if a.Workload.Gini > 0.6 && a.Workload.Partitions > 1 {
-		v = append(v, fmt.Sprintf("skewed load: Gini %.2f over %s partitions", a.Workload.Gini, textfit.Int(int64(a.Workload.Partitions))))
-	}
-	return v
 }

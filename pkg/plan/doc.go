@@ -10,6 +10,18 @@
 // choices with every write acknowledged at once (a simulation) to show how
 // the keys they touch spread over partitions.
 //
+// OpCost (cost.go) is the one rule of what an operation on an existing
+// entity asks of its partition and of the account, which the simulation
+// and the judge both read.
+//
+// To add an operation type: its name in metrics.Op (pkg/metrics/op.go)
+// and in scenario.Ops and the enum of Operation.Op (pkg/scenario's
+// validate.go and types.go), which fields apply to it
+// (validate_workload.go, when any), its cost in OpCost (cost.go) and its
+// requests in the executor (pkg/workload's exec.go). An operation on an
+// existing entity needs nothing more: the Planner picks its entity, the
+// simulation and the judge cost it by OpCost.
+//
 // The runner (pkg/workload) executes a Plan against a Table endpoint; the
 // judge (pkg/judge) reads the same Plan to predict what a scheme costs.
 // Both sit above this package, side by side: it imports neither, nor

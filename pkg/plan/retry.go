@@ -8,8 +8,10 @@ import (
 	"github.com/tablestress/tablestress/pkg/scenario"
 )
 
-// Retrier is a retry strategy of seed 002: how many times a throttled or
-// timed-out request is tried again and how long to wait before each retry.
+// Retrier is a retry strategy of REST "Design a scalable partitioning
+// strategy for Azure Table storage", "Retry strategy": how many times a
+// throttled or timed-out request is tried again and how long to wait
+// before each retry.
 // Retriers are immutable; randomness comes from the caller's stream.
 type Retrier struct {
 	kind    string
@@ -40,8 +42,8 @@ func (r Retrier) Retries() int {
 //
 // fixed: the constant delay.
 //
-// exponential, seed 002's formula, with z the default backoff, zmin and zmax
-// the bounds:
+// exponential, that section's formula, with z the default backoff, zmin
+// and zmax the bounds:
 //
 //	y = Rand(0.8z, 1.2z) · (2^x − 1)
 //	y = Min(zmin + y, zmax)

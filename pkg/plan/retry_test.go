@@ -9,7 +9,8 @@ import (
 )
 
 func TestExponentialBackoffFollowsSeedFormula(t *testing.T) {
-	// Seed 002's example: default 30s, min 3s, max 90s.
+	// The example of REST "Design a scalable partitioning strategy for
+	// Azure Table storage", "Retry strategy": default 30s, min 3s, max 90s.
 	r := NewRetrier(scenario.Retry{Kind: "exponential", Delay: 30 * time.Second, Min: 3 * time.Second, Max: 90 * time.Second, Retries: 5})
 	st := keygen.NewStream(1, 2)
 	for x := 1; x <= 5; x++ {

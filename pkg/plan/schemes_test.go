@@ -79,12 +79,3 @@ func parseThree(t *testing.T) *scenario.Scenario {
 	}
 	return s
 }
-
-func buildThree(t *testing.T) *Spec {
-	t.Helper()
-	sp, err := Build(parseThree(t), nil, Overrides{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sp
-}

@@ -15,11 +15,13 @@ var ErrNoTargetEntity = errors.New("plan: no entity maps to the target partition
 // target partition.
 const targetSearch = 1 << 20
 
-// Targets pins operations to named partitions (seed 002's stress-test step 3:
-// "target a single partition"). It keeps the list of entity indices that fall
-// in the target partitions; picks choose a position in that list with the
-// request distribution, and inserts take the next new index whose
-// PartitionKey is a target (skipped indices are never written).
+// Targets pins operations to named partitions (REST "Design a scalable
+// partitioning strategy for Azure Table storage", "Table partition stress
+// testing", step 3: "target a single partition"). It keeps the list of
+// entity indices that fall in the target partitions; picks choose a
+// position in that list with the request distribution, and inserts take
+// the next new index whose PartitionKey is a target (skipped indices are
+// never written).
 //
 // Safe for concurrent use: the list is guarded by a mutex, which is taken
 // once per pick or insert.

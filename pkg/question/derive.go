@@ -89,7 +89,8 @@ func (p *Plan) Label() string {
 // values would use under scheme: the first of point, range, fan-out, index
 // and scan that it can, on the main row or on any of the scheme's
 // secondary rows (a second row of the entity in its own partition, read
-// like the main row: seed 002's BIB:/AGE: rows). It needs no server and
+// like the main row: Azure Storage "Table design patterns",
+// "Intra-partition secondary index pattern"). It needs no server and
 // no data: only the question, the population's fields and interval, and
 // the templates.
 func Derive(q *Question, scheme *keygen.Scheme) *Plan {

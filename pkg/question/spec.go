@@ -5,22 +5,25 @@
 // values of some fields, taken from an existing entity picked by the
 // request distribution) and what it wants back: the one entity those fields
 // identify, the newest or oldest N entities with those values, or every one
-// of them, optionally inside a time window up to now (the newest entity's
-// event time, as a dashboard asks) or around the picked entity's event
-// time. It says nothing about keys: Derive works out, for one scheme, the
-// cheapest plan an application holding those values could use (a point
-// read, one partition's range, a fan-out over the partitions it can compute,
-// an index table's rows and point reads of the main rows, or a scan with a
-// filter, sorted and cut on the client), by analysing which pieces of the
-// scheme's key templates the known values determine. Plans are pure data
-// computed without a server; Execute runs one through any Source (the
-// Table service through the SDK, or Model, an in-memory model of a seeded
-// table that predicts a plan's partitions, requests and rows visited).
+// of them, optionally inside a calendar window (a keygen.Unit) or a span
+// of time, up to now (the newest entity's event time, as a dashboard asks)
+// or around the picked entity's event time. It says nothing about
+// keys: Derive works out, for one scheme, the cheapest plan an application
+// holding those values could use (a point read, one partition's range, a
+// fan-out over the partitions it can compute, an index table's rows and
+// point reads of the main rows, or a scan with a filter, sorted and cut on
+// the client), from which pieces of the scheme's key templates the known
+// values determine, as each piece describes itself (keygen.Part: its
+// source, and what it reads of the event time). Plans are pure data
+// computed without a server; Access describes one for the judge
+// (pkg/judge), which costs it from the population's laws; Execute runs one
+// through any Source (the Table service through pkg/workload, or Model, an
+// in-memory model of a seeded table that the simulation of pkg/plan asks).
 //
 // The population model fixes what every answer must be: entity i is a pure
 // function of (seed, i) and its event time grows with i, so "the newest N
 // of a device" are the N highest indexes below the population's bound whose
-// device is the asked one (Expected), whatever the scheme.
+// device is the asked one, whatever the scheme.
 package question
 
 import (
@@ -192,16 +195,7 @@ func Compile(pop *keygen.Population, spec Spec) (*Question, error) {
 			q.span = d
 		}
 	}
-	switch spec.Anchor {
-	case "", AnchorNow:
-	case AnchorPicked:
-		q.picked = true
-		if spec.Window == "" {
-			bad("anchor", "anchor says where a window ends: add a window, or remove anchor")
-		}
-	default:
-		bad("anchor", "%q: use now (the newest event time, the default) or picked (the picked entity's event time)", spec.Anchor)
-	}
+	q.picked = anchor(spec, bad)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -234,3 +228,20 @@ func (q *Question) Ordered() bool { return q.Want == Newest || q.Want == Oldest 
 
 // Population is the population the question was compiled over.
 func (q *Question) Population() *keygen.Population { return q.pop }
+
+// anchor reads spec's Anchor: whether the window ends at the picked
+// entity's event time (AnchorPicked) rather than now, saying what is
+// wrong through bad.
+func anchor(spec Spec, bad func(field, format string, a ...any)) bool {
+	switch spec.Anchor {
+	case "", AnchorNow:
+	case AnchorPicked:
+		if spec.Window == "" {
+			bad("anchor", "anchor says where a window ends: add a window, or remove anchor")
+		}
+		return true
+	default:
+		bad("anchor", "%q: use now (the newest event time, the default) or picked (the picked entity's event time)", spec.Anchor)
+	}
+	return false
+}

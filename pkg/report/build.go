@@ -86,9 +86,16 @@ func Build(m Meta, s *metrics.Summary) *Report {
 }
 
 func stats(s metrics.Stats, secs float64) Stats {
-	return Stats{Counts: s.Counts, OpsPerSec: perSec(s.Ops, secs), EntitiesPerSec: perSec(s.Entities, secs), Status: s.Status,
-		RequestUnitsPerSec: unitsRate(s.Counts, secs),
-		Latency:            Latency{P50: s.LatencyMs(50), P90: s.LatencyMs(90), P99: s.LatencyMs(99), P999: s.LatencyMs(99.9), Max: s.LatencyMs(100)}}
+	out := Stats{Counts: s.Counts, Status: s.Status, RequestUnitsPerSec: unitsRate(s.Counts, secs),
+		Latency: Latency{P50: s.LatencyMs(50), P90: s.LatencyMs(90), P99: s.LatencyMs(99), P999: s.LatencyMs(99.9), Max: s.LatencyMs(100)}}
+	out.setRates(secs)
+	return out
+}
+
+// setRates sets the per-second figures of s's counts over secs.
+func (s *Stats) setRates(secs float64) {
+	s.OpsPerSec, s.EntitiesPerSec = perSec(s.Ops, secs), perSec(s.Entities, secs)
+	s.AnsweredPerSec, s.AnsweredEntitiesPerSec = perSec(s.Answered(), secs), perSec(s.AnsweredEntities, secs)
 }
 
 func perSec(n int64, secs float64) float64 {

@@ -10,31 +10,47 @@ import (
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
-// WriteCompare writes the side-by-side comparison at unlimited width,
-// without colour: WriteCompareStyle with the zero Style.
+// WriteCompare writes the side-by-side comparison of reps at unlimited
+// width, without colour: WriteCompareStyle with the zero Style.
 func WriteCompare(w io.Writer, reps []*Report) error {
 	return WriteCompareStyle(w, reps, textfit.Style{})
 }
 
-// WriteCompareStyle writes the side-by-side table of a comparison fitted to
-// st: one row per scheme with throughput, latency, throttling, partitions
-// and a verdict; throttling by code; latency by operation, one column per
-// scheme.
+// WriteCompareStyle writes the comparison of reps, decided as NewCompare
+// decides it (each report's Result is set), fitted to st.
 func WriteCompareStyle(w io.Writer, reps []*Report, st textfit.Style) error {
 	if len(reps) == 0 {
 		return nil
 	}
-	p := &textfit.Printer{W: w, Style: st}
-	writeCompareHeader(p, reps)
-	p.Blank()
-	render(p, compareTable(reps))
-	p.Blank()
-	p.Line("throttled by code (share of requests):")
-	for _, r := range reps {
-		p.Line("  %s: %s", runLabel(r, reps), throttleCodes(r))
+	return WriteCompareDoc(w, NewCompare(reps, nil, nil), st)
+}
+
+// WriteCompareDoc writes a comparison fitted to st: what ran where and
+// how, one row per scheme, best first (its result before any of its
+// figures, then what succeeded and what failed beside it, latency,
+// throttling, partitions and a verdict); throttling by code; latency by
+// operation and the questions, one column or row per scheme; the
+// thresholds; and last the decision. A search (compare --find) ends with
+// what each scheme sustained instead.
+func WriteCompareDoc(w io.Writer, c *Compare, st textfit.Style) error {
+	if len(c.Runs) == 0 && len(c.NotRun) == 0 {
+		return nil
 	}
-	writeOpLatency(p, reps)
-	writeQuestions(p, reps)
+	ds := c.Decided()
+	reps, rk := rankedRuns(c.Runs, ds)
+	p := &textfit.Printer{W: w, Style: st}
+	writeCompareHeader(p, c, reps)
+	p.Blank()
+	render(p, compareTable(reps, rk, c.NotRun, len(ds) > 0))
+	if len(reps) > 0 {
+		p.Blank()
+		p.Line("throttled by code (share of requests):")
+		for _, r := range reps {
+			p.Line("  %s: %s", runLabel(r, reps), throttleCodes(r))
+		}
+		writeOpLatency(p, reps)
+		writeQuestions(p, reps)
+	}
 	for _, r := range reps {
 		if r.Find != nil {
 			p.Blank()
@@ -43,53 +59,50 @@ func WriteCompareStyle(w io.Writer, reps []*Report, st textfit.Style) error {
 	}
 	WriteFindSummary(p, reps)
 	writeCompareJudgements(p, reps)
+	writeDecisions(p, ds)
 	return p.Err
 }
 
-// writeCompareHeader says what was compared (or searched, when the first
-// run ended a find) where, and the one model every run shares, if any.
-func writeCompareHeader(p *textfit.Printer, reps []*Report) {
-	r0 := reps[0]
-	if r0.Find != nil {
-		p.Line("tablestress find: %s on %s, %d scheme(s), seed %d, the same entity stream and workload; each scheme at the highest rate it sustained",
-			r0.Scenario, r0.Target.Kind, len(reps), r0.Run.Seed)
-	} else {
-		p.Line("tablestress compare: %s on %s, %d scheme(s), seed %d, the same entity stream and workload", r0.Scenario, r0.Target.Kind, len(reps), r0.Run.Seed)
-	}
-	if m := models(reps); m != "" {
-		p.Line("model: %s", m)
-	}
-}
-
-// compareTable is the table of schemes, one row per run: throughput,
-// latency (of the answered operations), throttling, errors, the share of
-// operations that failed, drops, partitions, the busiest peak, pages
-// per query and the scheme's verdict. The MODEL column shows only when the
-// runs were judged by different models.
-func compareTable(reps []*Report) *textfit.Table {
-	perModel := models(reps) == "" && reps[0].Model+reps[len(reps)-1].Model != ""
+// compareTable is the table of schemes, one row per run, best first, then
+// those not run: its place and result first, then what succeeded
+// (answered operations and their entities per second) with what failed
+// beside it, latency (of the answered operations), throttling, errors,
+// drops, partitions, the busiest peak, pages per query and the scheme's
+// verdict, coloured as its result is (a scheme that passes is never red).
+// The MODEL column shows only when the runs were judged by different
+// models.
+func compareTable(reps []*Report, rk ranking, notRun []Planned, decided bool) *textfit.Table {
+	perModel := len(reps) > 0 && models(reps) == "" && reps[0].Model+reps[len(reps)-1].Model != ""
 	t := &textfit.Table{Cols: []textfit.Column{
-		{Header: "SCHEME", Shrink: true}, {Header: "MODEL", Shrink: true}, {Header: "OPS/S", Right: true}, {Header: "ENTITIES/S", Short: "ENT/S", Right: true},
-		{Header: "P50 MS", Right: true, Drop: 4}, {Header: "P99 MS", Right: true}, {Header: "P99.9 MS", Right: true, Drop: 5},
-		{Header: "THROTTLED", Right: true}, {Header: "ERRORS", Right: true, Drop: 3}, {Header: "FAILED", Right: true, Drop: 3},
-		{Header: "DROPPED", Right: true, Drop: 3},
+		{Header: "#", Right: true, Drop: 6}, {Header: "SCHEME", Shrink: true}, {Header: "MODEL", Shrink: true}, {Header: "RESULT"},
+		{Header: "ANSWERED/S", Short: "ANS/S", Right: true}, {Header: "ANSWERED ENTITIES/S", Short: "ANS ENT/S", Right: true}, {Header: "FAILED", Right: true},
+		{Header: "P50 MS", Right: true, Drop: 4}, {Header: "P99 MS", Right: true, Drop: 2}, {Header: "P99.9 MS", Right: true, Drop: 5},
+		{Header: "THROTTLED", Right: true, Drop: 1}, {Header: "ERRORS", Right: true, Drop: 3}, {Header: "DROPPED", Right: true, Drop: 3},
 		{Header: "PARTITIONS", Short: "PARTS", Right: true, Drop: 2}, {Header: "BUSIEST PEAK/S", Short: "PEAK/S", Right: true}, {Header: "PAGES/QUERY", Short: "PAGES/Q", Right: true, Drop: 1},
-		{Header: "VERDICT", Wrap: true, MinWrap: 20},
+		{Header: "VERDICT", Wrap: true, MinWrap: 18},
 	}}
 	var bad metrics.Counts
 	for _, r := range reps {
 		s := r.Totals
 		bad.Add(metrics.Counts{Errors: s.Errors, Failed: s.Failed, Dropped: s.Dropped})
-		v := SchemeVerdict(r)
-		t.Cells(cell(r.Scheme), cell(r.Model), cell(rate(s.OpsPerSec)), cell(rate(s.EntitiesPerSec)),
+		v := rk.verdict(r)
+		t.Cells(cell(rk.place[r]), cell(r.Scheme), cell(r.Model), resultCell(r.Result),
+			cell(rate(perSec(s.Answered(), r.DurationS))), cell(rate(perSec(s.AnsweredEntities, r.DurationS))), resultFailedCell(r.Result, s.Counts),
 			cell(latencyCell(s.Counts, s.Latency.P50)), cell(latencyCell(s.Counts, s.Latency.P99)), cell(latencyCell(s.Counts, s.Latency.P999)),
-			warn(pct(s.Throttled, s.Requests), s.Throttled > 0), warn(num(s.Errors), s.Errors > 0), failedCell(s.Counts),
-			warn(num(s.Dropped), s.Dropped > 0), cell(num(int64(len(r.Partitions)))),
-			cell(peakCell(r)), cell(pagesPerQuery(r)), textfit.Cell{Text: v, Color: verdictColor(v)})
+			warn(pct(s.Throttled, s.Requests), s.Throttled > 0), warn(num(s.Errors), s.Errors > 0),
+			warn(num(s.Dropped), s.Dropped > 0), cell(num(int64(r.PartitionCount()))),
+			cell(peakCell(r)), cell(pagesPerQuery(r)), textfit.Cell{Text: v, Color: resultColor(r.Result, v)})
 	}
-	t.Cols[1].Hide = !perModel
+	for _, n := range notRun {
+		row := []textfit.Cell{cell("-"), cell(n.Scheme), cell(n.Model), resultCell(ResultNotRun)}
+		for len(row) < len(t.Cols)-1 {
+			row = append(row, cell("-"))
+		}
+		t.Cells(append(row, cell("not run: the comparison stopped before it"))...)
+	}
+	t.Cols[2].Hide = !perModel
+	t.Cols[0].Hide, t.Cols[3].Hide = !decided, !decided
 	keepWhen(t, "ERRORS", bad.Errors > 0)
-	keepWhen(t, "FAILED", bad.Failed > 0)
 	keepWhen(t, "DROPPED", bad.Dropped > 0)
 	return t
 }

@@ -21,16 +21,45 @@ var (
 	reportCSS string
 )
 
-// WriteHTML writes one self-contained HTML file for a run or a comparison:
-// summary and per-operation tables, thresholds, throughput and throttling
-// over time, latency percentiles over time, a partition heatmap with the
-// target marked, the partition load distribution, per-operation latency
-// distributions, and the scenario. It loads no resource from the network,
-// and embeds what it draws (pageOf), not every partition of the runs.
+// WriteHTML writes one self-contained HTML file for a run or a comparison
+// (decided as NewCompare decides it): summary and per-operation tables,
+// thresholds, throughput and throttling over time, latency percentiles
+// over time, a partition heatmap with the target marked, the partition
+// load distribution, per-operation latency distributions, and the
+// scenario. It loads no resource from the network, and embeds what it
+// draws (pageOf), not every partition of the runs.
 func WriteHTML(w io.Writer, reps ...*Report) error {
-	if len(reps) == 0 {
+	switch len(reps) {
+	case 0:
+		return fmt.Errorf("report: nothing to render")
+	case 1:
+		return writeHTML(w, nil, reps)
+	}
+	return WriteHTMLDoc(w, NewCompare(reps, nil, nil))
+}
+
+// WriteHTMLDoc writes the HTML file of a comparison: its decision at the
+// top, then its table and charts with the schemes best first, then each
+// scheme's run.
+func WriteHTMLDoc(w io.Writer, c *Compare) error {
+	if len(c.Runs) == 0 {
 		return fmt.Errorf("report: nothing to render")
 	}
+	ds := c.Decided()
+	reps, rk := rankedRuns(c.Runs, ds)
+	return writeHTML(w, &htmlCompare{c: c, ds: ds, rk: rk}, reps)
+}
+
+// htmlCompare is what the page of a comparison shows besides its runs.
+type htmlCompare struct {
+	c  *Compare
+	ds []Decision
+	rk ranking
+}
+
+// writeHTML writes the page of reps, with the comparison's sections when
+// hc is not nil.
+func writeHTML(w io.Writer, hc *htmlCompare, reps []*Report) error {
 	page := pageData{Runs: make([]pageRun, len(reps))}
 	for i, r := range reps {
 		page.Runs[i] = pageOf(r)
@@ -43,21 +72,22 @@ func WriteHTML(w io.Writer, reps ...*Report) error {
 	e := html.EscapeString
 	r0 := reps[0]
 	title := "tablestress: " + r0.Scenario
-	if len(reps) == 1 {
+	if hc == nil {
 		title += ", scheme " + r0.Scheme
 	} else {
-		title += ", " + fmt.Sprint(len(reps)) + " schemes compared"
+		title += ", " + fmt.Sprint(len(reps)+len(hc.c.NotRun)) + " schemes compared"
 	}
 	ew.Printf("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
 	ew.Printf("<title>%s</title>\n<style>%s</style>\n</head><body>\n", e(title), reportCSS)
 	model := ""
 	if m := models(reps); m != "" {
-		model = ", model " + m
+		model = ", model " + m + clockNote(r0.Run)
 	}
-	ew.Printf("<header><h1>%s</h1><p>%s on %s (%s%s), started %s, seed %d</p></header>\n<main>\n",
-		e(title), e(r0.Run.Mode+" loop"), e(r0.Target.Kind), e(r0.Target.Endpoint), e(model), e(r0.StartedAt.Format("2006-01-02 15:04:05 MST")), r0.Run.Seed)
-	if len(reps) > 1 {
-		writeCompareHTML(ew, reps)
+	ew.Printf("<header><h1>%s</h1><p>%s%s; started %s, seed %d</p></header>\n<main>\n",
+		e(title), e(RunHow(r0)), e(model), e(r0.StartedAt.Format("2006-01-02 15:04:05 MST")), r0.Run.Seed)
+	if hc != nil {
+		writeDecisionHTML(ew, hc, reps)
+		writeCompareHTML(ew, hc, reps)
 	}
 	for i, r := range reps {
 		writeRunHTML(ew, i, r)
@@ -73,10 +103,10 @@ func WriteHTML(w io.Writer, reps ...*Report) error {
 
 // writeCompareHTML writes the comparison's section: its table, the limits
 // found, its charts and its questions.
-func writeCompareHTML(ew *textfit.Printer, reps []*Report) {
+func writeCompareHTML(ew *textfit.Printer, hc *htmlCompare, reps []*Report) {
 	e := html.EscapeString
 	ew.Printf("<section><h2>Comparison</h2>\n")
-	writeCompareTable(ew, reps)
+	writeCompareTable(ew, hc, reps)
 	if reps[0].Find != nil {
 		ew.Printf("<h3>Limits found</h3><ul>\n")
 		for _, r := range reps {
@@ -94,23 +124,6 @@ func writeCompareHTML(ew *textfit.Printer, reps []*Report) {
 		ew.Printf("<div id=\"compare-questions\" class=\"chart\"></div>\n")
 	}
 	ew.Printf("</section>\n")
-}
-
-func writeCompareTable(ew *textfit.Printer, reps []*Report) {
-	ew.Printf("<table><tr><th>scheme</th><th>ops/s</th><th>entities/s</th><th>p50 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>throttled</th><th>errors</th><th>failed</th><th>dropped</th><th>partitions</th><th>busiest peak/s</th><th class=\"text\">verdict</th></tr>\n")
-	for _, r := range reps {
-		v := SchemeVerdict(r)
-		cls := "ok"
-		if v != "ok" {
-			cls = "bad"
-		}
-		t := r.Totals
-		ew.Printf("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>%s%s%s<td>%s</td><td>%s</td><td class=\"text %s\">%s</td></tr>\n",
-			html.EscapeString(r.Scheme), rate(t.OpsPerSec), rate(t.EntitiesPerSec), latencyCell(t.Counts, t.Latency.P50), latencyCell(t.Counts, t.Latency.P99),
-			latencyCell(t.Counts, t.Latency.P999), pct(t.Throttled, t.Requests), badTD(num(t.Errors), t.Errors > 0), badTD(failedCell(t.Counts).Text, t.Failed > 0),
-			badTD(num(t.Dropped), t.Dropped > 0), num(int64(len(r.Partitions))), html.EscapeString(peakCell(r)), cls, html.EscapeString(v))
-	}
-	ew.Printf("</table>\n")
 }
 
 // writeCharts writes the chart elements of run i that its data can fill

@@ -35,7 +35,7 @@ func pageHeatmapOf(r *Report, rows int) *pageHeatmap {
 	for _, row := range h.Entities {
 		bins = max(bins, len(row))
 	}
-	rest := len(r.Partitions) - shown
+	rest := r.PartitionCount() - shown
 	if rest <= 0 || bins == 0 || !(h.BinSeconds > 0) {
 		return ph
 	}

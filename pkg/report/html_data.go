@@ -103,7 +103,7 @@ type pageHeatmap struct {
 // pageOf is what the page draws of r.
 func pageOf(r *Report) pageRun {
 	pr := pageRun{Scheme: r.Scheme, DurationS: r.DurationS, Run: pageRunInfo{r.Run.PartitionTarget, r.Run.PartitionUnits},
-		Totals: r.Totals.Counts, Operations: map[string]pageLatency{}, PartitionCount: len(r.Partitions), Find: r.Find}
+		Totals: r.Totals.Counts, Operations: map[string]pageLatency{}, PartitionCount: r.PartitionCount(), Find: r.Find}
 	for op, s := range r.Operations {
 		pr.Operations[op] = pageLatency{s.Latency}
 	}

@@ -10,7 +10,8 @@ import (
 // figures per question and scheme, the share that failed beside the
 // latency of those answered, and under it, across the table, why the
 // scheme answers it with that plan (so a long reason wraps within the
-// page).
+// page); under the table, the questions never answered and those the
+// run's end cut short (questionNotes, as the text says them).
 func writeQuestionsHTML(ew *textfit.Printer, reps []*Report) {
 	e := html.EscapeString
 	ew.Printf("<table><tr><th>question</th><th class=\"l\">scheme</th><th class=\"l\">plan</th><th>questions/s</th><th>requests/q</th><th>partitions/q</th><th>rows visited/q</th><th>throttled</th><th>failed</th><th>p50 ms</th><th>p99 ms</th><th>RU/q</th></tr>\n")
@@ -35,4 +36,11 @@ func writeQuestionsHTML(ew *textfit.Printer, reps []*Report) {
 		}
 	}
 	ew.Printf("</table>\n")
+	for _, n := range questionNotes(reps) {
+		cls := "note"
+		if n.bad {
+			cls = "verdict bad"
+		}
+		ew.Printf("<p class=\"%s\">%s</p>\n", cls, e(n.text))
+	}
 }

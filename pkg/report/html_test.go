@@ -320,3 +320,34 @@ func TestHTMLOfAChargedRunDrawsInChromium(t *testing.T) {
 		t.Errorf("no request units chart: %s", d.attr("data-ink"))
 	}
 }
+
+// The page says what the text says under the questions: a question never
+// answered, and one the run's end cut short (unfinished), with the same
+// sentences, in the comparison and in the scheme's own section.
+func TestHTMLSaysUnfinishedQuestions(t *testing.T) {
+	r := richReport("constant", true)
+	withLongWhy(r)
+	q := r.Questions["newest-by-device"]
+	q.Sums.Unfinished, q.Sums.UnfinishedRequests = 3, 5
+	q.derive()
+	r.Questions["newest-by-device"] = q
+	var b bytes.Buffer
+	if err := WriteHTML(&b, r, richReport("hash-buckets", false)); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	unfinished := "question newest-by-device under constant: 3 questions were still running when the run ended (unfinished: cut short by the end, neither answered nor failed); their 5 requests are in the requests and the totals"
+	never := "question notifications-of-kind-in-hour under constant was never answered: all 46 asked failed after their retries"
+	for _, want := range []string{unfinished, never, "question newest-by-device: 3 questions were still running when the run ended"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	var text bytes.Buffer
+	if err := WriteCompare(&text, []*Report{r, richReport("hash-buckets", false)}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), unfinished) || !strings.Contains(text.String(), never) {
+		t.Errorf("the text says otherwise:\n%s", text.String())
+	}
+}

@@ -167,6 +167,7 @@ func (m *Report) mergeFigures(reps []*Report) error {
 	if err := m.mergeQuestions(reps, secs); err != nil {
 		return err
 	}
+	m.OtherPartitions = mergeOthers(reps, secs)
 	if m.Partitions, err = mergePartitions(reps, secs); err != nil {
 		return err
 	}

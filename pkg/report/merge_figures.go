@@ -48,7 +48,7 @@ func mergeStats(reps []*Report, op string, secs float64) (Stats, string, error) 
 			hist.Merge(h)
 		}
 	}
-	out.OpsPerSec, out.EntitiesPerSec = perSec(out.Ops, secs), perSec(out.Entities, secs)
+	out.setRates(secs)
 	out.RequestUnitsPerSec = unitsRate(out.Counts, secs)
 	enc := ""
 	if hist != nil {
@@ -77,6 +77,26 @@ func mergePartitions(reps []*Report, secs float64) ([]Partition, error) {
 	out := pm.partitions(secs)
 	sortPartitions(out)
 	return out, nil
+}
+
+// mergeOthers adds up the partitions the shards' summarised reports left
+// out of their lists (nil when none did). A partition one shard lists and
+// another sums stays in both: its figures add up all the same.
+func mergeOthers(reps []*Report, secs float64) *OtherPartitions {
+	var out *OtherPartitions
+	for _, r := range reps {
+		if r.OtherPartitions == nil {
+			continue
+		}
+		if out == nil {
+			out = &OtherPartitions{}
+		}
+		out.merge(r.OtherPartitions)
+	}
+	if out != nil {
+		out.EntitiesPerSec = perSec(out.Entities, secs)
+	}
+	return out
 }
 
 // partitionMerge gathers the partitions of several shards by key: the

@@ -33,16 +33,17 @@ func askedRegistries(t0 time.Time) (whole *metrics.Registry, shards [2]*metrics.
 		k := i % 2
 		at := t0.Add(time.Duration(i) * 10 * time.Millisecond)
 		n := 4 - 3*k // newest asks 4 partitions, order 1
+		scheduled := at.Add(-time.Duration(i) * time.Millisecond)
 		for _, rec := range []*metrics.Recorder{recs[0], recs[1+i%3%2]} {
 			for p := 0; p < n; p++ {
 				o := ok
 				if i%10 == 1 && p == 0 {
 					o = busy
 				}
-				rec.Request(metrics.Request{Op: metrics.Question, Partition: fmt.Sprintf("p%d", p), Outcome: o, Entities: 5, Page: true, At: at, Start: at, Question: k + 1,
+				rec.Request(metrics.Request{Op: metrics.Question, Partition: fmt.Sprintf("p%d", p), Outcome: o, Entities: 5, Page: true, At: at, Start: scheduled, Question: k + 1,
 					Charged: true, Charge: 2.5 / float64(n)})
 			}
-			rec.QuestionDone(k, metrics.CrossPartition, at.Add(-time.Duration(i)*time.Millisecond), at, i%10 != 1,
+			rec.QuestionDone(k, metrics.CrossPartition, scheduled, at, i%10 != 1,
 				metrics.QuestionFigures{Partitions: int64(n), Visited: int64(20 * n), VisitedByService: int64(n), Pages: int64(n), Returned: 5})
 		}
 	}

@@ -93,16 +93,45 @@ func writeQuestions(p *textfit.Printer, reps []*Report) {
 	if returned {
 		p.Line("* rows returned: the service did not count the rows it visited (the embedded service counts them on every query page)")
 	}
-	for _, n := range order {
+	for _, n := range questionNotes(reps) {
+		if n.bad {
+			p.Painted(textfit.Red, "%s", n.text)
+		} else {
+			p.Line("%s", n.text)
+		}
+	}
+}
+
+// questionNote is a sentence under the questions' table: a question
+// never answered (bad), or asks the run's end cut short.
+type questionNote struct {
+	text string
+	bad  bool
+}
+
+// questionNotes are the notes under the questions' table of reps, in
+// question order, then run order: what the text and the HTML both say.
+func questionNotes(reps []*Report) []questionNote {
+	set := map[string]Question{}
+	for _, r := range reps {
+		for n := range r.Questions {
+			set[n] = Question{}
+		}
+	}
+	var out []questionNote
+	for _, n := range QuestionOrder(set) {
 		for _, r := range reps {
-			if q, ok := r.Questions[n]; ok && q.Ops > 0 && q.Answered() == 0 {
-				p.Painted(textfit.Red, "question %s%s was never answered: all %s asked failed after their retries (%s)", n, underScheme(r, reps), num(q.Ops), statusLine(q.Status))
+			q, ok := r.Questions[n]
+			if ok && q.Ops > 0 && q.Answered() == 0 {
+				out = append(out, questionNote{fmt.Sprintf("question %s%s was never answered: all %s asked failed after their retries (%s)",
+					n, underScheme(r, reps), num(q.Ops), statusLine(q.Status)), true})
 			}
-			if q, ok := r.Questions[n]; ok && q.Unfinished > 0 {
-				p.Line("%s", unfinishedLine(n+underScheme(r, reps), q))
+			if ok && q.Unfinished > 0 {
+				out = append(out, questionNote{unfinishedLine(n+underScheme(r, reps), q), false})
 			}
 		}
 	}
+	return out
 }
 
 // underScheme is " under SCHEME" in a comparison, "" for one run.

@@ -29,7 +29,11 @@ type Report struct {
 	Schema   string `json:"schema"`
 	Scenario string `json:"scenario"`
 	Scheme   string `json:"scheme"`
-	Target   Target `json:"target"`
+	// Result is, in a comparison, what its decision found of the scheme
+	// (a Result value: pick, passed, failed, stopped), said before any of
+	// its figures; empty outside a comparison.
+	Result string `json:"result,omitempty"`
+	Target Target `json:"target"`
 	// Model names the service model the run's target answered with (the
 	// embedded service's, like "azure"); empty when not known.
 	Model      string           `json:"model,omitempty"`
@@ -42,12 +46,15 @@ type Report struct {
 	Operations map[string]Stats `json:"operations"`
 	// Questions are the application's questions the run asked, by name,
 	// as the run's scheme answered them.
-	Questions   map[string]Question `json:"questions,omitempty"`
-	Partitions  []Partition         `json:"partitions"`
-	Intervals   []Interval          `json:"intervals"`
-	Heatmap     *Heatmap            `json:"heatmap,omitempty"`
-	Thresholds  []Threshold         `json:"thresholds"`
-	Interrupted bool                `json:"interrupted,omitempty"`
+	Questions  map[string]Question `json:"questions,omitempty"`
+	Partitions []Partition         `json:"partitions"`
+	// OtherPartitions sums the partitions a summarised report leaves out
+	// of Partitions (Summarised); nil when it lists every one.
+	OtherPartitions *OtherPartitions `json:"other_partitions,omitempty"`
+	Intervals       []Interval       `json:"intervals"`
+	Heatmap         *Heatmap         `json:"heatmap,omitempty"`
+	Thresholds      []Threshold      `json:"thresholds"`
+	Interrupted     bool             `json:"interrupted,omitempty"`
 	// Outages are the periods the target did not answer (--reconnect).
 	Outages []Outage `json:"outages,omitempty"`
 	// Verify is the read-back of acknowledged writes (--verify).
@@ -148,6 +155,11 @@ type Stats struct {
 	metrics.Counts
 	OpsPerSec      float64 `json:"ops_per_sec"`
 	EntitiesPerSec float64 `json:"entities_per_sec"`
+	// AnsweredPerSec and AnsweredEntitiesPerSec are what succeeded: the
+	// operations answered (ops less failed) and their entities
+	// (answered_entities), per second; what failed is failed, beside them.
+	AnsweredPerSec         float64 `json:"answered_per_sec"`
+	AnsweredEntitiesPerSec float64 `json:"answered_entities_per_sec"`
 	// RequestUnitsPerSec is the request units charged per second; nil (and
 	// absent from JSON) when the target charged none.
 	RequestUnitsPerSec *float64         `json:"request_units_per_sec,omitempty"`
@@ -225,11 +237,42 @@ type Threshold struct {
 	Partition string `json:"partition,omitempty"`
 }
 
-// Compare is the tablestress.compare/v1 document: one report per scheme.
+// Compare is the tablestress.compare/v1 document: the decision, and one
+// report per scheme that ran.
 type Compare struct {
-	Schema   string    `json:"schema"`
-	Scenario string    `json:"scenario"`
-	Runs     []*Report `json:"runs"`
+	Schema   string `json:"schema"`
+	Scenario string `json:"scenario"`
+	// Decisions are what the comparison concludes, one per model (one
+	// when it compared schemes under one model).
+	Decisions []Decision `json:"decisions,omitempty"`
+	// NotRun are the runs the comparison meant to make that did not start
+	// (it was interrupted, or a run before them failed).
+	NotRun []Planned `json:"not_run,omitempty"`
+	// Facts are what the comparison knew of each scheme besides its run
+	// (its index tables, its largest partition at the horizon), by name.
+	Facts map[string]SchemeFacts `json:"facts,omitempty"`
+	Runs  []*Report              `json:"runs"`
+}
+
+// NewCompare is the comparison of reps: decided (Decide), with each
+// report's Result set; a search's (compare --find) is not decided, its
+// limits say what each scheme sustains.
+func NewCompare(reps []*Report, notRun []Planned, facts map[string]SchemeFacts) *Compare {
+	c := &Compare{Schema: SchemaCompare, Runs: reps, NotRun: notRun, Facts: facts}
+	if len(reps) > 0 {
+		c.Scenario = reps[0].Scenario
+	}
+	c.Decided()
+	return c
+}
+
+// Decided returns c's decisions, deciding a document written without
+// them (by an earlier version) from its runs; none for a search.
+func (c *Compare) Decided() []Decision {
+	if len(c.Decisions) == 0 && !(len(c.Runs) > 0 && c.Runs[0].Find != nil) {
+		c.Decisions = Decide(c.Runs, c.NotRun, c.Facts)
+	}
+	return c.Decisions
 }
 
 // ThresholdsOK reports whether every threshold passed (and none aborted

@@ -20,7 +20,7 @@ func sampleReport() *Report {
 		StartedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), DurationS: 10,
 		Run:  RunInfo{Mode: "open", Workers: 64, Rate: 6000, Seed: 1, Retry: "none", PartitionTarget: 2000},
 		Seed: SeedInfo{Entities: 1000, Rows: 1000, Partitions: 1, DurationS: 0.5},
-		Totals: Stats{Counts: metrics.Counts{Ops: 60000, Requests: 60000, Entities: 20000, Throttled: 40000}, OpsPerSec: 6000, EntitiesPerSec: 2000,
+		Totals: Stats{Counts: metrics.Counts{Ops: 60000, Requests: 60000, Entities: 20000, AnsweredEntities: 20000, Throttled: 40000}, OpsPerSec: 6000, EntitiesPerSec: 2000,
 			Status: map[string]int64{"201": 20000, "503 ServerBusy": 36000, "500 OperationTimedOut": 4000}, Latency: Latency{P50: 1, P99: 9.5, Max: 30}},
 		Operations: map[string]Stats{"insert": {Counts: metrics.Counts{Ops: 60000, Requests: 60000, Throttled: 40000}, Latency: Latency{P99: 9.5}}},
 		Partitions: []Partition{{PartitionKey: "Orders", Counts: metrics.Counts{Requests: 60000, Entities: 20000, Throttled: 40000}, EntitiesPerSec: 2000,

@@ -12,9 +12,9 @@ import (
 func LoadShape(r RunInfo) string {
 	switch {
 	case r.Mode != "open":
-		return fmt.Sprintf("closed loop, %d workers", r.Workers)
+		return fmt.Sprintf("closed loop, %s workers", num(int64(r.Workers)))
 	case len(r.Stages) == 0:
-		return fmt.Sprintf("open loop at %s ops/s, up to %d workers", rate(r.Rate), r.Workers)
+		return fmt.Sprintf("open loop at %s ops/s, up to %s workers", rate(r.Rate), num(int64(r.Workers)))
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "open loop ramping %s", rate(r.Rate))
@@ -24,6 +24,6 @@ func LoadShape(r RunInfo) string {
 		}
 		fmt.Fprintf(&b, " to %s ops/s in %gs", rate(st.Rate), st.DurationS)
 	}
-	fmt.Fprintf(&b, ", up to %d workers", r.Workers)
+	fmt.Fprintf(&b, ", up to %s workers", num(int64(r.Workers)))
 	return b.String()
 }

@@ -24,7 +24,7 @@ func (r *Report) ThresholdValue(metric, op string) (float64, string) {
 	case "partitions_over_target":
 		return float64(len(HotPartitions(r))), ""
 	case "partitions":
-		return float64(len(r.Partitions)), ""
+		return float64(r.PartitionCount()), ""
 	}
 	sc := r.thresholdScope(op)
 	if v, missing, ok := sc.latency(metric); ok {

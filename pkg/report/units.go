@@ -114,7 +114,7 @@ func partitionVerdictOf(r *Report, p Partition) string {
 // partitionsHeading is the line above the busiest partitions: how many,
 // and what each is judged against.
 func partitionsHeading(r *Report, n int) string {
-	total := num(int64(len(r.Partitions)))
+	total := num(int64(r.PartitionCount()))
 	switch {
 	case judgedByUnits(r):
 		return "busiest " + num(int64(n)) + " of " + total + " partitions (target " + rate(r.Run.PartitionUnits) +

@@ -78,14 +78,7 @@ func (s *Scenario) validateQuestions(add func(error)) {
 				s.File, p.line, p.col, base))
 		}
 		if _, err := question.Compile(pop, s.QuestionSpec(i)); err != nil {
-			var qe *question.Error
-			for _, e := range flatten(err) {
-				if errors.As(e, &qe) {
-					add(s.errAt(base+"."+qe.Field, "%s", qe.Msg))
-				} else {
-					add(s.errAt(base, "%v", e))
-				}
-			}
+			s.addQuestionErrors(base, flatten(err), add)
 		}
 	}
 	for j, op := range s.Workload.Mix {
@@ -95,6 +88,31 @@ func (s *Scenario) validateQuestions(add func(error)) {
 			add(s.errAt(path, "op question needs question: NAME, one of the scenario's questions (%s)", s.questionNames()))
 		case op.Op == "question" && s.QuestionIndex(op.Question) < 0:
 			add(s.errAt(path+".question", "%q is not one of the scenario's questions (%s)%s", op.Question, s.questionNames(), s.didYouMean(op.Question)))
+		}
+	}
+}
+
+// addQuestionErrors reports a question's compile errors at their place
+// under base. When a field of known is wrong (not a field, or listed
+// twice), what the question says of its known fields as a whole (want:
+// one needs a field that tells entities apart) is about a list that is
+// not the application's: it is left out until known is right.
+func (s *Scenario) addQuestionErrors(base string, errs []error, add func(error)) {
+	badKnown := false
+	for _, e := range errs {
+		var qe *question.Error
+		if errors.As(e, &qe) && strings.HasPrefix(qe.Field, "known[") {
+			badKnown = true
+		}
+	}
+	for _, e := range errs {
+		var qe *question.Error
+		switch {
+		case errors.As(e, &qe) && qe.Field == "known" && badKnown:
+		case errors.As(e, &qe):
+			add(s.errAt(base+"."+qe.Field, "%s", qe.Msg))
+		default:
+			add(s.errAt(base, "%v", e))
 		}
 	}
 }

@@ -65,6 +65,19 @@ func TestQuestionErrorsAtTheirPlace(t *testing.T) {
 	wantErrors(t, errs, want)
 }
 
+// A misspelt field in known is one error, at the misspelling, naming the
+// declared fields: not also advice on what the misspelt list identifies.
+func TestKnownTypoIsOneErrorAtItsPlace(t *testing.T) {
+	src := strings.Replace(withQuestions, "known: [device, time], want: one", "known: [device, tme], want: one", 1)
+	_, errs := Parse("q.yaml", []byte(src))
+	wantErrors(t, errs, []string{`q.yaml:8:37: questions[1].known[1]: "tme" is not a field; the application can know a declared field (`})
+	for _, e := range errs {
+		if strings.Contains(e.Error(), "shared by many entities") {
+			t.Errorf("advice on a misspelt list: %v", e)
+		}
+	}
+}
+
 func TestQuestionNeedsWantAndMixNeedsName(t *testing.T) {
 	src := strings.Replace(withQuestions, "{name: last-hour, want: all, window: 1h}", "{name: last-hour, window: 1h}", 1)
 	src = strings.Replace(src, "{op: question, question: reading}", "{op: question}", 1)

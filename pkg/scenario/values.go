@@ -174,8 +174,9 @@ func (d *Distribution) parseScalar(s string) error {
 	return nil
 }
 
-// Retry is a retry strategy of seed 002: none, fixed(DELAY, N) or
-// exponential(DEFAULT, MIN, MAX, N).
+// Retry is a retry strategy of REST "Design a scalable partitioning
+// strategy for Azure Table storage", "Retry strategy": none, fixed(DELAY,
+// N) or exponential(DEFAULT, MIN, MAX, N).
 type Retry struct {
 	Kind    string // "none", "fixed" or "exponential"
 	Delay   time.Duration

@@ -81,7 +81,7 @@ func TestParseRetry(t *testing.T) {
 	}{
 		{"none", Retry{Kind: "none"}, ""},
 		{"fixed(200ms, 3)", Retry{Kind: "fixed", Delay: 200 * time.Millisecond, Retries: 3}, ""},
-		{"exponential(30s,3s,90s,5)", Retry{Kind: "exponential", Delay: 30 * time.Second, Min: 3 * time.Second, Max: 90 * time.Second, Retries: 5}, ""}, // seed 002's example values
+		{"exponential(30s,3s,90s,5)", Retry{Kind: "exponential", Delay: 30 * time.Second, Min: 3 * time.Second, Max: 90 * time.Second, Retries: 5}, ""}, // the example of the partitioning guide's "Retry strategy"
 		{"fixed(200ms)", Retry{}, "fixed takes a delay and a count"},
 		{"exponential(1s,5s,2s,3)", Retry{}, "min backoff is above max"},
 		{"fixed(soon,3)", Retry{}, `"soon" is not a duration`},

@@ -34,7 +34,7 @@ type refusingStore struct {
 }
 
 var mismatch = table.Result{Outcome: outcome.New(403, "AuthorizationPermissionMismatch"), FailedIndex: -1,
-	Err: errors.New("403 AuthorizationPermissionMismatch: This request is not authorized to perform this operation using this permission.")}
+	Err: errors.New("403 AuthorizationPermissionMismatch: This request is not authorized to perform this operation using this permission")}
 
 func (s refusingStore) refuse(do func() table.Result) table.Result {
 	if s.on.Load() {

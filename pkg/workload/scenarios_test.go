@@ -280,7 +280,8 @@ func TestReadyScenarioOutcomes(t *testing.T) {
 	t.Run("query-types", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			r := runScenario(t, scenarioRun{file: "query-types.yaml", scale: 1, fake: true})["device"] // its own 20 s
-			// From best to worst (seed 002): point, row range (a whole
+			// From best to worst (REST "Design a scalable partitioning
+			// strategy for Azure Table storage", "Determine queries"): point, row range (a whole
 			// partition), partition range, table scan.
 			order := []string{"point_read", "partition_scan", "range_query", "table_scan"}
 			for _, op := range order {

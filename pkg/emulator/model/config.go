@@ -62,7 +62,9 @@ type Config struct {
 	// RangeTarget is the entities per second of each end range partition of
 	// a table: the first serves every insert of a new PartitionKey below all
 	// existing ones (prepend-only), the last every insert above them
-	// (append-only). Source: seed 002 "Range partitions": "the overall
+	// (append-only). Source: REST "Design a scalable partitioning strategy
+	// for Azure Table storage" (the partitioning guide), "Range
+	// partitions": "the overall
 	// throughput of your insert requests is limited by a single partition
 	// server". Default: the partition target.
 	RangeTarget float64
@@ -74,33 +76,34 @@ type Config struct {
 	Servers int
 
 	// ServerTarget is the entities per second one partition server serves
-	// across all its partitions. Azure publishes no figure (seed 002 only
+	// across all its partitions. Azure publishes no figure (the
+	// partitioning guide only
 	// says a server "might become too hot"): a model assumption, default
 	// 10,000, i.e. five partitions at their target.
 	ServerTarget float64
 
 	// BalanceDelay is how long a partition, a server or an end range must
-	// stay over its target before load balancing acts. Source: seed 002
-	// "Load balancing": "the system waits a few minutes before beginning the
+	// stay over its target before load balancing acts. Source: the
+	// partitioning guide, "Load balancing": "the system waits a few minutes before beginning the
 	// load-balancing process". Default 2m; tests use seconds.
 	BalanceDelay time.Duration
 
 	// MoveOffline is how long what load balancing moved stays offline,
-	// every request to it answered 503 ServerBusy. Source: seed 002 "Load
-	// balancing": "the partition becomes offline for a few seconds".
+	// every request to it answered 503 ServerBusy. Source: the partitioning
+	// guide, "Load balancing": "the partition becomes offline for a few seconds".
 	// Default 3s.
 	MoveOffline time.Duration
 
 	// TimeoutShare is the share (0..1) of throttling refusals answered 500
-	// OperationTimedOut instead of 503 ServerBusy. Source: seed 002 "Retry
-	// strategy" (hot nodes give "Server Busy or Timeout errors") and Azure's
+	// OperationTimedOut instead of 503 ServerBusy. Source: the partitioning
+	// guide, "Retry strategy" (hot nodes give "Server Busy or Timeout errors") and Azure's
 	// throttling error codes. Default 0.1; the choice of 10% is a model
 	// assumption.
 	TimeoutShare float64
 
 	// Burst is how much of a second's target a bucket holds when full,
 	// default 100ms; a bucket holds at least 100 entities (one full entity
-	// group transaction, seed 002). A model parameter: it bounds the busiest
+	// group transaction, azure.TransactionEntities). A model parameter: it bounds the busiest
 	// one-second interval a client measures at target·(1 + Burst/1s).
 	Burst time.Duration
 }

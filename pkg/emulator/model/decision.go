@@ -147,8 +147,9 @@ func (r *refusals) tooMany(why reason, wait time.Duration) Decision {
 }
 
 // offline answers a request to something load balancing is moving: always
-// 503 ServerBusy, as seed 002 describes ("Server Busy ... errors are
-// returned when the system is load balancing").
+// 503 ServerBusy, as the partitioning guide describes ("Load balancing":
+// "the timeout and Server Busy errors. The errors are returned when the
+// system is load balancing").
 func (r *refusals) offline() Decision {
 	r.by[byOffline].Add(1)
 	return Decision{Status: 503, Code: CodeBusy, Message: MsgBusy}

@@ -9,8 +9,9 @@
 //
 // # What it models
 //
-//   - Partition target (seed 002, "Table partitions"; Azure Storage
-//     scalability targets): every (table, PartitionKey) has a token bucket
+//   - Partition target (the partitioning guide, REST "Design a scalable
+//     partitioning strategy for Azure Table storage", "Table partitions";
+//     Azure Storage scalability targets): every (table, PartitionKey) has a token bucket
 //     refilled at the partition target (azure.PartitionEntitiesPerSec,
 //     entities/s). A write costs the entities it writes (an
 //     entity group transaction its operation count), a point read 1. A query
@@ -26,13 +27,15 @@
 //   - Account target (azure.AccountRequestsPerSec): requests/s, a
 //     transaction counting once, a query page once,
 //     refused with "Operations per second is over the account limit."
-//   - Range partitions (seed 002, "Range partitions"): an insert creating a
+//   - Range partitions (the partitioning guide, "Range partitions"): an
+//     insert creating a
 //     PartitionKey above every existing one (append-only) is served by the
 //     table's last range partition, one below every existing one
 //     (prepend-only) by its first. Each end has its own bucket, so such key
 //     schemes are capped near the partition target however many keys they
 //     create.
-//   - Partition servers (seed 002, "Load balancing"): partitions are placed on
+//   - Partition servers (the partitioning guide, "Load balancing"):
+//     partitions are placed on
 //     a fixed number of servers by hash, each with its own entities/s target
 //     (a model assumption: Azure publishes none); sequential PartitionKeys
 //     share a range partition, and its server, per hundred values (rangeKey).

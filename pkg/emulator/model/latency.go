@@ -17,8 +17,8 @@ import (
 // partition (the busiest of them, its rate over the last second as a share
 // of its target). The last term is the mean wait of an M/M/1 queue at
 // utilisation ρ: a partition nearing its target slows down before it
-// refuses (seed 002: throughput "is throttled down when the node becomes
-// hot"). A refused request is answered after its base alone.
+// refuses (the partitioning guide, "Table partitions": throughput "is
+// throttled down when the node becomes hot"). A refused request is answered after its base alone.
 //
 // Azure publishes no latency figure for Table storage ("Fast, but no upper
 // bounds on latency": learn.microsoft.com/azure/cosmos-db/table-support),
@@ -48,8 +48,9 @@ type Latency struct {
 	Write time.Duration
 
 	// Entity is the time per entity a request reads, writes or a query page
-	// visits (whether it matches the filter or not: seed 002, selectivity
-	// "dictates how many rows must be iterated"): 50 µs, a model
+	// visits (whether it matches the filter or not: the partitioning
+	// guide's selectivity "dictates how many rows must be iterated"): 50
+	// µs, a model
 	// assumption chosen so that a page's five seconds of execution (REST
 	// "Query Timeout and Pagination": a query "may execute for a maximum
 	// of five seconds") visit 100,000 entities.

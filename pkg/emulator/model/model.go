@@ -183,8 +183,8 @@ func (m *Model) admitServer(p *part, key partKey, h uint64, n float64, ahead, no
 // request units to each logical and physical partition (chargeCosmos).
 // Their buckets may go into debt, refusing later requests until they
 // refill: a query is charged for every entity it iterated, whether its
-// filter matched it or not (seed 002: selectivity "dictates how many rows
-// must be iterated"). It does nothing when the model is off or paused. It
+// filter matched it or not (the partitioning guide, "Determine queries":
+// selectivity "dictates how many rows must be iterated"). It does nothing when the model is off or paused. It
 // returns the request units the page was charged under Cosmos DB (0
 // otherwise).
 func (m *Model) ChargePage(table string, visits []Visit) float64 {

@@ -65,7 +65,8 @@ func homeServer(h uint64, servers int) int32 {
 	return int32((h >> 32) % uint64(servers))
 }
 
-// Range partitions of sequential keys (seed 002, "Range partitions": Azure
+// Range partitions of sequential keys (REST "Design a scalable
+// partitioning strategy for Azure Table storage", "Range partitions": Azure
 // "might group" entities with "sequential, unique PartitionKey values" into
 // a range partition served from one partition server). The model groups
 // the PartitionKeys that end in a number of at least sequentialDigits
@@ -165,8 +166,9 @@ func (m *Model) ServerOf(table, partition string) int {
 
 // Place returns where a partition is served: its partition server under
 // Azure (ServerOf), its physical partition under Cosmos DB. A query page
-// ends where the next entity is served elsewhere (seed 002: "If a query
-// crosses a server boundary, continuation tokens must be returned").
+// ends where the next entity is served elsewhere (the partitioning guide,
+// "Choose the PartitionKey value": "If a query crosses a server boundary,
+// continuation tokens must be returned").
 // Safe for concurrent use.
 func (m *Model) Place(table, partition string) int {
 	if m.cfg.Kind == Cosmos {

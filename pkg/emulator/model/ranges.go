@@ -17,7 +17,8 @@ var endNames = [2]string{"first", "last"}
 
 // rangeEnd is the first or last range partition of a table: one bucket at
 // RangeTarget for every insert that creates a new key at that end, however
-// many distinct PartitionKeys they create (seed 002, "Range partitions").
+// many distinct PartitionKeys they create (the partitioning guide, "Range
+// partitions").
 type rangeEnd struct {
 	b       bucket
 	served  meter

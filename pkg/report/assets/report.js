@@ -283,14 +283,14 @@
     longest.intervals.forEach(function (iv) { xs.push(fmt.format(iv.second + longest.interval_s)); });
     var names = runs.map(function (r) { return r.scheme; });
     chart(id, {
-      title: title("Entities/s per second, by scheme"),
+      title: title("Answered entities/s per second, by scheme"),
       tooltip: { trigger: "axis" },
       legend: { top: 24 },
       grid: grid(),
       xAxis: timeAxis(xs),
       yAxis: { type: "value", name: "entities/s", axisLabel: { formatter: function (v) { return fmt.format(v); } } },
       series: runs.map(function (r) {
-        return { name: r.scheme, type: "line", showSymbol: false, data: r.intervals.map(function (iv) { return [fmt.format(iv.second + r.interval_s), Math.round(iv.entities / secondsOf(r, iv))]; }) };
+        return { name: r.scheme, type: "line", showSymbol: false, data: r.intervals.map(function (iv) { return [fmt.format(iv.second + r.interval_s), Math.round((iv.answered_entities || 0) / secondsOf(r, iv))]; }) };
       })
     });
     chart(id + "-peak", {

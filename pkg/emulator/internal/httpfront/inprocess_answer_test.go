@@ -177,10 +177,7 @@ func sortedLines(dump string) string {
 	for i, l := range lines {
 		if strings.HasPrefix(l, "header ") {
 			k, v, _ := strings.Cut(strings.TrimPrefix(l, "header "), " ")
-			var vs []string
-			for _, f := range strings.Fields(strings.Trim(v, "[]")) {
-				vs = append(vs, f)
-			}
+			vs := strings.Fields(strings.Trim(v, "[]"))
 			slices.Sort(vs)
 			lines[i] = "header " + k + " " + strings.Join(vs, " ")
 		}

@@ -58,7 +58,7 @@ func (o *pipeOnce) server(ps **pipeServer, h http.HandlerFunc) (*pipeServer, err
 	}
 	if *ps == nil {
 		l := pipenet.Listen()
-		s := &pipeServer{l: l, srv: NewServer(h), done: make(chan error, 1), tr: &http.Transport{
+		s := &pipeServer{l: l, srv: NewServer(h, 0), done: make(chan error, 1), tr: &http.Transport{
 			DialContext: l.Dial, MaxIdleConnsPerHost: 64, IdleConnTimeout: 90 * time.Second, ExpectContinueTimeout: time.Second}}
 		go func() { s.done <- s.srv.Serve(peerListener{l}) }()
 		*ps = s

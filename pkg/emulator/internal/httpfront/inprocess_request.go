@@ -130,8 +130,10 @@ const (
 
 // requestFraming is how net/http's Transport frames req's body; false for
 // a request it converts otherwise than this front does (a body it probes,
-// an unknown transfer encoding, a close, trailers).
+// an unknown transfer encoding, a close, trailers, the deprecated Cancel
+// channel, which only the Transport honours).
 func requestFraming(req *http.Request) (int, bool) {
+	//lint:ignore SA1019 a request that still sets Cancel is left to the Transport, which honours it
 	if req.URL == nil || req.Header == nil || req.Close || len(req.Trailer) > 0 || req.Cancel != nil ||
 		(req.URL.Scheme != "http" && req.URL.Scheme != "https") || req.URL.Opaque != "" || req.URL.User != nil || req.URL.Host == "" {
 		return 0, false

@@ -20,13 +20,17 @@ const maxHeaderBytes = 64 << 10
 // them; a body past it gets fasthttp's 413.
 const maxBodyBytes = 32 << 20
 
-// NewServer is the fasthttp server that serves h.
-func NewServer(h http.Handler) *fasthttp.Server {
+// NewServer is the fasthttp server that serves h, closing a kept-alive
+// connection idle for idle (0: two minutes).
+func NewServer(h http.Handler, idle time.Duration) *fasthttp.Server {
+	if idle <= 0 {
+		idle = 2 * time.Minute
+	}
 	return &fasthttp.Server{
 		Handler:        func(c *fasthttp.RequestCtx) { serveFast(h, c) },
 		ReadBufferSize: maxHeaderBytes,
 		ReadTimeout:    10 * time.Second, // a request, once its first byte came
-		IdleTimeout:    2 * time.Minute,
+		IdleTimeout:    idle,
 		// fasthttp's worker pool has a cleaner that notices the server
 		// stopped only when it wakes, once this period: so the last of
 		// the service's goroutines ends within it of Close.

@@ -18,7 +18,7 @@ func serveFastOn(t *testing.T, h http.Handler) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := NewServer(h)
+	srv := NewServer(h, 0)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	t.Cleanup(func() {

@@ -95,7 +95,7 @@ func TestKeyIndexPacksRefs(t *testing.T) {
 			t.Errorf("ref %x: packed %x, %v, back %x", ref, p, ok, slotRef(p))
 		}
 	}
-	for _, ref := range []uint64{1 << 20, 1 << 54, 1<<22<<32 | 0} {
+	for _, ref := range []uint64{1 << 20, 1 << 54, 1 << 22 << 32} {
 		if _, ok := packRef(ref); ok {
 			t.Errorf("ref %x packed: its chunk id or offset does not fit", ref)
 		}

@@ -26,7 +26,7 @@ func (q *Question) Matches(picked, e *keygen.Entity, now time.Time) bool {
 	return true
 }
 
-// Expected is the answer the population model gives on a table holding
+// Expected is the answer the population model gives (a test oracle) on a table holding
 // entities [0, n) and nothing else, whatever the scheme: the indexes of
 // the matching entities, newest first (highest index first: event time
 // grows with the index) for Newest and for One, oldest first for Oldest

@@ -2,9 +2,9 @@ package judge
 
 import (
 	"errors"
+	"go/build"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -26,7 +26,7 @@ func deps(t *testing.T, pattern string) []string {
 	t.Helper()
 	gobin, err := exec.LookPath("go")
 	if err != nil {
-		gobin = filepath.Join(runtime.GOROOT(), "bin", "go")
+		gobin = filepath.Join(build.Default.GOROOT, "bin", "go")
 	}
 	out, err := exec.Command(gobin, "list", "-deps", pattern).Output()
 	if err != nil {
