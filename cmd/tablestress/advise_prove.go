@@ -112,7 +112,8 @@ func schemeNames(p *advise.Proof) string {
 }
 
 // adviceOutcome is advise's exit: 99 when nothing can serve the load or
-// the proof failed, 1 when the proof could not run, else 0.
+// the proof failed, 1 when the proof could not run, 3 when a design is
+// recommended for all but the questions no design serves, else 0.
 func adviceOutcome(a *advise.Advice, p *advise.Proof, proveErr error) error {
 	var stopped errProofInterrupted
 	switch {
@@ -122,10 +123,12 @@ func adviceOutcome(a *advise.Advice, p *advise.Proof, proveErr error) error {
 		return proveErr
 	case proveErr != nil:
 		return withCode(exitFailure, fmt.Errorf("the proof could not run: %w", proveErr))
-	case a.Infeasible != nil:
-		return withCode(exitThreshold, errors.New("infeasible: "+a.Infeasible.Reason))
 	case p != nil && !p.OK:
 		return withCode(exitThreshold, errors.New("the proof failed, so the recommendation is withdrawn: "+strings.Join(p.Failures, "; ")))
+	case a.WithExceptions():
+		return withCode(exitExceptions, errors.New("recommended with exceptions: "+a.Infeasible.Reason))
+	case a.Infeasible != nil:
+		return withCode(exitThreshold, errors.New("infeasible: "+a.Infeasible.Reason))
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/tablestress/tablestress/pkg/advise"
 	"github.com/tablestress/tablestress/pkg/textfit"
@@ -22,14 +23,16 @@ func printAdvice(e *env, a *advise.Advice, proof *advise.Proof) error {
 			own++
 		}
 	}
-	p.Line("tablestress advise: %s at its peak of %s ops/s on %s (headroom %s, horizon %s): %d schemes judged, %d of them the scenario's own",
-		a.Scenario, textfit.Rate(a.Peak), a.Model, pctOf(a.Headroom), a.Horizon, len(a.Candidates), own)
+	printHeader(p, a, own)
 	for _, n := range a.Notes {
 		p.Line("note: %s", n)
 	}
 	p.Blank()
 	printCandidates(p, a)
-	if a.Infeasible != nil {
+	switch {
+	case a.WithExceptions():
+		printExceptions(p, a)
+	case a.Infeasible != nil:
 		p.Blank()
 		p.Painted(textfit.Red, "infeasible: %s", a.Infeasible.Reason)
 		printSplit(p, a)
@@ -65,6 +68,29 @@ func printAdvice(e *env, a *advise.Advice, proof *advise.Proof) error {
 }
 
 func pctOf(f float64) string { return textfit.Float(math.Round(f*1000)/10) + "%" }
+
+// loadText writes a share of a target: a percentage up to ten times the
+// target, then how many times over it (textfit.Big: "6,307×", "12
+// billion×"), not a percentage of fifteen digits.
+func loadText(f float64) string {
+	if f < 10 {
+		return pctOf(f)
+	}
+	return textfit.Big(math.Round(f)) + "×"
+}
+
+// questionMsText writes a question's modelled service time in ms, or
+// "never" when it is longer than the horizon: the question would not
+// end while the table it reads still holds what it asks.
+func questionMsText(ms float64, horizon time.Duration) string {
+	if horizon > 0 && ms*float64(time.Millisecond) >= float64(horizon) {
+		return "never"
+	}
+	if ms < 1e9 {
+		return textfit.Float(math.Round(ms*10) / 10)
+	}
+	return textfit.Big(ms)
+}
 
 // printSplit introduces the advice for one account's share of the load
 // (or for the table provisioned with the request units it needs), judged
@@ -128,7 +154,7 @@ func printCandidates(p *textfit.Printer, a *advise.Advice) {
 			v.Color = textfit.Green
 		}
 		t.Cells(textfit.Cell{Text: fmt.Sprint(c.Rank)}, textfit.Cell{Text: name}, textfit.Cell{Text: c.PartitionKey}, textfit.Cell{Text: c.RowKey},
-			textfit.Cell{Text: textfit.Rate(b)}, textfit.Cell{Text: pctOf(load)}, textfit.Cell{Text: textfit.Float(math.Round(pr.QuestionMs*10) / 10)},
+			textfit.Cell{Text: textfit.Big(b)}, textfit.Cell{Text: loadText(load)}, textfit.Cell{Text: questionMsText(pr.QuestionMs, a.Input.Opts.Horizon)},
 			textfit.Cell{Text: front}, v)
 	}
 	dropped, _ := t.Render(p, p.Style)
@@ -168,4 +194,54 @@ func printPick(p *textfit.Printer, role string, r *advise.Pick) {
 	for _, w := range r.Costs {
 		p.Wrapped("    - "+w, "  ")
 	}
+}
+
+// printHeader prints advise's first line: the scenario, its peak, the
+// model, the headroom, the horizon and the retention, and how many
+// schemes were judged (own of them the scenario's).
+func printHeader(p *textfit.Printer, a *advise.Advice, own int) {
+	horizon := a.Horizon
+	if a.Retention != "" {
+		horizon += ", data deleted after " + a.Retention
+	}
+	p.Line("tablestress advise: %s at its peak of %s ops/s on %s (headroom %s, horizon %s): %d schemes judged, %d of them the scenario's own",
+		a.Scenario, textfit.Rate(a.Peak), a.Model, pctOf(a.Headroom), horizon, len(a.Candidates), own)
+}
+
+// printExceptions says the questions no design serves, each with its cost
+// under the design recommended for the rest and what would change it,
+// then the advice for the rest of the load.
+func printExceptions(p *textfit.Printer, a *advise.Advice) {
+	p.Blank()
+	p.Painted(textfit.Yellow, "recommended with exceptions: no design serves %s; the recommendation below serves the rest of the load", exceptionNames(a.Infeasible.Exceptions))
+	for _, e := range a.Infeasible.Exceptions {
+		p.Wrapped("  exception: "+e.Question+": "+exceptionCost(a, e)+e.Why, "    ")
+	}
+	sp := a.Split
+	p.Blank()
+	p.Line("for the rest of the load, %s ops/s without %s, judged the same way:", textfit.Rate(sp.Peak), exceptionNames(a.Infeasible.Exceptions))
+	printCandidates(p, sp)
+}
+
+// exceptionNames lists the exceptions' questions: "a", "a and b".
+func exceptionNames(ex []advise.Exception) string {
+	var names []string
+	for _, e := range ex {
+		names = append(names, e.Question)
+	}
+	if len(names) > 1 {
+		return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	}
+	return strings.Join(names, "")
+}
+
+// exceptionCost is what exception e costs under the recommendation, when
+// it was judged with the question: "under X (plan): R rows visited a
+// question, E entities/s; ".
+func exceptionCost(a *advise.Advice, e advise.Exception) string {
+	if e.Plan == "" || a.Recommended == nil {
+		return ""
+	}
+	return fmt.Sprintf("under %s (%s) %s rows visited a question, %s returned, %s entities/s at its rate; ", a.Recommended.Name, e.Plan,
+		textfit.Big(e.RowsVisited), textfit.Big(e.RowsReturned), textfit.Big(e.EntitiesPerSec))
 }

@@ -8,10 +8,13 @@ import (
 
 // Exit codes, the command-line contract.
 const (
-	exitOK        = 0
-	exitFailure   = 1  // runtime failure: the target failed, the run was interrupted
-	exitUsage     = 2  // bad flags, invalid scenario
-	exitThreshold = 99 // the run completed but a threshold failed
+	exitOK      = 0
+	exitFailure = 1 // runtime failure: the target failed, the run was interrupted
+	exitUsage   = 2 // bad flags, invalid scenario
+	// exitExceptions is advise's "recommended with exceptions": a design
+	// for all but the questions no design serves.
+	exitExceptions = 3
+	exitThreshold  = 99 // the run completed but a threshold failed
 )
 
 // exitError carries an exit code through cobra's error return.

@@ -18,6 +18,9 @@ type Advice struct {
 	Peak     float64 `json:"peak_ops_per_sec"`
 	Headroom float64 `json:"headroom"`
 	Horizon  string  `json:"horizon"`
+	// Retention is --retention's age past which data is deleted, in words
+	// ("" without one): the table at the horizon holds only that much.
+	Retention string `json:"retention,omitempty"`
 	// Notes say what of the scenario the advisor set aside, and why.
 	Notes []string `json:"notes,omitempty"`
 	// Recommended and RunnerUp are nil when nothing can be recommended.
@@ -107,6 +110,16 @@ type Infeasible struct {
 	RequestUnits float64 `json:"request_units_needed,omitempty"`
 	// Questions are the questions no scheme answers within the bound.
 	Questions []string `json:"questions,omitempty"`
+	// Exceptions are those questions beside the advice for the rest of
+	// the load (Advice.Split, its recommendation the Advice's): the design
+	// is recommended with exceptions.
+	Exceptions []Exception `json:"exceptions,omitempty"`
+}
+
+// WithExceptions reports whether the advice recommends a design for all
+// but the questions no design serves.
+func (a *Advice) WithExceptions() bool {
+	return a.Recommended != nil && a.Infeasible != nil && len(a.Infeasible.Exceptions) > 0
 }
 
 // Withdraw takes back the recommendation (its proof failed): an advisor

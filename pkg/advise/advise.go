@@ -22,6 +22,9 @@ func (in *Input) Advise(ctx context.Context) (*Advice, error) {
 	front := in.front(cs)
 	a := &Advice{Schema: Schema, Scenario: in.Scenario.DisplayName(), Model: in.Opts.Model.String(), Peak: in.Peak,
 		Headroom: in.Opts.Headroom, Horizon: textfit.Duration(in.Opts.Horizon), Notes: in.Notes, Ranked: cs, Input: in}
+	if r := in.Opts.Retention; r > 0 {
+		a.Retention = textfit.Duration(r)
+	}
 	var ok []*Candidate
 	for k, c := range cs {
 		a.Candidates = append(a.Candidates, CandidateView{Rank: k + 1, Name: c.Spec.Name, Own: c.Own, Pattern: c.Pattern,

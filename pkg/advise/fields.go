@@ -2,6 +2,7 @@ package advise
 
 import (
 	"slices"
+	"time"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/question"
@@ -101,6 +102,18 @@ func (in *Input) topShare(field string) float64 {
 	return slices.Max(s.Probs)
 }
 
+// keysLife is the shortest life of the keys of fields (0 when none
+// retires).
+func (in *Input) keysLife(fields ...string) time.Duration {
+	var life time.Duration
+	for _, f := range fields {
+		if d := in.Life(f); d > 0 && (life == 0 || d < life) {
+			life = d
+		}
+	}
+	return life
+}
+
 // itemBytes is about what one new entity's row weighs: its body with keys
 // of a hundred bytes.
 func (in *Input) itemBytes() int {
@@ -110,10 +123,11 @@ func (in *Input) itemBytes() int {
 }
 
 // granularity is the coarsest time bucket that keeps a partition taking
-// share of the new entities under the size bounds over the horizon
-// (MaxPartitionRows; under Cosmos DB also the headroom share of a logical
-// partition's size), NoUnit when the horizon itself does.
-func (in *Input) granularity(share float64, itemBytes int) keygen.Unit {
+// share of the new entities under the size bounds over the horizon, or
+// over life when its keys retire sooner (a partition keyed by them stops
+// growing: MaxPartitionRows; under Cosmos DB also the headroom share of a
+// logical partition's size), NoUnit when the horizon itself does.
+func (in *Input) granularity(share float64, life time.Duration, itemBytes int) keygen.Unit {
 	fits := func(d float64) bool {
 		n := share * d
 		ok := n <= float64(in.Opts.MaxPartitionRows)
@@ -123,11 +137,15 @@ func (in *Input) granularity(share float64, itemBytes int) keygen.Unit {
 		return ok
 	}
 	h := in.HorizonSize()
-	if fits(h.Within(h.Span)) {
+	grows := h.Span // how long a partition grows
+	if life > 0 {
+		grows = min(grows, life)
+	}
+	if fits(h.Within(grows)) {
 		return keygen.NoUnit
 	}
 	for _, t := range timeLayouts {
-		if fits(h.Within(min(h.Span, t.unit.Mean()))) {
+		if fits(h.Within(min(grows, t.unit.Mean()))) {
 			return t.unit
 		}
 	}

@@ -132,7 +132,7 @@ func (g *generator) sized(b pkSpec) []pkSpec {
 		out = append(out, b)
 	}
 	units := in.windowUnits()
-	if u := in.granularity(share, in.itemBytes()); u != keygen.NoUnit {
+	if u := in.granularity(share, in.keysLife(b.field), in.itemBytes()); u != keygen.NoUnit {
 		units = append([]keygen.Unit{u}, units...)
 	} else if b.field == "" {
 		units = append([]keygen.Unit{keygen.Year}, units...)
@@ -239,10 +239,12 @@ func signature(s keygen.SchemeSpec) string {
 }
 
 // onlyHot reports whether candidate c's problems are its busiest
-// partition's load, or its size, alone: what hash buckets may fix.
+// partition's load, or its size, alone, or the refusals while partitions
+// pay off a query's passes: what hash buckets may fix (a window ending
+// now reads the newest buckets, which take the writes too).
 func (g *generator) onlyHot(c *Candidate) bool {
 	for _, f := range c.Problems {
-		if !f.Load() {
+		if !f.Hot() {
 			return false
 		}
 	}
@@ -272,7 +274,7 @@ func (g *generator) relieve(c *Candidate) error {
 				d := &v.ix[x]
 				d.buckets = n
 				if resize && (d.unit != keygen.NoUnit || d.ident == "") {
-					d.unit = g.in.granularity(g.in.designShare(*d)/float64(n), g.in.itemBytes())
+					d.unit = g.in.granularity(g.in.designShare(*d)/float64(n), g.in.keysLife(d.keys...), g.in.itemBytes())
 				}
 				return g.build(v)
 			}
@@ -286,7 +288,7 @@ func (g *generator) relieve(c *Candidate) error {
 				v := f
 				v.k.buckets = n
 				if resize && v.k.unit != keygen.NoUnit {
-					if u := g.in.granularity(g.in.keyShare(v.k.field)/float64(n), g.in.itemBytes()); u != keygen.NoUnit {
+					if u := g.in.granularity(g.in.keyShare(v.k.field)/float64(n), g.in.keysLife(v.k.field), g.in.itemBytes()); u != keygen.NoUnit {
 						v.k.unit = u
 					}
 				}

@@ -140,7 +140,7 @@ func (in *Input) indexDesign(q *question.Question) (indexDesign, bool) {
 		d.buckets = min(n, MaxBuckets)
 	}
 	if timed {
-		d.unit = in.granularity(share/float64(max(d.buckets, 1)), in.itemBytes())
+		d.unit = in.granularity(share/float64(max(d.buckets, 1)), in.keysLife(d.keys...), in.itemBytes())
 	}
 	d.carries = q.Want != question.One
 	return d, true

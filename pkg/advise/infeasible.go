@@ -13,15 +13,25 @@ import (
 
 // infeasible says why no candidate can be recommended (cs ranked, the
 // nearest to its limits first) and what would serve the load: a question
-// no design serves at its rate (named, with what would change it); more
+// no design serves (named, with what would change it, and the advice for
+// the rest of the load, the question an exception beside it); more
 // request units under Cosmos DB (then the advice at that throughput);
 // several accounts when the writes alone ask more of one than its target
 // under every candidate (then the advice for one account's share); else
 // the closest candidate and how far over it is.
 func (in *Input) infeasible(ctx context.Context, cs []*Candidate) (*Infeasible, *Advice, error) {
 	h := in.Opts.Headroom
-	if qs := in.unservable(cs); len(qs) > 0 {
-		return &Infeasible{Reason: strings.Join(qs, "; "), Questions: qs}, nil, nil
+	if qs, names := in.unservable(cs); len(qs) > 0 {
+		inf := &Infeasible{Reason: strings.Join(qs, "; "), Questions: qs}
+		if len(names) < len(qs) {
+			return inf, nil, nil // a bound of the user's: no exceptions to it
+		}
+		rest, ex, err := in.servedRest(ctx, cs, names, qs)
+		if err != nil || rest == nil {
+			return inf, nil, err
+		}
+		inf.Exceptions = ex
+		return inf, rest, nil
 	}
 	if in.Cosmos() && all(cs, func(c *Candidate) bool { return c.Prediction.Cosmos.TotalPerSec > h*in.Opts.Model.Cosmos.RU }) {
 		need := math.Inf(1)
@@ -32,7 +42,7 @@ func (in *Input) infeasible(ctx context.Context, cs []*Candidate) (*Infeasible, 
 		opts.Model.Cosmos.RU, opts.Model.Cosmos.Partitions = need, 0
 		split, err := again(ctx, in.Scenario, opts)
 		why := fmt.Sprintf("the workload is charged over %s of the %s RU/s provisioned under every scheme; the table needs %s RU/s",
-			pctText(h), textfit.Rate(in.Opts.Model.Cosmos.RU), textfit.Rate(need))
+			pctText(h), textfit.Big(in.Opts.Model.Cosmos.RU), textfit.Big(need))
 		return &Infeasible{Reason: why, RequestUnits: need}, split, err
 	}
 	target := in.Opts.Model.AccountTarget
@@ -43,7 +53,7 @@ func (in *Input) infeasible(ctx context.Context, cs []*Candidate) (*Infeasible, 
 		}
 		k := int(math.Ceil(least / (h * target)))
 		why := fmt.Sprintf("at its peak the workload's writes alone ask at least %s requests/s of the account under every scheme, over %s of the %s requests/s a storage account serves (Azure Storage scalability targets); %d accounts, each taking an equal share of the entities, bring each under it",
-			textfit.Rate(least), pctText(h), textfit.Rate(target), k)
+			textfit.Big(least), pctText(h), textfit.Big(target), k)
 		split, err := again(ctx, share(in.Scenario, k), shareOpts(in.Opts, k))
 		return &Infeasible{Reason: why, Accounts: k}, split, err
 	}
@@ -57,56 +67,61 @@ func times(r float64) string {
 	if r < 10 {
 		return textfit.Float(round1(r)) + " times"
 	}
-	return textfit.Rate(r) + " times"
+	return textfit.Big(r) + " times"
 }
 
-// unservable are the questions no candidate serves at their rate, each
-// named with its rows a question, the entities/s it needs and what would
-// change it: the rows it returns at its rate over the entities/s an
-// account serves, taken as the model's account target (by default
-// azure.AccountRequestsPerSec, whose source assumes 1 KiB entities),
-// or the rows it visits (requests it takes) over --max-question-rows
-// (--max-question-requests), under every candidate.
-func (in *Input) unservable(cs []*Candidate) []string {
-	var out []string
-	limit := in.Opts.Headroom * in.Opts.Model.AccountTarget
+// unservable are the questions no candidate serves, each said with what
+// decides it and what would change it: one question that takes longer
+// than MaxQuestionTime under every candidate (its modelled service time,
+// or the rows it visits of one partition at the partition's target:
+// questionTime), however rarely it is asked; or the rows it visits
+// (requests it takes) over --max-question-rows (--max-question-requests),
+// under every candidate. The rows a question returns count against its
+// partitions and its pages, never against the account: the account's
+// target is requests (azure.AccountRequestsPerSec), judged in problems.
+// names are the questions that take too long: what no design serves
+// whatever the user's bounds, exceptions to advice for the rest.
+func (in *Input) unservable(cs []*Candidate) (out, names []string) {
 	for k, q := range in.Questions {
-		rows, visited, reqs := math.Inf(1), math.Inf(1), math.Inf(1)
-		rate, who := 0.0, ""
+		visited, reqs := math.Inf(1), math.Inf(1)
+		var best *Candidate
+		fastest := time.Duration(math.MaxInt64)
 		for _, c := range cs {
 			qc := c.Prediction.Questions[k]
-			rate = qc.PerSec
-			if qc.RowsPerQuestion < rows {
-				rows, who = qc.RowsPerQuestion, c.Spec.Name+"'s "+qc.Label
+			if d := in.questionTime(qc); d < fastest {
+				fastest, best = d, c
 			}
 			visited = math.Min(visited, qc.RowsVisitedPerQuestion)
 			reqs = math.Min(reqs, qc.RequestsPerQuestion)
 		}
 		switch {
-		case !in.Cosmos() && rows*rate > limit:
-			out = append(out, fmt.Sprintf("%s returns %s rows a question at the horizon (the fewest, under %s), asked %s times a second: %s entities/s, over %s of the %s entities/s an account serves under every scheme; it would take %s",
-				q.Name, textfit.Rate(rows), who, textfit.Float(textfit.Round2(rate)), textfit.Rate(rows*rate), pctText(in.Opts.Headroom),
-				textfit.Rate(in.Opts.Model.AccountTarget), in.wouldChange(k, rows, rate, limit)))
+		case best != nil && fastest > MaxQuestionTime:
+			qc := best.Prediction.Questions[k]
+			out = append(out, fmt.Sprintf("%s %s under every scheme (the fewest, under %s's %s: %s rows visited a question at the horizon, %s): it would take %s",
+				q.Name, takesWords(fastest, in.Opts.Horizon), best.Spec.Name, qc.Label, textfit.Big(qc.RowsVisitedPerQuestion),
+				in.timeWhy(qc), in.wouldChange(k, float64(MaxQuestionTime)/float64(fastest))))
+			names = append(names, q.Name)
 		case in.Opts.MaxQuestionRows > 0 && visited > in.Opts.MaxQuestionRows:
 			out = append(out, fmt.Sprintf("no scheme answers %s within --max-question-rows %s: the fewest rows a question visits is %s",
-				q.Name, textfit.Float(in.Opts.MaxQuestionRows), textfit.Rate(visited)))
+				q.Name, textfit.Float(in.Opts.MaxQuestionRows), textfit.Big(visited)))
 		case in.Opts.MaxQuestionRequests > 0 && reqs > in.Opts.MaxQuestionRequests:
 			out = append(out, fmt.Sprintf("no scheme answers %s within --max-question-requests %s: the cheapest plan is %s request%s a question",
 				q.Name, textfit.Float(in.Opts.MaxQuestionRequests), textfit.Float(round1(reqs)), s(reqs)))
 		}
 	}
-	return out
+	return out, names
 }
 
-// wouldChange says what would bring question k, returning rows a
-// question at rate, within limit entities/s: a lower rate; for a window,
-// a narrower one; for every entity with the known values, a window, or
-// data kept for a shorter time (--retention, a table per period); for the
-// newest or oldest N, a smaller N.
-func (in *Input) wouldChange(k int, rows, rate, limit float64) string {
+// wouldChange says what would bring question k within MaxQuestionTime,
+// f being the share of its rows it could read in that time (a lower rate
+// would not: one question takes as long however often it is asked): for
+// a window, a narrower one; for the newest or oldest N, a smaller N; for
+// every entity with the known values, a window, data kept for a shorter
+// time (--retention, a table per period) or an aggregate kept beside the
+// data.
+func (in *Input) wouldChange(k int, f float64) string {
 	q := in.Questions[k]
-	f := limit / (rows * rate) // the share of its rows it could return
-	ways := []string{"asking it " + rateWords(rate*f)}
+	var ways []string
 	switch {
 	case q.Ordered() && q.Limit > 0:
 		ways = append(ways, fmt.Sprintf("a limit of %s rows", textfit.Int(int64(math.Floor(float64(q.Limit)*f)))))
@@ -116,7 +131,8 @@ func (in *Input) wouldChange(k int, rows, rate, limit float64) string {
 		life := in.horizonLife()
 		d := spanWords(time.Duration(float64(life) * f))
 		ways = append(ways, fmt.Sprintf("a window of %s (it reads the rows of %s of event time)", d, textfit.Duration(life)),
-			fmt.Sprintf("data kept for %s (--retention, or a table per period deleted at once)", d))
+			fmt.Sprintf("data kept for %s (--retention, or a table per period deleted at once)", d),
+			"a count or summary kept beside the data, updated as entities are written, instead of reading them")
 	}
 	return strings.Join(ways, ", or ")
 }

@@ -19,6 +19,12 @@ const (
 	MaxThrottled = choose.MaxThrottled
 	MaxFailed    = choose.MaxFailed
 	MaxOff       = choose.NearTie
+	// MinOffRows and MinOffRequests are the proof's absolute floor beside
+	// the 15%: a question's rows visited (requests) within less than a
+	// row (a request) of the prediction agree, however small the figure
+	// (1.5 rows against 2 is 25% off and less than a row).
+	MinOffRows     = 1
+	MinOffRequests = 1
 	// sigmas is how many standard deviations of sampling the 15% must
 	// cover for the check to be sound: a correct prediction then fails
 	// it about three times in a thousand.

@@ -48,7 +48,8 @@ func measured(r *report.Report) ProofFigures {
 // client dropped more than 1% of the operations (the peak was not
 // offered, so nothing was proved), or when a question's requests or rows
 // visited per question are further than its tolerance from the
-// prediction at the proof's depth. The other schemes are measured for
+// prediction at the proof's depth and a request (a row) or more from it
+// (MinOffRequests, MinOffRows). The other schemes are measured for
 // comparison only.
 func (p *Proof) Judge(reps map[string]*report.Report) {
 	p.Run, p.Failures = true, []string{}
@@ -122,15 +123,15 @@ func (p *Proof) verdict(r *ProofRun) []string {
 		if !q.Checked || q.Asked == 0 || q.NotChecked != "" {
 			continue
 		}
-		if off := relOff(q.Requests, q.PredictedRequests); off > q.Tolerance {
-			out = append(out, fmt.Sprintf("%s took %s requests a question; the prediction at %s entities was %s: %s off, over the %s allowed",
+		if off := relOff(q.Requests, q.PredictedRequests); off > q.Tolerance && math.Abs(q.Requests-q.PredictedRequests) >= MinOffRequests {
+			out = append(out, fmt.Sprintf("%s took %s requests a question; the prediction at %s entities was %s: %s off, over the %s allowed and a request or more",
 				q.Name, textfit.Float(textfit.Round2(q.Requests)), textfit.Int(p.Entities), textfit.Float(textfit.Round2(q.PredictedRequests)), pct(off), pct(q.Tolerance)))
 		}
 		if !visitedCounted(q) {
 			continue
 		}
-		if off := relOff(q.RowsVisited, q.PredictedRowsVisited); off > q.Tolerance {
-			out = append(out, fmt.Sprintf("%s visited %s rows a question; the prediction at %s entities was %s: %s off, over the %s allowed",
+		if off := relOff(q.RowsVisited, q.PredictedRowsVisited); off > q.Tolerance && math.Abs(q.RowsVisited-q.PredictedRowsVisited) >= MinOffRows {
+			out = append(out, fmt.Sprintf("%s visited %s rows a question; the prediction at %s entities was %s: %s off, over the %s allowed and a row or more",
 				q.Name, textfit.Float(textfit.Round2(q.RowsVisited)), textfit.Int(p.Entities), textfit.Float(textfit.Round2(q.PredictedRowsVisited)), pct(off), pct(q.Tolerance)))
 		}
 	}

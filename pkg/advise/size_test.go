@@ -22,7 +22,7 @@ func TestTimeBucketBoundsSize(t *testing.T) {
 	a := adviseOn(t, "iot-telemetry")
 	in := a.Input
 	share := in.topShare("device")
-	if u := in.granularity(share, in.itemBytes()); u != keygen.Hour {
+	if u := in.granularity(share, 0, in.itemBytes()); u != keygen.Hour {
 		t.Fatalf("granularity %v, want hour", u)
 	}
 	perEntity := float64(time.Second) / in.InsertRate()

@@ -3,6 +3,7 @@ package advise
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -115,7 +116,31 @@ func ProofScenario(src []byte, a *Advice, p *Proof) ([]byte, error) {
 		set(pop, "interval", scalar(sp.Interval.D().String()))
 	}
 	set(pop, "entities", scalar(fmt.Sprint(p.Entities))) // the depth the proof predicts at
+	if a.WithExceptions() {
+		dropQuestions(root, w, a.Infeasible.Exceptions)
+	}
 	return yaml.Marshal(&doc)
+}
+
+// dropQuestions removes the exceptions' questions from the scenario root
+// and their entries from workload w's mix: the proof runs the load the
+// recommendation is for, the rest.
+func dropQuestions(root, w *yaml.Node, ex []Exception) {
+	drop := func(seq *yaml.Node, key string) {
+		if seq == nil || seq.Kind != yaml.SequenceNode {
+			return
+		}
+		var kept []*yaml.Node
+		for _, n := range seq.Content {
+			v := lookup(resolved(n), key)
+			if v == nil || !slices.ContainsFunc(ex, func(e Exception) bool { return e.Question == v.Value }) {
+				kept = append(kept, n)
+			}
+		}
+		seq.Content = kept
+	}
+	drop(lookup(root, "questions"), "name")
+	drop(lookup(w, "mix"), "question")
 }
 
 // resolved is a copy of n with every alias replaced by what it names and

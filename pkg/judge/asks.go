@@ -2,6 +2,7 @@ package judge
 
 import (
 	"math"
+	"slices"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/question"
@@ -16,8 +17,10 @@ const maxAsks = 1 << 18
 // fields' bins (or one favoured entity's values).
 type ask struct {
 	// weight is the probability of asking it, pv the probability that an
-	// entity has one given combination of its values (the keys' rate).
-	weight, pv float64
+	// entity has one given combination of its values (the keys' rate),
+	// pvFilter that of its values the plan filters on (question.Access's
+	// Filter: pinned by neither key).
+	weight, pv, pvFilter float64
 	// comp is the table's components it fixes, per layout field (-1: it
 	// does not know the field).
 	comp []int32
@@ -35,10 +38,11 @@ type ask struct {
 // askField is one known field with a finite set of values: its law, the
 // ask law, its layout field (or -1) and its bins.
 type askField struct {
-	law    *fieldLaw
-	lawIdx int
-	lf     int
-	bins   []askBin
+	law      *fieldLaw
+	lawIdx   int
+	lf       int
+	bins     []askBin
+	filtered bool // the plan filters on it (pinned by neither key)
 }
 
 // askBin is a bin of a known field as a question asks it: n values, each
@@ -69,7 +73,7 @@ func (qj *qjudge) asks(pl posLaw) []ask {
 	}
 	idx := make([]int, len(fields))
 	for {
-		a := ask{weight: diffuse, pv: 1, comp: qj.noComp(), perSkeleton: diffuse, age: -1, reps: qj.newReps()}
+		a := ask{weight: diffuse, pv: 1, pvFilter: 1, comp: qj.noComp(), perSkeleton: diffuse, age: -1, reps: qj.newReps()}
 		for k, f := range fields {
 			b := f.bins[idx[k]]
 			if a.reps != nil {
@@ -81,6 +85,9 @@ func (qj *qjudge) asks(pl posLaw) []ask {
 				a.perSkeleton *= b.n
 			}
 			a.pv *= b.pw
+			if f.filtered {
+				a.pvFilter *= b.pw
+			}
 			if f.lf >= 0 {
 				a.comp[f.lf] = b.comp
 			}
@@ -148,7 +155,7 @@ func (qj *qjudge) askFields(prec int) []askField {
 		if l == nil {
 			continue
 		}
-		f := askField{law: l, lf: -1}
+		f := askField{law: l, lf: -1, filtered: slices.Contains(qj.acc.Filter, name)}
 		for _, p := range qj.q.Picks() {
 			if p.Field == name {
 				f.lawIdx = l.lawIndex(p.Dist.String())
@@ -176,13 +183,15 @@ func (qj *qjudge) askFields(prec int) []askField {
 	return out
 }
 
-// classBins bins a field the layout hashes: by value bin and class.
+// classBins bins a field the layout hashes: by value bin and class (an
+// entry standing for many values evenly over the classes it spreads
+// over).
 func (qj *qjudge) classBins(l *fieldLaw, lawIdx int, c *classMap) []askBin {
 	b := qj.j.in.binsAt(l, binPrecision)
 	index := map[[2]int32]int{}
 	var out []askBin
-	for v := range l.support.Values {
-		key := [2]int32{b.binOf[v], c.of[v]}
+	add := func(v int, class int32, n float64) {
+		key := [2]int32{b.binOf[v], class}
 		k, ok := index[key]
 		if !ok {
 			k = len(out)
@@ -190,7 +199,16 @@ func (qj *qjudge) classBins(l *fieldLaw, lawIdx int, c *classMap) []askBin {
 			bin := b.bins[key[0]]
 			out = append(out, askBin{pw: bin.pw, pa: bin.pa[lawIdx], comp: key[1], rep: v})
 		}
-		out[k].n++
+		out[k].n += n
+	}
+	for v := range l.support.Values {
+		if cs := c.spread[v]; cs != nil {
+			for _, class := range cs {
+				add(v, class, l.support.Count(v)/float64(len(cs)))
+			}
+			continue
+		}
+		add(v, c.of[v], 1)
 	}
 	return out
 }
@@ -202,7 +220,7 @@ func (qj *qjudge) favouredAsks(pl posLaw, fields []askField) []ask {
 	var e keygen.Entity
 	for _, at := range pl.atoms {
 		qj.j.in.Pop.Entity(at.index, &e)
-		a := ask{weight: at.p, pv: 1, comp: qj.noComp(), perSkeleton: at.p, age: at.age, reps: qj.newReps()}
+		a := ask{weight: at.p, pv: 1, pvFilter: 1, comp: qj.noComp(), perSkeleton: at.p, age: at.age, reps: qj.newReps()}
 		for _, f := range fields {
 			v, _ := qj.j.in.Pop.Value(&e, f.law.name)
 			vi := qj.j.in.valueIndex(f.law, v)
@@ -211,11 +229,14 @@ func (qj *qjudge) favouredAsks(pl posLaw, fields []askField) []ask {
 				break
 			}
 			a.pv *= f.law.support.Probs[vi]
+			if f.filtered {
+				a.pvFilter *= f.law.support.Probs[vi]
+			}
 			if a.reps != nil {
 				a.reps[f.law.name] = vi
 			}
 			if f.lf >= 0 {
-				a.comp[f.lf] = qj.lay.compOf(f.lf, vi)
+				a.comp[f.lf] = qj.lay.compOfValue(qj.j.in, f.lf, vi, v)
 			}
 		}
 		if a.weight > 0 {

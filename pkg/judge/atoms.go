@@ -49,7 +49,7 @@ func (j *judging) groupOf(lay *layout, e *keygen.Entity) int32 {
 		if vi < 0 {
 			return -1
 		}
-		comp[k] = lay.compOf(k, vi)
+		comp[k] = lay.compOfValue(j.in, k, vi, v)
 	}
 	return lay.group(comp)
 }

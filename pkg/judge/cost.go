@@ -27,6 +27,19 @@ type ptype struct {
 	mass        float64
 	perQuestion bool    // every question of the ask reads every partition of it (a table scan)
 	pv          float64 // the ask's: the chance an entity has the values asked
+	// rng is the share of the entities in a partition's RowKey range:
+	// share, or, when the RowKey's prefix pins known values, those of
+	// them with the values (match, less the filters' part).
+	rng float64
+}
+
+// ranged sets t's RowKey range share for ask a (ptype.rng).
+func (qj *qjudge) ranged(t ptype, a ask) ptype {
+	t.rng = t.share
+	if qj.rkPins && a.pvFilter > 0 {
+		t.rng = t.match / a.pvFilter
+	}
+	return t
 }
 
 // ptypes are the partitions ask a reads: the one its known values lead
@@ -39,9 +52,9 @@ func (qj *qjudge) ptypes(a ask) []ptype {
 		// computed from what is known reads the entity's own.
 		n := math.Max(qj.s.Entities, 1)
 		if qj.acc.AnyPK {
-			return []ptype{{key: -1, mult: n, share: 1 / n, match: a.pv / n, mass: a.weight, perQuestion: true, pv: a.pv}}
+			return []ptype{qj.ranged(ptype{key: -1, mult: n, share: 1 / n, match: a.pv / n, mass: a.weight, perQuestion: true, pv: a.pv}, a)}
 		}
-		return []ptype{{key: -1, mult: 1, share: 1 / n, match: a.pv / n, mass: a.weight, pv: a.pv}}
+		return []ptype{qj.ranged(ptype{key: -1, mult: 1, share: 1 / n, match: a.pv / n, mass: a.weight, pv: a.pv}, a)}
 	}
 	if qj.acc.AnyPK {
 		return qj.scanTypes(a)
@@ -64,7 +77,7 @@ func (qj *qjudge) ptypes(a ask) []ptype {
 		if qj.enumHash {
 			t.mult, t.mass = lay.hashes, a.perSkeleton
 		}
-		out = append(out, t)
+		out = append(out, qj.ranged(t, a))
 		n := 0
 		for ; n < len(idx); n++ {
 			if idx[n]++; idx[n] < len(lay.fields[qj.classFields[n]].class.share) {
@@ -96,11 +109,18 @@ func (qj *qjudge) scanTypes(a ask) []ptype {
 			}
 			qj.scan[k].mult += lay.partitionsPerGroup(g)
 		}
+		if g := lay.generations(qj.s); lay.unit <= 0 && g > 0 {
+			// The retired keys' partitions too, each a life's rows.
+			for k := range qj.scan {
+				qj.scan[k].mult *= 1 + g
+				qj.scan[k].share /= 1 + g
+			}
+		}
 	}
 	out := make([]ptype, len(qj.scan))
 	for k, t := range qj.scan {
 		t.match, t.mass, t.pv = t.share*a.pv, a.weight, a.pv
-		out[k] = t
+		out[k] = qj.ranged(t, a)
 	}
 	return out
 }
@@ -195,10 +215,11 @@ func (e *eval) figures() [6]float64 {
 // asks that differ by less read alike); lists of more than two kinds of
 // partition are named by a string of all their figures.
 type memoKey struct {
-	ages  string
-	pv    uint64
-	kinds [6]uint64
-	more  string
+	ages     string
+	pv       uint64
+	pvFilter uint64
+	kinds    [6]uint64
+	more     string
 }
 
 // approx is a figure's sign, exponent and seven leading bits of mantissa.
@@ -208,8 +229,11 @@ func approx(f float64) uint64 { return math.Float64bits(f) &^ (1<<45 - 1) }
 // and the ages its entity is picked at, remembered for asks alike
 // (memoKey).
 func (qj *qjudge) evalMemo(a ask, ts []ptype, ages []float64) *eval {
-	k := memoKey{pv: approx(a.pv)}
-	b := make([]byte, 0, 8*len(ages))
+	k := memoKey{pv: approx(a.pv), pvFilter: approx(a.pvFilter)}
+	b := make([]byte, 0, 8*len(ages)+1)
+	if qj.diffuseAsk {
+		b = append(b, 'd') // its picked entity's age is the law's, not the ages'
+	}
 	for _, age := range ages {
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(age))
 	}
@@ -233,31 +257,24 @@ func (qj *qjudge) evalMemo(a ask, ts []ptype, ages []float64) *eval {
 		return e
 	}
 	all := &eval{cap: qj.l.cap}
-	share := 1 / float64(len(qj.nows)*len(ages))
+	us := qj.births()
+	share := 1 / float64(len(qj.nows)*len(ages)*len(us))
 	for _, now := range qj.nows {
 		for _, age := range ages {
-			e := qj.eval(ts, qj.s.at(now), now, age)
-			for _, h := range e.hits {
-				all.addWeighted(h, share)
-			}
-			v := e.figures()
-			all.partitions += share * v[0]
-			all.requests += share * v[1]
-			all.rounds += share * v[2]
-			all.visited += share * v[3]
-			all.returned += share * v[4]
-			all.gets += share * v[5]
-			for i := range v {
-				all.squares[i] += share * v[i] * v[i]
+			for _, u := range us {
+				e := qj.eval(ts, qj.s.at(now), now, age, u)
+				all.merge(e, share)
 			}
 		}
 	}
 	for _, now := range qj.edges {
 		for _, age := range ages {
-			e := qj.eval(ts, qj.s.at(now), now, age)
-			for _, h := range e.hits {
-				m := all.hitOf(h.t, h.b)
-				m.most = math.Max(m.most, h.most)
+			for _, u := range us {
+				e := qj.eval(ts, qj.s.at(now), now, age, u)
+				for _, h := range e.hits {
+					m := all.hitOf(h.t, h.b)
+					m.most = math.Max(m.most, h.most)
+				}
 			}
 		}
 	}
@@ -265,25 +282,43 @@ func (qj *qjudge) evalMemo(a ask, ts []ptype, ages []float64) *eval {
 	return all
 }
 
+// merge adds eval e, share of the moments and picks judged, to all.
+func (all *eval) merge(e *eval, share float64) {
+	for _, h := range e.hits {
+		all.addWeighted(h, share)
+	}
+	v := e.figures()
+	all.partitions += share * v[0]
+	all.requests += share * v[1]
+	all.rounds += share * v[2]
+	all.visited += share * v[3]
+	all.returned += share * v[4]
+	all.gets += share * v[5]
+	for i := range v {
+		all.squares[i] += share * v[i] * v[i]
+	}
+}
+
 // eval is the cost of reading partitions ts at moment now, when the
-// table is s, for an entity picked at age fraction age.
+// table is s, for an entity picked at age fraction age (its key with a
+// lifetime born u of a life before it: lifetime.go).
 // The eval is qj's scratch one, valid until the next call.
-func (qj *qjudge) eval(ts []ptype, s Size, now time.Time, age float64) *eval {
+func (qj *qjudge) eval(ts []ptype, s Size, now time.Time, age, u float64) *eval {
 	e := qj.scratch.reset(qj.l.cap)
 	qj.scratch = e
 	switch {
 	case qj.plan.Kind == question.Point:
 		e.partitions, e.requests, e.rounds, e.visited, e.returned, e.gets = 1, 1, 1, 1, 1, 1
-		e.addHit(0, qj.pickedBucket(s, now, age), 1, 1, 1)
+		e.addHit(0, qj.pickedBucket(s, now, age, u), 1, 1, 1)
 		return e
 	case qj.acc.RKPoint && qj.x > 0 && qj.acc.TimeUnit == keygen.NoUnit && len(qj.acc.Hashed) == 0:
 		// An index row by its keys, its partition computed; one whose
 		// PartitionKey holds a time bucket or hash bucket the question
 		// does not know is looked for in each of them (read).
 		e.partitions, e.requests, e.rounds, e.visited, e.returned = 1, 1, 1, 1, 1
-		e.addHit(0, qj.pickedBucket(s, now, age), 1, 1, 1)
+		e.addHit(0, qj.pickedBucket(s, now, age, u), 1, 1, 1)
 	default:
-		qj.read(e, ts, s, now, age)
+		qj.read(e, ts, s, now, age, u)
 	}
 	if qj.acc.Fetches && e.returned > 0 {
 		e.requests += e.returned
@@ -311,8 +346,13 @@ func (e *eval) reset(cap float64) *eval {
 }
 
 // pickedBucket is the time bucket of the layout holding the picked
-// entity's time in table s at moment now.
-func (qj *qjudge) pickedBucket(s Size, now time.Time, age float64) int32 {
+// entity's time in table s at moment now (of a layout keyed by its key
+// with a lifetime, born u of a life before it: whether it is live).
+func (qj *qjudge) pickedBucket(s Size, now time.Time, age, u float64) int32 {
+	if qj.lay.unit <= 0 && qj.keyed {
+		_, _, live := qj.keyLife(s.Span, time.Duration(age*float64(s.Span)), u)
+		return lifeBucket(live)
+	}
 	if qj.lay.unit <= 0 {
 		return 0
 	}
@@ -324,8 +364,8 @@ func (qj *qjudge) pickedBucket(s Size, now time.Time, age float64) int32 {
 // read at once, bucket after bucket, a walk stopping once it has the
 // question's limit (the chance of reaching each bucket a Poisson law of
 // the rows before it).
-func (qj *qjudge) read(e *eval, ts []ptype, s Size, now time.Time, age float64) {
-	segs := qj.segments(s, now, age)
+func (qj *qjudge) read(e *eval, ts []ptype, s Size, now time.Time, age, u float64) {
+	segs := qj.segments(s, now, age, u)
 	totalMult := 0.0
 	for _, t := range ts {
 		totalMult += t.mult
@@ -405,20 +445,20 @@ func (qj *qjudge) bucketCost(ts []ptype, s Size, g seg, totalMult float64) bucke
 	c := bucketCost{per: qj.per[:0]}
 	longest := 0.0
 	for _, t := range ts {
-		r := s.within(g.dRange) * t.share * qj.rowsFactor
+		r := s.within(g.dRange) * t.rng * qj.rowsFactor
 		me := s.within(g.dMatch) * t.match
 		// The picked entity has the values it is asked for: the matches
 		// are it and, of the others, those the law gives.
 		own := 0.0
-		if g.picked && totalMult > 0 && qj.byEntity {
-			own = 1 / (totalMult * math.Max(g.n, 1)) // in one of the segment's g.n buckets
+		if g.own > 0 && totalMult > 0 && qj.byEntity {
+			own = g.own / (totalMult * math.Max(g.n, 1)) // in one of the segment's g.n buckets
 		}
 		if qj.isSingle {
 			me = own
 		} else {
 			me += own * (1 - t.pv)
 		}
-		r += own * qj.rowsFactor * (1 - t.share)
+		r += own * qj.rowsFactor * (1 - t.rng)
 		if qj.acc.RKPoint { // the RowKey computed: a partition's query reads its one row, if there
 			r, me = own*qj.rowsFactor, own
 		}

@@ -30,7 +30,11 @@
 //
 // Values of a field that the laws cannot tell apart (the same probability
 // under every law in use) are judged together as a bin; tables are judged
-// as groups of alike partitions, each with its multiplicity.
+// as groups of alike partitions, each with its multiplicity. A field of
+// any number of values is judged by its law: its exact table up to
+// keygen.MaxSupport values, its binned law beyond (keygen.Support says
+// what that leaves out), so a partition keyed by it holds entities ÷ keys
+// rows, its busiest key its law's share.
 //
 // It reads the compiled scenario from pkg/plan (the mix, the operations'
 // costs, the peak), Azure's targets through the model's configuration

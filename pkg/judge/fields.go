@@ -55,20 +55,22 @@ func (in *Input) law(field string) *fieldLaw {
 	if l, ok := in.laws[field]; ok {
 		return l
 	}
-	s, ok := in.Pop.Support(field)
-	if !ok {
-		in.laws[field] = nil
-		return nil
-	}
-	l := &fieldLaw{name: field, support: s, laws: []string{""}, pa: [][]float64{s.Probs}, bins: map[int]*binning{}, classes: map[string]*classMap{}}
+	l := &fieldLaw{name: field, laws: []string{""}, bins: map[int]*binning{}, classes: map[string]*classMap{}}
+	var dists []keygen.Distribution
 	for _, q := range in.Questions {
 		for _, p := range q.Picks() {
 			if p.Field == field && l.lawIndex(p.Dist.String()) < 0 {
 				l.laws = append(l.laws, p.Dist.String())
-				l.pa = append(l.pa, p.Probs)
+				dists = append(dists, p.Dist)
 			}
 		}
 	}
+	s, pa, ok := in.Pop.Joint(field, dists)
+	if !ok {
+		in.laws[field] = nil
+		return nil
+	}
+	l.support, l.pa = s, pa
 	in.laws[field] = l
 	return l
 }
@@ -104,6 +106,7 @@ func (in *Input) binsAt(l *fieldLaw, prec int) *binning {
 	index := map[string]int32{}
 	var key []byte
 	for v, pw := range l.support.Probs {
+		c := l.support.Count(v)
 		key = strconv.AppendUint(key[:0], math.Float64bits(roundTo(pw, prec)), 16)
 		for k := 1; k < len(l.pa); k++ {
 			key = append(key, ',')
@@ -117,10 +120,10 @@ func (in *Input) binsAt(l *fieldLaw, prec int) *binning {
 			b.bins = append(b.bins, fbin{pw: 0, pa: pa, rep: v})
 		}
 		bin := &b.bins[id]
-		bin.n++
-		bin.pw += pw
+		bin.n += c
+		bin.pw += c * pw
 		for k := range l.pa {
-			bin.pa[k] += l.pa[k][v]
+			bin.pa[k] += c * l.pa[k][v]
 		}
 		b.binOf[v] = id
 	}
@@ -146,8 +149,12 @@ func roundTo(f float64, prec int) float64 {
 
 // valueIndex is the index of v among the field's values (-1 when it is
 // not one of them), through a map built on first use (guarded by the
-// input's lock).
+// input's lock); in a binned law, the entry v is among (keygen's
+// Support.EntryOf).
 func (in *Input) valueIndex(l *fieldLaw, v keygen.Value) int {
+	if !l.support.Exact() {
+		return l.support.EntryOf(v)
+	}
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	if l.index == nil {

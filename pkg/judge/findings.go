@@ -56,6 +56,13 @@ const (
 	// PartitionRows: the largest partition's rows at the horizon against
 	// Limits.MaxPartitionRows (none when 0).
 	PartitionRows
+	// AccountIngress and AccountEgress: under Azure, the bytes a second
+	// the account receives (rows written) and sends (rows returned)
+	// against the headroom's share of a standard account's bandwidth
+	// (azure.AccountIngressGbps, AccountEgressGbps): where entity size
+	// matters, the account's limit is its bandwidth, not a count of rows.
+	AccountIngress
+	AccountEgress
 )
 
 // kindNames are the kinds' names, as JSON writes them.
@@ -63,7 +70,7 @@ var kindNames = [...]string{HotPartition: "hot_partition", HotLogical: "hot_logi
 	ServerBurst: "server_burst", Throttled: "throttled", DeletionLoad: "deletion_load", Monotonic: "monotonic",
 	AccountRequests: "account_requests", TableUnits: "table_request_units", LogicalBytes: "logical_partition_bytes",
 	QuestionRequests: "question_requests", QuestionRows: "question_rows", BatchFill: "batch_fill", Collisions: "rowkey_collisions",
-	PartitionRows: "partition_rows"}
+	PartitionRows: "partition_rows", AccountIngress: "account_ingress", AccountEgress: "account_egress"}
 
 // String is the kind's name: hot_partition, pass_burst, ...
 func (k Kind) String() string {

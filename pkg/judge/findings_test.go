@@ -16,6 +16,7 @@ func TestFindings(t *testing.T) {
 	p := &Prediction{Figures: Figures{Size: "horizon", BusiestPartition: "Orders", BusiestEntitiesPerSec: 1500,
 		BurstPartition: "dev-1", BurstOf: "newest", BurstRows: 6000, ThrottledShare: 0.02, ThrottledPartition: "dev-2",
 		AccountRequestsPerSec: 10_000, LargestPartition: "Orders", LargestPartitionRows: 2e6,
+		IngressBytesPerSec: 1e9, EgressBytesPerSec: 5e9,
 		Questions: []QuestionCost{{Name: "q", Label: "scan", RequestsPerQuestion: 30, RowsVisitedPerQuestion: 50}}},
 		Monotonic: true, MonotonicOrder: "append-only", WriteEntitiesPerSec: 100, RangeEntitiesPerSec: 100,
 		BatchSize: 20, BatchFill: 1, Collisions: 3}
@@ -37,6 +38,8 @@ func TestFindings(t *testing.T) {
 		{BatchFill, true, 10, "entity group transactions hold 1 of the 20 entities asked"},
 		{Collisions, true, 4, "3 RowKey collisions"},
 		{PartitionRows, true, 2, `its partitions keep growing: the largest, "Orders", holds 2,000,000 rows after a year, over the bound of 1,000,000`},
+		{AccountIngress, false, 1e9 / (0.7 * 25e9 / 8), ""},
+		{AccountEgress, true, 5e9 / (0.7 * 50e9 / 8), "the account would send 4.7 GB/s, over 70% of the 50 Gbps egress target of a standard storage account"},
 	}
 	if len(fs) != len(want) {
 		t.Fatalf("%d findings, want %d: %+v", len(fs), len(want), fs)
@@ -50,8 +53,8 @@ func TestFindings(t *testing.T) {
 			t.Errorf("%v in words: %q, want it to say %q", f.Kind, got, w.words)
 		}
 	}
-	if got := len(Problems(fs)); got != 8 {
-		t.Errorf("%d problems, want the 8 over their limits", got)
+	if got := len(Problems(fs)); got != 9 {
+		t.Errorf("%d problems, want the 9 over their limits", got)
 	}
 	// The whole target (keys): no share in the words, and 1,500 is under it.
 	whole := in.Findings(p, Limits{Headroom: 1})

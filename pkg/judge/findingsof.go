@@ -1,5 +1,7 @@
 package judge
 
+import "github.com/tablestress/tablestress/pkg/azure"
+
 // Findings are every figure of prediction p at the horizon held against
 // its limit, Over or not, in Kind order: under Azure Storage's model the
 // partition, pass, server and throttling findings, under Cosmos DB's the
@@ -58,6 +60,11 @@ func (in *Input) FindingsAt(p *Prediction, f *Figures, l Limits) []Finding {
 	add(Finding{Kind: Collisions, Value: float64(p.Collisions)})
 	add(Finding{Kind: PartitionRows, Partition: f.LargestPartition, Table: f.largestTable, Bucket: f.largestBucket,
 		Value: f.LargestPartitionRows, Limit: l.MaxPartitionRows, Target: l.MaxPartitionRows})
+	if !in.Cosmos() {
+		in2, out2 := azure.BytesPerSec(azure.AccountIngressGbps), azure.BytesPerSec(azure.AccountEgressGbps)
+		add(Finding{Kind: AccountIngress, Value: f.IngressBytesPerSec, Limit: h * in2, Target: in2, Headroom: h})
+		add(Finding{Kind: AccountEgress, Value: f.EgressBytesPerSec, Limit: h * out2, Target: out2, Headroom: h})
+	}
 	return out
 }
 

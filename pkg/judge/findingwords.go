@@ -18,22 +18,22 @@ func (in *Input) Words(f Finding) string {
 	switch f.Kind {
 	case HotLogical:
 		s = fmt.Sprintf("hot: logical partition %q would be charged %s RU/s at the peak, over %sits %s RU/s", f.Partition,
-			textfit.Rate(f.Value), f.share(), textfit.Rate(f.Target))
+			textfit.Big(f.Value), f.share(), textfit.Big(f.Target))
 	case HotPartition:
 		s = fmt.Sprintf("hot: partition %q would take %s entities/s at the peak, over %sthe %s entities/s partition target", f.Partition,
-			textfit.Rate(f.Value), f.share(), textfit.Rate(f.Target))
+			textfit.Big(f.Value), f.share(), textfit.Big(f.Target))
 	case PassBurst:
 		s = fmt.Sprintf("hot: %s visits %s rows of partition %q at once, over the %s one query can read before the partition, a second into debt at %s entities/s, refuses the rest",
-			f.Of, textfit.Rate(f.Value), f.Partition, textfit.Rate(f.Limit), textfit.Rate(in.PartitionTarget()))
+			f.Of, textfit.Big(f.Value), f.Partition, textfit.Big(f.Limit), textfit.Big(in.PartitionTarget()))
 	case ServerBurst:
 		s = fmt.Sprintf("hot: %s visits about %s rows at once on its busiest partition server, over the %s one question can read before the server (%s servers of %s entities/s, a model assumption) refuses the rest",
-			f.Of, textfit.Rate(f.Value), textfit.Rate(f.Limit), textfit.Int(int64(m.Servers)), textfit.Rate(m.ServerTarget))
+			f.Of, textfit.Big(f.Value), textfit.Big(f.Limit), textfit.Int(int64(m.Servers)), textfit.Big(m.ServerTarget))
 	case Throttled:
 		s = fmt.Sprintf("throttled: queries that visit more rows of a partition (or of a partition server) at once than its bucket holds run it into debt, and it refuses its other requests until paid: %s of the requests (%s on partition servers), most on partition %q",
 			percent(f.Value), percent(f.Part), f.Partition)
 	case DeletionLoad:
 		s = fmt.Sprintf("deleting data older than %s would take %s entities/s of partition %q, over %sthe %s entities/s partition target", f.Of,
-			textfit.Rate(f.Value), f.Partition, f.share(), textfit.Rate(f.Target))
+			textfit.Big(f.Value), f.Partition, f.share(), textfit.Big(f.Target))
 	case PartitionRows:
 		s = in.rowsWords(f)
 	default:
@@ -53,7 +53,7 @@ func (in *Input) Words(f Finding) string {
 func (in *Input) Brief(f Finding) string {
 	switch f.Kind {
 	case PassBurst:
-		return fmt.Sprintf("%s would visit %s rows of partition %q at once, over the %s one query can read", f.Of, textfit.Rate(f.Value), f.Partition, textfit.Rate(f.Limit))
+		return fmt.Sprintf("%s would visit %s rows of partition %q at once, over the %s one query can read", f.Of, textfit.Big(f.Value), f.Partition, textfit.Big(f.Limit))
 	case Throttled:
 		return fmt.Sprintf("%s of the requests would be refused while partitions pay passes off, most on %q", textfit.Float(f.Value*100)+"%", f.Partition)
 	}
@@ -67,28 +67,35 @@ func workloadWords(f Finding, horizon time.Duration) string {
 	switch f.Kind {
 	case Monotonic:
 		return fmt.Sprintf("%s PartitionKeys: all %s new entities/s land beyond every existing key, on one range partition, whose server caps them near %s entities/s however many partitions there are (the partitioning guide, \"Range partitions\")",
-			f.Of, textfit.Rate(f.Value), textfit.Rate(f.Target))
+			f.Of, textfit.Big(f.Value), textfit.Big(f.Target))
 	case AccountRequests:
 		deletion := ""
 		if f.Part > 0 {
-			deletion = fmt.Sprintf(" (%s of them deleting data older than %s)", textfit.Rate(f.Part), f.Of)
+			deletion = fmt.Sprintf(" (%s of them deleting data older than %s)", textfit.Big(f.Part), f.Of)
 		}
-		return fmt.Sprintf("the account would take %s requests/s%s, over %sits %s requests/s target", textfit.Rate(f.Value), deletion, f.share(), textfit.Rate(f.Target))
+		return fmt.Sprintf("the account would take %s requests/s%s, over %sits %s requests/s target", textfit.Big(f.Value), deletion, f.share(), textfit.Big(f.Target))
+	case AccountIngress, AccountEgress:
+		verb, name := "receive", "ingress"
+		if f.Kind == AccountEgress {
+			verb, name = "send", "egress"
+		}
+		return fmt.Sprintf("the account would %s %s/s, over %sthe %s Gbps %s target of a standard storage account (Azure Storage, \"Scalability and performance targets for standard storage accounts\")",
+			verb, textfit.Bytes(f.Value), f.share(), textfit.Float(f.Target*8/1e9), name)
 	case TableUnits:
-		return fmt.Sprintf("the table would be charged %s RU/s, over %sthe %s RU/s provisioned", textfit.Rate(f.Value), f.share(), textfit.Rate(f.Target))
+		return fmt.Sprintf("the table would be charged %s RU/s, over %sthe %s RU/s provisioned", textfit.Big(f.Value), f.share(), textfit.Big(f.Target))
 	case LogicalBytes:
 		return fmt.Sprintf("a logical partition would hold %s after %s, over Cosmos DB's %s limit", textfit.Bytes(f.Value), textfit.Duration(horizon), textfit.Bytes(f.Target))
 	case QuestionRequests:
 		return fmt.Sprintf("%s takes %s requests a question (%s), over the bound of %s", f.Of, textfit.Float(round1(f.Value)), f.Plan, textfit.Float(f.Limit))
 	case QuestionRows:
-		return fmt.Sprintf("%s visits %s rows a question (%s), over the bound of %s", f.Of, textfit.Rate(f.Value), f.Plan, textfit.Float(f.Limit))
+		return fmt.Sprintf("%s visits %s rows a question (%s), over the bound of %s", f.Of, textfit.Big(f.Value), f.Plan, textfit.Float(f.Limit))
 	case BatchFill:
 		return fmt.Sprintf("entity group transactions hold %s of the %d entities asked: too few new entities share a PartitionKey (a transaction needs one)",
 			textfit.Float(round1(f.Value)), int(f.Target))
 	case Collisions:
 		return fmt.Sprintf("%d RowKey collisions in the sample validate checks: those inserts fail with 409", int(f.Value))
 	}
-	return fmt.Sprintf("%v: %s over %s", f.Kind, textfit.Rate(f.Value), textfit.Rate(f.Limit))
+	return fmt.Sprintf("%v: %s over %s", f.Kind, textfit.Big(f.Value), textfit.Big(f.Limit))
 }
 
 // rowsWords says how the largest partition outgrows the bound on rows: a
@@ -97,7 +104,7 @@ func workloadWords(f Finding, horizon time.Duration) string {
 // fills each bucket past the bound. Of, when set, names a scheme that
 // stays under it.
 func (in *Input) rowsWords(f Finding) string {
-	rows, bound := textfit.Rate(f.Value), textfit.Rate(f.Limit)
+	rows, bound := textfit.Big(f.Value), textfit.Big(f.Limit)
 	table := ""
 	if f.Table != "" {
 		table = " of index table " + f.Table

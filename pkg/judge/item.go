@@ -40,3 +40,12 @@ func properties(body []byte) int {
 	}
 	return n
 }
+
+// rowBytes is what one row of table x (0 the main table, then each index
+// table) weighs.
+func (j *judging) rowBytes(x int) int {
+	if x == 0 || x > len(j.item.indexBytes) {
+		return j.item.bytes
+	}
+	return j.item.indexBytes[x-1]
+}

@@ -54,6 +54,13 @@ type Figures struct {
 	// WriteRequestsPerSec are the requests of AccountRequestsPerSec that
 	// write new entities (their rows and index rows).
 	WriteRequestsPerSec float64 `json:"write_requests_per_sec"`
+	// IngressBytesPerSec and EgressBytesPerSec are the bytes a second the
+	// account receives (the rows written, index rows included) and sends
+	// (the rows questions and reads return), each row weighing what the
+	// run sends of it: against the account's bandwidth (azure's
+	// AccountIngressGbps, AccountEgressGbps), where entity size matters.
+	IngressBytesPerSec float64 `json:"ingress_bytes_per_sec"`
+	EgressBytesPerSec  float64 `json:"egress_bytes_per_sec"`
 	// LargestPartition is the partition of any of the scheme's tables
 	// that holds the most rows, LargestPartitionRows its rows.
 	LargestPartition     string  `json:"largest_partition"`

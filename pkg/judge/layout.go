@@ -31,6 +31,10 @@ type layout struct {
 	cal  keygen.Unit
 	// unique is set when every entity has a PartitionKey of its own.
 	unique bool
+	// life is the life of the keys its value pieces name, when they have
+	// one (lifetime.go), lifeField that field.
+	life      time.Duration
+	lifeField string
 	// rows is the table's rows per entity.
 	rows float64
 	// groups are the table's partitions, grouped: every combination of
@@ -99,6 +103,7 @@ func (in *Input) newLayout(table string, pk *keygen.Template, rows float64) *lay
 		}
 		l.fields = append(l.fields, pf)
 	}
+	l.life, l.lifeField = in.keyedLife(l.parts)
 	in.enumerate(l)
 	return l
 }
@@ -162,7 +167,17 @@ func (l *layout) width(k int) int {
 	return len(l.binned[k].bins)
 }
 
-// compOf is field k's component for value v: its bin or its class.
+// compOfValue is field k's component for value val, entry vi of its law:
+// its bin, or the class it renders to.
+func (l *layout) compOfValue(in *Input, k, vi int, val keygen.Value) int32 {
+	if c := l.fields[k].class; c != nil {
+		return c.classOf(in, l.fields[k].law, val)
+	}
+	return l.binned[k].binOf[vi]
+}
+
+// compOf is field k's component for entry v of its law: its bin or its
+// class (of the entry's value).
 func (l *layout) compOf(k, v int) int32 {
 	if c := l.fields[k].class; c != nil {
 		return c.of[v]
@@ -205,13 +220,11 @@ func (l *layout) name(in *Input, g int, at time.Time) string {
 	in.Pop.Entity(0, &e)
 	for k, f := range l.fields {
 		c := l.groups[g].comp[k]
-		v := 0
 		if f.class != nil {
-			v = f.class.rep[c]
+			in.Pop.SetValue(&e, f.name, f.class.rep[c])
 		} else {
-			v = l.binned[k].bins[c].rep
+			in.Pop.SetValue(&e, f.name, f.law.support.Values[l.binned[k].bins[c].rep])
 		}
-		in.Pop.SetValue(&e, f.name, f.law.support.Values[v])
 	}
 	e.Time = at
 	var b []byte
@@ -238,6 +251,9 @@ func (l *layout) bucketRows(g int, s Size) float64 {
 	if l.unit > 0 {
 		d = l.unit
 	}
+	if l.life > 0 {
+		d = min(d, l.life) // a key's partition stops growing when it retires
+	}
 	return s.within(d) * l.groups[g].share / l.hashes * l.rows
 }
 
@@ -248,12 +264,20 @@ func (l *layout) fullRows(g int, s Size) float64 {
 	if l.unit <= 0 || s.Span <= 0 {
 		return l.bucketRows(g, s)
 	}
-	return s.perSec() * l.unit.Seconds() * l.groups[g].share / l.hashes * l.rows
+	u := l.unit
+	if l.life > 0 {
+		u = min(u, l.life)
+	}
+	return s.perSec() * u.Seconds() * l.groups[g].share / l.hashes * l.rows
 }
 
 // buckets is how many time buckets the table spans at size s (1 without
-// them).
+// them); for a layout keyed by keys with a lifetime, the live ones' and
+// recent beside each generation of retired ones.
 func (l *layout) buckets(s Size) float64 {
+	if l.unit <= 0 && l.life > 0 {
+		return recent + l.generations(s)
+	}
 	if l.unit <= 0 || s.Span <= l.unit {
 		return 1
 	}

@@ -54,7 +54,7 @@ func (j *judging) deletion(s Size) *Deletion {
 	w := j.in.insertRate()
 	for x, lay := range j.lays {
 		var t TableDeletion
-		if lay.unit > 0 && lay.unit <= r && !lay.unique {
+		if (lay.unit > 0 && lay.unit <= r || lay.unit <= 0 && lay.life > 0 && lay.life <= r) && !lay.unique {
 			t = j.byPartition(lay, s)
 		} else {
 			t = j.bySweep(x, lay, s, w, r)
@@ -71,10 +71,16 @@ func (j *judging) deletion(s Size) *Deletion {
 // byPartition deletes a time-bucketed table's expired partitions: each
 // bucket's partitions expire together, every unit of event time; each
 // is read (pages of 1,000) and its rows deleted in transactions of 100,
-// the work spread over the unit.
+// the work spread over the unit. A table keyed by keys with a lifetime
+// no longer than the retention loses its retired keys' partitions
+// likewise, as many a life as are live at once.
 func (j *judging) byPartition(lay *layout, s Size) TableDeletion {
-	t := TableDeletion{Table: tableName(lay.table), How: "partitions", Period: spanText(lay.unit)}
-	l := lay.unit.Seconds()
+	u := lay.unit
+	if u <= 0 {
+		u = lay.life
+	}
+	t := TableDeletion{Table: tableName(lay.table), How: "partitions", Period: spanText(u)}
+	l := u.Seconds()
 	for g := range lay.groups {
 		rows := lay.bucketRows(g, s)
 		n := lay.partitionsPerGroup(g)

@@ -64,6 +64,10 @@ type loads struct {
 	requests, entities, ru, cross float64
 	// writes are the requests/s that write new entities (of requests).
 	writes float64
+	// ingress and egress are the bytes a second the account receives
+	// (rows written) and sends (rows read by operations other than the
+	// questions, whose rows returned summarize adds).
+	ingress, egress float64
 	// atoms are the partitions of entities picked with a probability of
 	// their own: the key of atom id has group -1-id.
 	atoms []atomPart

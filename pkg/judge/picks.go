@@ -175,6 +175,9 @@ func phaseOf(t time.Time, unit keygen.Unit, l time.Duration) time.Duration {
 // layout's time buckets at size s when the current one has run for
 // phase: [0, recent) the newest buckets, [recent] each older one.
 func bucketShares(p posLaw, l *layout, s Size, phase time.Duration) [recent + 1]float64 {
+	if l.unit <= 0 && l.life > 0 {
+		return lifeShares(p, l, s)
+	}
 	var out [recent + 1]float64
 	span := float64(s.Span)
 	if l.unit <= 0 || span <= 0 {

@@ -37,10 +37,25 @@ type qjudge struct {
 	// byEntity is set when the question's values are a picked entity's
 	// (no pick of its own): that entity is among the matches.
 	byEntity bool
-	nows     []time.Time
-	edges    []time.Time // edge moments: for the largest pass only (passes.go)
-	memo     map[memoKey]*eval
-	fetch    fetches
+	// life is the life of a key the question knows (lifetime.go), of
+	// field lifeField; keyed is set when the plan reads that key's own
+	// partition.
+	life      time.Duration
+	lifeField string
+	keyed     bool
+	// pl is the law the question's entities are picked by, diffuseAsk set
+	// while an ask of its diffuse part is judged (not a favoured entity's).
+	pl         posLaw
+	diffuseAsk bool
+	// rkPins is set when the RowKey's computed prefix pins known values
+	// the PartitionKey does not (question.Access): a range holds the
+	// entities with them only; rangeKeyed when those include the key
+	// with a lifetime, whose rows the range holds.
+	rkPins, rangeKeyed bool
+	nows               []time.Time
+	edges              []time.Time // edge moments: for the largest pass only (passes.go)
+	memo               map[memoKey]*eval
+	fetch              fetches
 	// scan are a table scan's kinds of partition (scanKinds finds them by
 	// share).
 	scan      []ptype
@@ -91,9 +106,11 @@ func (j *judging) question(ctx context.Context, l *loads, s Size, q *question.Qu
 	}
 	qj.lay = j.lays[qj.x]
 	qj.byEntity = len(q.Picks()) == 0
+	qj.setupLife()
 	qj.setup()
 	qc := QuestionCost{Name: q.Name, Plan: string(plan.Kind), Label: plan.Label(), Why: plan.Why, PerSec: rate}
 	pl := j.in.positions(dist, s, j.newEntities())
+	qj.pl = pl
 	sum, sq, err := qj.sums(ctx, qj.asks(pl), qj.ages(pl))
 	if err != nil {
 		return qc, err
@@ -137,6 +154,7 @@ func (qj *qjudge) sums(ctx context.Context, asks []ask, ages []float64) (sum, sq
 		if a.age >= 0 {
 			as = []float64{a.age}
 		}
+		qj.diffuseAsk = a.age < 0
 		all := qj.evalMemo(a, ts, as)
 		v, v2 := all.figures(), all.squares
 		for k := range v {
@@ -235,6 +253,9 @@ func containsInt(s []int, v int) bool {
 // names, the bucket of a partition its time computes), slices of the
 // pick law; else one.
 func (qj *qjudge) ages(pl posLaw) []float64 {
+	if qj.picksLive() {
+		return []float64{0} // a live key picked evenly: the newest entity's
+	}
 	if qj.needsAges() {
 		if pl.cdf == nil {
 			pl.cdf = uniformCDF
@@ -245,10 +266,13 @@ func (qj *qjudge) ages(pl posLaw) []float64 {
 }
 
 // needsAges reports whether the picked entity's time matters to the
-// plan's cost: a window around it, the one entity it names, the bucket of
-// a partition its time computes.
+// plan's cost: a window around it (anchor: picked; a window ending now
+// holds the picked entity with the law's chance: pickedIn), the one
+// entity it names, the bucket of a partition its time computes, the
+// birth of its key with a lifetime.
 func (qj *qjudge) needsAges() bool {
-	return qj.q.WindowLength() > 0 || qj.isSingle || (qj.lay.unit > 0 && qj.acc.TimeUnit == keygen.NoUnit)
+	window := qj.q.WindowLength() > 0 && qj.q.AnchoredAt() // a window ending now is where it is, whatever the age
+	return window || qj.isSingle || (qj.lay.unit > 0 && qj.acc.TimeUnit == keygen.NoUnit) || qj.life > 0
 }
 
 // rowsInRange is how many of an entity's main-table rows a query of acc

@@ -44,6 +44,9 @@ func (j *judging) picksOf(lay *layout, s Size, d posLaw) picks {
 // bucket's rows (fullRows), averaged over the moments it is judged at
 // (the table as it is at each: Size.at).
 func fills(lay *layout, s Size) [recent + 1]float64 {
+	if lay.unit <= 0 && lay.life > 0 {
+		return lifeFills(lay, s)
+	}
 	var out [recent + 1]float64
 	ns := nows(lay.cal, lay.unit, s, 0)
 	for _, t := range ns {
@@ -78,6 +81,9 @@ func fillOf(lay *layout, s Size, phase time.Duration, b int) float64 {
 // bucketOf is the time bucket of lay an entity of age fraction age is in
 // at size s.
 func bucketOf(lay *layout, s Size, age float64) int32 {
+	if lay.unit <= 0 && lay.life > 0 { // live while younger than half a life, on average
+		return lifeBucket(age*float64(s.Span) < float64(lay.life)/2)
+	}
 	if lay.unit <= 0 || s.Span <= 0 {
 		return 0
 	}
@@ -140,10 +146,12 @@ func (j *judging) pickedOn(l *loads, s Size, o OpRate, x int, cost func(OpRate, 
 			l.pass(k, e, o.Rate*p, o.Kind.String())
 		}
 		l.account(o.Rate*p*l.mult(k)*reqs, got/reqs, ru/reqs)
+		l.egress += o.Rate * p * l.mult(k) * got * float64(j.item.bytes)
 	}
 	if lay.unique {
 		e, reqs, ru := cost(o, lay.rows)
 		l.account(o.Rate*reqs, e*sel/reqs, ru/reqs)
+		l.egress += o.Rate * e * sel * float64(j.item.bytes)
 		return
 	}
 	for g, gr := range lay.groups {
@@ -242,6 +250,9 @@ func (j *judging) tableScan(l *loads, s Size, o OpRate) {
 		}
 		rows := lay.bucketRows(g, s)
 		n := lay.partitionsPerGroup(g) * lay.buckets(s)
+		if lay.unit <= 0 && lay.life > 0 { // the live keys' and the retired ones'
+			n = lay.partitionsPerGroup(g) * (1 + lay.generations(s))
+		}
 		take := math.Min(left, rows*n)
 		per := take / n // each partition's share of what is read
 		left -= take
@@ -255,4 +266,5 @@ func (j *judging) tableScan(l *loads, s Size, o OpRate) {
 	l.cross += o.Rate * total * sel
 	reqs = math.Max(reqs, 1)
 	l.account(o.Rate*reqs, total*sel/reqs, model.QueryUnits(int(reqs), int(total), int(total*sel), j.item.bytes)/reqs)
+	l.egress += o.Rate * total * sel * float64(j.item.bytes)
 }

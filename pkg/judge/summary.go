@@ -33,6 +33,10 @@ func (j *judging) summarize(f *Figures, s Size) {
 		f.BurstPartition, f.BurstOf, f.BurstRows, f.BurstEntities = j.partName(l, k, s), bl.passOf, bl.pass, bl.pass+bl.charged
 	}
 	f.AccountEntitiesPerSec, f.AccountRequestsPerSec, f.WriteRequestsPerSec = l.entities, l.requests, l.writes
+	f.IngressBytesPerSec, f.EgressBytesPerSec = l.ingress, l.egress
+	for _, q := range f.Questions {
+		f.EgressBytesPerSec += q.PerSec * q.RowsPerQuestion * float64(j.item.bytes)
+	}
 	if r, k, by, ok := l.refused(); ok && l.requests > 0 && !j.in.Cosmos() {
 		f.ThrottledShare, f.ThrottledPartition = math.Min(r/l.requests, 1), j.partName(l, k, s)
 		for x, q := range f.Questions {

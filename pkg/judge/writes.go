@@ -79,6 +79,7 @@ func (j *judging) writes(l *loads, s Size) {
 					}
 				}
 			}
+			l.ingress += o.Rate * per * lay.rows * float64(j.rowBytes(x))
 			if x == 0 {
 				l.account(o.Rate, per*lay.rows, per*lay.rows*ru)
 				l.writes += o.Rate

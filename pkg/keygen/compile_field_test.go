@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // compileField prepares each kind for drawing: an id's width is the digits
@@ -26,7 +27,7 @@ func TestCompileFieldPreparesEachKind(t *testing.T) {
 		{FieldSpec{Name: "c", Kind: "choice", Values: []string{"a", "b"}}, "text width 0 dist <nil> seq false step 0 words 0 cum [0.5 1]"},
 		{FieldSpec{Name: "u", Kind: "guid"}, "text width 0 dist <nil> seq false step 0 words 0 cum []"},
 	} {
-		f, err := compileField(tc.spec)
+		f, err := compileField(tc.spec, time.Second)
 		if err != nil {
 			t.Errorf("%+v: %v", tc.spec, err)
 			continue
@@ -48,7 +49,7 @@ func TestCompileFieldPreparesEachKind(t *testing.T) {
 		{FieldSpec{Name: "a b", Kind: "guid"}, `keygen: bad field "a b": a field name must start with a letter or _ and hold only letters, digits and _ (it becomes a property name)`},
 		{FieldSpec{Name: "x"}, `keygen: bad field "x": kind is missing; use one of ` + strings.Join(FieldKinds, ", ")},
 	} {
-		_, err := compileField(tc.spec)
+		_, err := compileField(tc.spec, time.Second)
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("%+v:\n got %v\nwant %s", tc.spec, err, tc.want)
 		}
@@ -57,7 +58,7 @@ func TestCompileFieldPreparesEachKind(t *testing.T) {
 
 // A bad distribution is both a field's error and a distribution's.
 func TestFieldDistributionErrorWrapsBoth(t *testing.T) {
-	_, err := compileField(FieldSpec{Name: "d", Kind: "id", Count: 3, Distribution: "zipf(0)"})
+	_, err := compileField(FieldSpec{Name: "d", Kind: "id", Count: 3, Distribution: "zipf(0)"}, time.Second)
 	if !errors.Is(err, ErrField) || !errors.Is(err, ErrDistribution) {
 		t.Errorf("%v: wraps ErrField %v, ErrDistribution %v; want both", err, errors.Is(err, ErrField), errors.Is(err, ErrDistribution))
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // FieldSpec declares one field of the population: how its value for entity i
@@ -20,11 +21,15 @@ type FieldSpec struct {
 	Weights []float64
 	// Count, Distribution, Prefix and Width (id): a number in [0, Count) drawn
 	// from Distribution (default uniform), rendered as Prefix + number
-	// zero-padded to Width (default: the digits of Count-1).
+	// zero-padded to Width (default: the digits of Count-1). With a
+	// Lifetime, Count is the keys live at once (or 0, derived from the
+	// lifetime) and the numbers grow with the keys' births (default width
+	// lifetimeWidth).
 	Count        int64
 	Distribution string
 	Prefix       string
 	Width        int
+	Lifetime     *LifetimeSpec
 	// Min and Max (int): a uniform integer in [Min, Max].
 	Min, Max int64
 	// Start and Step (sequence): Start + i*Step, rendered zero-padded to Width.
@@ -55,13 +60,19 @@ type field struct {
 	dist    Distribution
 	cum     []float64 // choice: cumulative weights, normalised to 1
 	seq     bool      // id with sequential distribution: i % Count
+	life    *Lifetime // id with a lifetime
 }
+
+// lifetimeWidth is the digits of a key with a lifetime, by default: keys
+// keep being born, so no count bounds their numbers.
+const lifetimeWidth = 10
 
 var fieldNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,254}$`)
 
-// compileField validates a spec and prepares it for drawing. Every error
-// wraps ErrField and names the field.
-func compileField(s FieldSpec) (*field, error) {
+// compileField validates a spec and prepares it for drawing, the
+// population writing an entity every iv of event time. Every error wraps
+// ErrField and names the field.
+func compileField(s FieldSpec, iv time.Duration) (*field, error) {
 	if !fieldNameRE.MatchString(s.Name) {
 		return nil, fmt.Errorf("%w %q: a field name must start with a letter or _ and hold only letters, digits and _ (it becomes a property name)", ErrField, s.Name)
 	}
@@ -69,7 +80,7 @@ func compileField(s FieldSpec) (*field, error) {
 	if isBuiltin(s.Name) || reservedProperty(s.Name) {
 		return nil, f.bad("the name is reserved (built-in fields: %s; properties: PartitionKey, RowKey, Timestamp, EventTime, Seq, Version, Data*): rename it", strings.Join(BuiltinFields, ", "))
 	}
-	if err := f.compileKind(); err != nil {
+	if err := f.compileKind(iv); err != nil {
 		return nil, err
 	}
 	if s.Width < 0 || s.Width > 30 {
@@ -81,6 +92,23 @@ func compileField(s FieldSpec) (*field, error) {
 // bad is an error about f: ErrField, its name and why.
 func (f *field) bad(format string, a ...any) error {
 	return fmt.Errorf("%w %q: %s", ErrField, f.spec.Name, fmt.Sprintf(format, a...))
+}
+
+// MemberError is a problem with one member of a field's spec (like
+// "lifetime" or "distribution"), so a scenario can point at it.
+type MemberError struct {
+	Member string
+	err    error
+}
+
+func (e *MemberError) Error() string { return e.err.Error() }
+
+// Unwrap is the field's error (wrapping ErrField).
+func (e *MemberError) Unwrap() error { return e.err }
+
+// badMember is bad, about member of f's spec.
+func (f *field) badMember(member, format string, a ...any) error {
+	return &MemberError{Member: member, err: f.bad(format, a...)}
 }
 
 // badDistribution is a field's distribution that does not parse. It reads
@@ -99,15 +127,21 @@ func (e *badDistribution) Error() string {
 func (e *badDistribution) Unwrap() []error { return []error{ErrField, e.err} }
 
 // compileKind checks and prepares what f's kind needs: a choice's
-// cumulative weights, an id's distribution and width, whether the value is
-// numeric, a sequence's step (default 1) and a slug's words (default 3,
-// at most 8).
-func (f *field) compileKind() error {
+// cumulative weights, an id's distribution, width and lifetime, whether
+// the value is numeric, a sequence's step (default 1) and a slug's words
+// (default 3, at most 8).
+func (f *field) compileKind(iv time.Duration) error {
 	s := f.spec
+	if s.Lifetime != nil && s.Kind != "id" {
+		return f.badMember("lifetime", "a lifetime applies to an id field (kind: id), not to a %s", s.Kind)
+	}
 	switch s.Kind {
 	case "choice":
 		return f.compileChoice()
 	case "id":
+		if s.Lifetime != nil {
+			return f.compileLifetimeID(iv)
+		}
 		return f.compileID()
 	case "int":
 		if s.Max < s.Min {
@@ -195,6 +229,23 @@ func (f *field) compileID() error {
 	return nil
 }
 
+// compileLifetimeID prepares an id whose keys are born and retire
+// (Lifetime): drawn evenly among the live keys, written Width digits wide
+// (lifetimeWidth by default).
+func (f *field) compileLifetimeID(iv time.Duration) error {
+	if err := f.compileLifetime(iv); err != nil {
+		return err
+	}
+	f.spec.Count = f.life.Live
+	f.dist = Uniform{}
+	f.numeric = true
+	f.width = f.spec.Width
+	if f.width == 0 {
+		f.width = lifetimeWidth
+	}
+	return nil
+}
+
 // draw computes the field's value for entity i of a population seeded with
 // seed. st is scratch space (reseeded here), so that passing it to a
 // Distribution does not allocate.
@@ -210,6 +261,9 @@ func (f *field) draw(seed uint64, i int64, st *Stream) Value {
 		}
 		return Value{Str: s.Values[k]}
 	case "id":
+		if f.life != nil {
+			return Value{Num: f.life.Oldest(i) + st.Int64n(f.life.Live)}
+		}
 		if f.seq {
 			return Value{Num: i % s.Count}
 		}
@@ -264,7 +318,7 @@ func (f *field) outputs() []string {
 		v := f.draw(0, i, &st)
 		out = append(out, string(f.appendValue(nil, &v)))
 	}
-	if f.spec.Kind == "id" {
+	if f.spec.Kind == "id" && f.life == nil {
 		v := Value{Num: f.spec.Count - 1}
 		out = append(out, string(f.appendValue(nil, &v)))
 	}

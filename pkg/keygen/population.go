@@ -59,7 +59,7 @@ func NewPopulation(spec PopulationSpec) (*Population, error) {
 		if _, dup := p.byName[fs.Name]; dup {
 			return nil, fmt.Errorf("%w %q: declared twice", ErrField, fs.Name)
 		}
-		f, err := compileField(fs)
+		f, err := compileField(fs, spec.Interval)
 		if err != nil {
 			return nil, err
 		}

@@ -137,7 +137,7 @@ func (s *simulation) answer() error {
 	for _, a := range s.asked {
 		plan := s.plan.Questions[a.question]
 		s.plan.Pop.Entity(a.entity, &s.ent)
-		plan.Question.ApplyPicks(&s.ent, a.picked)
+		plan.Question.ApplyPicks(&s.ent, a.picked, a.bound-1)
 		load, cost, err := m.AskLoad(context.Background(), plan, &s.ent, question.BoundsOf(s.plan.Pop, a.bound))
 		if err != nil {
 			return fmt.Errorf("question %q: %w", plan.Question.Name, err)

@@ -108,7 +108,7 @@ func TestPicks(t *testing.T) {
 	var e keygen.Entity
 	pop.Entity(3, &e)
 	st := keygen.NewStream(1, 1)
-	q.ApplyPicks(&e, q.DrawPicks(&st, nil))
+	q.ApplyPicks(&e, q.DrawPicks(&st, nil), 2)
 	if v, _ := pop.Value(&e, "user"); v.Num != 7 {
 		t.Errorf("picked user %v, want 7", v)
 	}

@@ -43,7 +43,7 @@ func (p *Plan) Execute(ctx context.Context, src Source, picked *keygen.Entity, b
 		return []Row{row}, nil
 	}
 	span := Span{keygen.Ticks(b.First), keygen.Ticks(b.Last)}
-	win, hasWin := q.Window(picked.Time)
+	win, hasWin := q.WindowOf(picked.Time, b.Last)
 	if hasWin {
 		span = Span{max(span.Lo, win.Lo), min(span.Hi, win.Hi)}
 		if span.Lo > span.Hi {

@@ -6,7 +6,8 @@
 // request distribution) and what it wants back: the one entity those fields
 // identify, the newest or oldest N entities with those values, or every one
 // of them, optionally inside a calendar window (a keygen.Unit) or a span
-// of time around the picked entity's event time. It says nothing about
+// of time, up to now (the newest entity's event time, as a dashboard asks)
+// or around the picked entity's event time. It says nothing about
 // keys: Derive works out, for one scheme, the cheapest plan an application
 // holding those values could use (a point read, one partition's range, a
 // fan-out over the partitions it can compute, an index table's rows and
@@ -84,9 +85,13 @@ type Spec struct {
 	// Limit bounds Newest and Oldest (0: every matching entity, in order).
 	Limit int
 	// Window, for Newest, Oldest and All, keeps the entities whose event
-	// time is in the calendar unit (minute, hour, day, month, year) of the
-	// picked entity's, or within a duration (like 1h) up to it.
+	// time is in the calendar unit (minute, hour, day, month, year) of
+	// the anchor's, or within a duration (like 1h) up to it.
 	Window string
+	// Anchor is where a window ends: AnchorNow (the default: the newest
+	// entity's event time when the question is asked) or AnchorPicked
+	// (the picked entity's).
+	Anchor string
 	// Select are the fields the application reads from the answer (none:
 	// the whole entity); an index that carries them answers alone.
 	Select []string
@@ -103,8 +108,19 @@ type Question struct {
 	time   bool        // the event time is known
 	unit   keygen.Unit // calendar window unit, or NoUnit
 	span   time.Duration
+	picked bool // the window ends at the picked entity's time, not now
 	picks  []PickLaw
 }
+
+// The anchors of a window.
+const (
+	// AnchorNow ends a window at the newest entity's event time when the
+	// question is asked: "the last 10 minutes", as a dashboard asks.
+	AnchorNow = "now"
+	// AnchorPicked ends it at the picked entity's event time: "that
+	// order's day".
+	AnchorPicked = "picked"
+)
 
 // Error is a problem with one member of a Spec: Field is known, known[N],
 // want, limit, window or name.
@@ -174,11 +190,12 @@ func Compile(pop *keygen.Population, spec Spec) (*Question, error) {
 		default:
 			d, err := time.ParseDuration(spec.Window)
 			if err != nil || d <= 0 {
-				bad("window", "%q: use minute, hour, day, month or year (the picked entity's), or a duration like 1h (up to the picked entity's time)", spec.Window)
+				bad("window", "%q: use minute, hour, day, month or year (the current one), or a duration like 1h (up to now)", spec.Window)
 			}
 			q.span = d
 		}
 	}
+	q.picked = anchor(spec, bad)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -211,3 +228,20 @@ func (q *Question) Ordered() bool { return q.Want == Newest || q.Want == Oldest 
 
 // Population is the population the question was compiled over.
 func (q *Question) Population() *keygen.Population { return q.pop }
+
+// anchor reads spec's Anchor: whether the window ends at the picked
+// entity's event time (AnchorPicked) rather than now, saying what is
+// wrong through bad.
+func anchor(spec Spec, bad func(field, format string, a ...any)) bool {
+	switch spec.Anchor {
+	case "", AnchorNow:
+	case AnchorPicked:
+		if spec.Window == "" {
+			bad("anchor", "anchor says where a window ends: add a window, or remove anchor")
+		}
+		return true
+	default:
+		bad("anchor", "%q: use now (the newest event time, the default) or picked (the picked entity's event time)", spec.Anchor)
+	}
+	return false
+}

@@ -20,8 +20,23 @@ func Time(t int64) time.Time {
 	return time.Unix(d/10_000_000, (d%10_000_000)*100).UTC()
 }
 
-// Window is the event-time span the question searches for a picked entity
-// of time t; ok is false when the question has no window.
+// AnchoredAt reports whether the question's window ends at the picked
+// entity's event time (AnchorPicked) rather than now.
+func (q *Question) AnchoredAt() bool { return q.picked }
+
+// WindowOf is the event-time span the question searches for an entity
+// picked at time picked when the newest entity's is now (the window ends
+// at now unless anchored at the picked entity); ok is false when the
+// question has no window.
+func (q *Question) WindowOf(picked, now time.Time) (Span, bool) {
+	if q.picked {
+		return q.Window(picked)
+	}
+	return q.Window(now)
+}
+
+// Window is the event-time span the question searches when its window
+// ends at time t; ok is false when the question has no window.
 func (q *Question) Window(t time.Time) (Span, bool) {
 	t = t.UTC()
 	switch {

@@ -32,11 +32,15 @@ func (s *Scenario) PopulationSpec() keygen.PopulationSpec {
 }
 
 func (f Field) keygen() keygen.FieldSpec {
-	return keygen.FieldSpec{
+	s := keygen.FieldSpec{
 		Name: f.Name, Kind: f.Kind, Values: f.Values, Weights: f.Weights, Count: int64(f.Count),
 		Distribution: string(f.Distribution), Prefix: f.Prefix, Width: f.Width,
 		Min: f.Min, Max: f.Max, Start: f.Start, Step: f.Step, Words: f.Words,
 	}
+	if f.Lifetime != nil {
+		s.Lifetime = &keygen.LifetimeSpec{Span: f.Lifetime.Span.D(), Entities: f.Lifetime.Entities}
+	}
+	return s
 }
 
 // SchemeSpec returns the keygen spec of scheme i: the built-in's templates or

@@ -32,7 +32,8 @@ var unreachable = map[string]string{
 	"%w: payload size %d is outside 0..%d bytes (an entity is at most 1 MiB)": "Validate reports the payload first, at its field",
 	"%w: interval %v must not be negative":                                    "a scenario's durations are never negative",
 	"invalid UTF-8 at byte %d":                                                "YAML refuses a file that is not UTF-8",
-	"%s:%d:%d: %s: %d of %d sampled entities repeat an earlier (PartitionKey, RowKey): %s; their inserts will fail with 409 EntityAlreadyExists": "a warning, not an error",
+	"%s:%d:%d: %s: %d of %d sampled entities repeat an earlier (PartitionKey, RowKey): %s; their inserts will fail with 409 EntityAlreadyExists":                                                                                    "a warning, not an error",
+	"%s:%d:%d: %s.anchor: the window ends at the picked entity's event time, a moment in the past as the request distribution picks it: an application asking of the present (a dashboard's last minutes) asks of now, the default": "a warning, not an error (TestAnchorPickedWarns)",
 }
 
 // Every message format in the sources of the scenario, keygen and question
@@ -64,7 +65,7 @@ type messageFormat struct {
 
 // messageFunctions are the calls whose first string argument with a space
 // is a message's format.
-var messageFunctions = map[string]bool{"errAt": true, "errorf": true, "numberError": true, "bad": true, "Errorf": true, "New": true, "Sprintf": true}
+var messageFunctions = map[string]bool{"errAt": true, "errorf": true, "numberError": true, "bad": true, "badMember": true, "Errorf": true, "New": true, "Sprintf": true}
 
 // messageFormats are the message formats of the non-test Go files in dirs:
 // those passed to messageFunctions inside functions, and the string

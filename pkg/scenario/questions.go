@@ -13,7 +13,7 @@ import (
 // QuestionSpec returns the question package's spec of question i.
 func (s *Scenario) QuestionSpec(i int) question.Spec {
 	q := s.Questions[i]
-	spec := question.Spec{Name: q.Name, Known: q.Known, Want: question.Want(q.Want), Limit: q.Limit, Window: q.Window, Select: q.Select}
+	spec := question.Spec{Name: q.Name, Known: q.Known, Want: question.Want(q.Want), Limit: q.Limit, Window: q.Window, Anchor: q.Anchor, Select: q.Select}
 	for _, p := range q.Pick {
 		spec.Pick = append(spec.Pick, question.Pick{Field: p.Field, Law: string(p.Law)})
 	}
@@ -71,6 +71,11 @@ func (s *Scenario) validateQuestions(add func(error)) {
 		}
 		if popErr != nil {
 			continue // the field errors were reported
+		}
+		if q.Anchor == question.AnchorPicked {
+			p := s.pos.lookup(base + ".anchor")
+			s.warnings = append(s.warnings, fmt.Sprintf("%s:%d:%d: %s.anchor: the window ends at the picked entity's event time, a moment in the past as the request distribution picks it: an application asking of the present (a dashboard's last minutes) asks of now, the default",
+				s.File, p.line, p.col, base))
 		}
 		if _, err := question.Compile(pop, s.QuestionSpec(i)); err != nil {
 			s.addQuestionErrors(base, flatten(err), add)

@@ -3,6 +3,8 @@ package scenario
 import (
 	"strings"
 	"testing"
+
+	"github.com/tablestress/tablestress/pkg/keygen"
 )
 
 const withQuestions = `
@@ -164,4 +166,32 @@ func wantErrors(t *testing.T, errs []error, want []string) {
 			t.Errorf("error %d:\n got %s\nwant %s...", i, got[i], w)
 		}
 	}
+}
+
+// A window anchored at the picked entity is valid and warned of, at its
+// line: a dashboard asks of now, the default.
+func TestAnchorPickedWarns(t *testing.T) {
+	src := strings.Replace(messagesBase, "want: newest, limit: 10}", "want: newest, limit: 10, window: day, anchor: picked}", 1)
+	sc, errs := Parse("a.yaml", []byte(src))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	w := strings.Join(sc.Warnings(), "\n")
+	if !strings.Contains(w, "a.yaml:22:93:") || !strings.Contains(w, "questions[0].anchor: the window ends at the picked entity's event time") {
+		t.Errorf("warnings %q", w)
+	}
+	qs, err := sc.CompileQuestions(mustPop(t, sc))
+	if err != nil || !qs[0].AnchoredAt() {
+		t.Errorf("compiled %v, anchored at the picked entity: %v", err, err == nil && qs[0].AnchoredAt())
+	}
+}
+
+// mustPop is the scenario's population.
+func mustPop(t *testing.T, sc *Scenario) *keygen.Population {
+	t.Helper()
+	pop, _, err := sc.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pop
 }

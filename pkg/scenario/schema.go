@@ -25,6 +25,7 @@ type obj = map[string]any
 // scalarSchemas describes the value types that parse themselves.
 var scalarSchemas = map[reflect.Type]obj{
 	reflect.TypeOf(Duration(0)): {"type": "string", "pattern": `^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`, "examples": []string{"30s", "1m30s", "250ms"}},
+	reflect.TypeOf(Span(0)):     {"type": "string", "pattern": `^(([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+|[0-9]+(\.[0-9]+)?d)$`, "examples": []string{"72h", "3d"}},
 	reflect.TypeOf(Rate(0)): {"anyOf": []obj{{"type": "number", "minimum": 0},
 		{"type": "string", "pattern": `^[0-9.]+\s*(/\s*[smh])?$`}}, "examples": []any{2000, "2000/s", "120/m"}},
 	reflect.TypeOf(Size(0)): {"anyOf": []obj{{"type": "integer", "minimum": 0},

@@ -55,15 +55,23 @@ type Field struct {
 	Kind         string       `yaml:"kind" doc:"How values are drawn." enum:"choice,id,int,sequence,guid,slug"`
 	Values       []string     `yaml:"values" doc:"choice: the possible values."`
 	Weights      []float64    `yaml:"weights" doc:"choice: relative weight of each value (default equal)."`
-	Count        Count        `yaml:"count" doc:"id: how many distinct ids exist (e.g. 200, 50k, 1M)."`
+	Count        Count        `yaml:"count" doc:"id: how many distinct ids exist (e.g. 200, 50k, 1M); with a lifetime, how many are live at once."`
 	Distribution Distribution `yaml:"distribution" doc:"id: how ids are drawn: uniform, zipf(S), hotspot(HOT,OPS), sequential..."`
 	Prefix       string       `yaml:"prefix" doc:"id: text before the number, like dev-."`
-	Width        int          `yaml:"width" doc:"id, int, sequence: zero-pad the number to this many digits."`
+	Width        int          `yaml:"width" doc:"id, int, sequence: zero-pad the number to this many digits (an id with a lifetime: 10 unless given)."`
+	Lifetime     *Lifetime    `yaml:"lifetime" doc:"id: keys that are born and retire (a parcel scanned 10 times over 3 days, an order created, updated and closed): give two of count (keys live at once), lifetime.span and lifetime.entities; the third follows from population.interval. Each entity takes one of the keys live when it is written, evenly."`
 	Min          int64        `yaml:"min" doc:"int: smallest value."`
 	Max          int64        `yaml:"max" doc:"int: largest value."`
 	Start        int64        `yaml:"start" doc:"sequence: value of entity 0."`
 	Step         int64        `yaml:"step" doc:"sequence: increment per entity (default 1)."`
 	Words        int          `yaml:"words" doc:"slug: number of words (default 3)."`
+}
+
+// Lifetime is an id field's keys' life: each key is born, receives
+// entities while it lives, and retires.
+type Lifetime struct {
+	Span     Span    `yaml:"span" doc:"The event time a key lives from its birth to its retirement, like 72h or 3d."`
+	Entities float64 `yaml:"entities" doc:"The entities a key receives over its life, on average (at least 1), like 10."`
 }
 
 // Scheme is one key scheme: a built-in by name, or templates.
@@ -93,7 +101,8 @@ type Question struct {
 	Known  []string `yaml:"known" doc:"The fields the application knows when it asks (declared fields, or time for the event time), like [device] or [device, time]; their values are an existing entity's, picked by the request distribution."`
 	Want   string   `yaml:"want" doc:"What it wants back: one (the entity the known fields identify), newest or oldest (first, up to limit), or all (every entity with the known values)." enum:"one,newest,oldest,all"`
 	Limit  int      `yaml:"limit" doc:"newest, oldest: at most this many entities (default: all of them, in order)."`
-	Window string   `yaml:"window" doc:"newest, oldest, all: only entities whose event time is in the picked entity's minute, hour, day, month or year, or within a duration (like 1h) up to its event time."`
+	Window string   `yaml:"window" doc:"newest, oldest, all: only entities whose event time is in the current minute, hour, day, month or year, or within a duration (like 1h) up to now (the newest entity's event time, as a dashboard asks); with anchor: picked, the picked entity's."`
+	Anchor string   `yaml:"anchor" doc:"Where a window ends: now (the newest entity's event time when the question is asked, the default) or picked (the picked entity's event time: that order's day)." enum:"now,picked"`
 	Select []string `yaml:"select" doc:"The fields the application reads from the answer (default: the whole entity); an index table that carries them answers without a point read back to the main table."`
 	Pick   Picks    `yaml:"pick" doc:"newest, oldest, all: known fields whose value is drawn by a law of its own instead of from the picked entity, like {user: uniform} (every user asks equally often, however many entities each has)."`
 }

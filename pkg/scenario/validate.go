@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -77,7 +78,10 @@ func (s *Scenario) validatePopulation(add func(error)) {
 	}
 	for _, f := range p.Fields {
 		path := "population.fields." + f.Name
-		if _, err := keygen.NewPopulation(keygen.PopulationSpec{Fields: []keygen.FieldSpec{f.keygen()}}); err != nil {
+		if _, err := keygen.NewPopulation(keygen.PopulationSpec{Interval: p.Interval.D(), Fields: []keygen.FieldSpec{f.keygen()}}); err != nil {
+			if m, ok := errors.AsType[*keygen.MemberError](err); ok {
+				path += "." + m.Member
+			}
 			add(s.errAt(path, "%s", strings.TrimPrefix(err.Error(), "keygen: ")))
 		}
 	}

@@ -35,6 +35,33 @@ func (d *Duration) parseScalar(s string) error {
 // D returns the time.Duration.
 func (d Duration) D() time.Duration { return time.Duration(d) }
 
+// Span is a length of event time: a Go duration like 90m or 72h, or days
+// like 3d or 1.5d.
+type Span time.Duration
+
+func (d *Span) parseScalar(s string) error {
+	t := strings.TrimSpace(s)
+	var v time.Duration
+	var err error
+	if days, ok := strings.CutSuffix(t, "d"); ok {
+		var n float64
+		n, err = strconv.ParseFloat(days, 64)
+		if n < 100_000 { // else out of range: refused below
+			v = time.Duration(n * float64(24*time.Hour))
+		}
+	} else {
+		v, err = time.ParseDuration(t)
+	}
+	if err != nil || v <= 0 {
+		return fmt.Errorf("%q is not a span of event time; write it like 72h, 90m or 3d (days)", s)
+	}
+	*d = Span(v)
+	return nil
+}
+
+// D returns the time.Duration.
+func (d Span) D() time.Duration { return time.Duration(d) }
+
 // Rate is operations per second: 2000, 2000/s, 120/m, 0.5/s.
 type Rate float64
 

@@ -64,3 +64,24 @@ func Float(f float64) string {
 	}
 	return s
 }
+
+// Big formats a figure that may be past any meaning as a count: below a
+// billion as Rate does (1,234, 12.3); from a billion in words, to two
+// significant digits or the whole number of billions (trillions) past
+// ten (2.3 billion, 227 billion, 1,243 trillion), so a figure no table
+// could reach reads as a size, not as fifteen digits.
+func Big(f float64) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) < 1e9 {
+		return Rate(f)
+	}
+	scale, name := 1e9, "billion"
+	if math.Abs(f) >= 1e12 {
+		scale, name = 1e12, "trillion"
+	}
+	v := f / scale
+	p := math.Pow(10, 1-math.Floor(math.Log10(math.Abs(v))))
+	if p < 1 {
+		p = 1 // whole billions (trillions) past a hundred
+	}
+	return Float(math.Round(v*p)/p) + " " + name
+}

@@ -29,7 +29,7 @@ func (x *executor) ask(ctx context.Context, s plan.Step, scheduled time.Time) {
 	x.a.question = k + 1
 	defer func() { x.a.question = 0 }()
 	x.plan.Pop.Entity(s.Entity, &x.ent)
-	plan.Question.ApplyPicks(&x.ent, s.Picked)
+	plan.Question.ApplyPicks(&x.ent, s.Picked, x.plan.Space.Bound()-1)
 	rows, err := plan.Execute(ctx, src, &x.ent, question.BoundsOf(x.plan.Pop, x.plan.Space.Bound()))
 	if errors.Is(err, errCutShort) {
 		x.a.rec.QuestionCutShort(k, scheduled, x.a.clock.Now(), src.requests, src.units)
