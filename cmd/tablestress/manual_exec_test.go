@@ -65,6 +65,7 @@ var shortened = map[string][]string{
 	`tablestress run scenarios/quickstart.yaml --target https://127.0.0.1:33809/devstoreaccount1 --ca-file ca.pem`:                         {"--entities", "300", "--duration", "2s", "--warmup", "1s"},
 	`tablestress run scenarios/quickstart.yaml --target azurite --out report.json --junit report.xml`:                                      {"--entities", "2000", "--duration", "2s", "--warmup", "1s"},
 	// In a bubble, no output shown.
+	`bin/tablestress run scenarios/quickstart.yaml`:                        {"--duration", "2s"},
 	`tablestress compare scenarios/hot-partition.yaml --junit compare.xml`: {"--duration", "2s"},
 	`tablestress find scenarios/hot-partition.yaml --junit find.xml`:       {"--duration", "1s", "--max-steps", "3"},
 	// In a bubble, the output shown holds.

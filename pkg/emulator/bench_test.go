@@ -19,8 +19,8 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 
+	"github.com/tablestress/tablestress/pkg/emulator/filter"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
-	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )

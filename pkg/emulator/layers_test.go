@@ -34,9 +34,9 @@ var layers = map[string]struct{ imports, tests []string }{
 	// httpfront serves its in-process front's odd requests over
 	// in-memory connections.
 	"pkg/emulator/internal/httpfront": {imports: []string{"internal/pipenet"}},
-	"pkg/emulator/internal/filter":    {imports: []string{"internal/keyorder", "pkg/emulator/internal/edm"}},
+	"pkg/emulator/filter":             {imports: []string{"internal/keyorder", "pkg/emulator/internal/edm"}},
 	"pkg/emulator/internal/store": {imports: []string{"internal/jsontext", "internal/keyorder", "pkg/emulator/internal/edm",
-		"pkg/emulator/internal/filter"}},
+		"pkg/emulator/filter"}},
 	// journal writes the store down: it knows the store, nothing above.
 	"pkg/emulator/internal/journal": {imports: []string{"pkg/emulator/internal/store"}},
 	// The model reads Azure's figures and writes them in its usage text.
@@ -47,7 +47,7 @@ var layers = map[string]struct{ imports, tests []string }{
 	"pkg/emulator/entra": {tests: []string{"internal/devcert", "pkg/tokenauthority"}},
 	// The service waits on a virtual clock when it is given one.
 	"pkg/emulator": {imports: []string{"pkg/clock", "internal/jsontext", "internal/keyorder", "pkg/azure", "pkg/outcome", "pkg/emulator/internal/edm",
-		"pkg/emulator/internal/httpfront", "pkg/emulator/internal/filter", "pkg/emulator/internal/store", "pkg/emulator/internal/journal",
+		"pkg/emulator/internal/httpfront", "pkg/emulator/filter", "pkg/emulator/internal/store", "pkg/emulator/internal/journal",
 		"pkg/emulator/model", "pkg/emulator/faults", "pkg/emulator/entra"},
 		tests: []string{"internal/devcert", "internal/testenv", "pkg/table", "pkg/tokenauthority"}},
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/tablestress/tablestress/internal/keyorder"
-	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
+	"github.com/tablestress/tablestress/pkg/emulator/filter"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/tablestress/tablestress/pkg/azure"
-	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
+	"github.com/tablestress/tablestress/pkg/emulator/filter"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )

@@ -39,7 +39,7 @@
 // internal/store keeps the tables and entities in memory (a B-tree per
 // table in (PartitionKey, RowKey) order, each entity stored as its keys,
 // timestamp and compact properties: about 1,120 bytes for an entity of
-// 1 KiB); internal/filter parses and evaluates $filter; internal/edm
+// 1 KiB); filter parses and evaluates $filter; internal/edm
 // writes the Edm values' forms; internal/jsontext (shared with the rest
 // of the module) scans and writes JSON; model decides throttling and
 // service times, faults the injected failures.

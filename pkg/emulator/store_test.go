@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
+	"github.com/tablestress/tablestress/pkg/emulator/filter"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 )
 

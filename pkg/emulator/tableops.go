@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/tablestress/tablestress/internal/jsontext"
-	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
+	"github.com/tablestress/tablestress/pkg/emulator/filter"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/journal"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/store"
 )

@@ -58,6 +58,7 @@ type Input struct {
 
 	mu   sync.Mutex
 	laws map[string]*fieldLaw
+	sels map[selKey]float64 // filters' selectivity (selectivity.go)
 }
 
 // Prepare compiles a validated scenario for judging with opts.

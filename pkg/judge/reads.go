@@ -9,6 +9,7 @@ import (
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/plan"
+	"github.com/tablestress/tablestress/pkg/question"
 )
 
 // picks are where an operation on existing entities lands in one table
@@ -87,9 +88,9 @@ func bucketOf(lay *layout, s Size, age float64) int32 {
 // picked puts an operation on existing entities on the partition of the
 // entity it picks: what it reads, visits or writes there, as the
 // executor does (an update reads first when it checks the ETag; a query
-// returns up to its rows or pages, at most the partition's rows). A
-// filter's selectivity is unknown here: a filtered query is taken to
-// return every row it visits.
+// returns up to its rows or pages, at most the partition's rows; a
+// filtered query visits rows and returns the share its filter selects:
+// filteredCost).
 func (j *judging) picked(l *loads, s Size, o OpRate) {
 	x := 0
 	for k, ix := range j.scheme.Indexes {
@@ -97,7 +98,11 @@ func (j *judging) picked(l *loads, s Size, o OpRate) {
 			x = k + 1
 		}
 	}
-	j.pickedOn(l, s, o, x, j.opCost)
+	cost := j.opCost
+	if sel := j.filtered(o, x, s, false); sel < 1 {
+		cost = j.filteredCost(sel)
+	}
+	j.pickedOn(l, s, o, x, cost)
 	if o.Spec.Index != "" {
 		return
 	}
@@ -119,24 +124,26 @@ func (j *judging) picked(l *loads, s Size, o OpRate) {
 func (j *judging) pickedOn(l *loads, s Size, o OpRate, x int, cost func(OpRate, float64) (e, reqs, ru float64)) {
 	lay := j.lays[x]
 	pk := j.picksOf(lay, s, j.in.positions(o.Dist, s, j.newEntities()))
+	sel := j.filtered(o, x, s, false)
 	put := func(k pkey, p, rows float64) {
 		e, reqs, ru := cost(o, rows)
+		got := e * sel // what the client counts: the filter's matches
 		if o.Spec.Across {
 			// A PartitionKey range: the client counts it under no one
 			// partition; the picked one stands for those it visits.
 			l.add(k, o.Rate*p, e, 0, ru)
-			l.cross += o.Rate * p * l.mult(k) * e
+			l.cross += o.Rate * p * l.mult(k) * got
 		} else {
-			l.add(k, o.Rate*p, e, e, ru)
+			l.add(k, o.Rate*p, e, got, ru)
 		}
 		if o.Kind == metrics.RangeQuery || o.Kind == metrics.PartitionScan {
 			l.pass(k, e, o.Rate*p, o.Kind.String())
 		}
-		l.account(o.Rate*p*l.mult(k)*reqs, e/reqs, ru/reqs)
+		l.account(o.Rate*p*l.mult(k)*reqs, got/reqs, ru/reqs)
 	}
 	if lay.unique {
 		e, reqs, ru := cost(o, lay.rows)
-		l.account(o.Rate*reqs, e/reqs, ru/reqs)
+		l.account(o.Rate*reqs, e*sel/reqs, ru/reqs)
 		return
 	}
 	for g, gr := range lay.groups {
@@ -167,15 +174,60 @@ func (j *judging) opCost(o OpRate, rows float64) (e, reqs, ru float64) {
 	return e, reqs, c.Reads*model.ReadUnits(j.item.bytes) + c.Writes*model.WriteUnits(j.item.bytes, j.item.props)
 }
 
+// filtered is the share of the rows o visits on table x at size s that
+// its filter returns (selectivity), 1 for an operation with no filter or
+// one that is not a query.
+func (j *judging) filtered(o OpRate, x int, s Size, whole bool) float64 {
+	switch o.Kind {
+	case metrics.RangeQuery, metrics.PartitionScan, metrics.TableScan:
+		return j.selectivity(o.Spec.Filter, x, s, whole)
+	}
+	return 1
+}
+
+// filteredCost is opCost of a query whose filter returns sel of the rows
+// it visits, as the executor asks it: a range query visits rows until it
+// has its rows' matches or its range ends; a scan visits the partition,
+// up to its pages (each ending at azure.PageRows matches or
+// question.PageVisits rows visited). The entities are those visited (what
+// the partition serves), the requests its pages.
+func (j *judging) filteredCost(sel float64) func(OpRate, float64) (e, reqs, ru float64) {
+	return func(o OpRate, rows float64) (e, reqs, ru float64) {
+		v := rows
+		switch o.Kind {
+		case metrics.RangeQuery:
+			if sel > 0 {
+				v = math.Min(rows, float64(o.Spec.Rows)/sel)
+			}
+		case metrics.PartitionScan:
+			if o.Spec.MaxPages > 0 {
+				perPage := float64(question.PageVisits)
+				if sel > 0 {
+					perPage = math.Min(perPage, azure.PageRows/sel)
+				}
+				v = math.Min(rows, float64(o.Spec.MaxPages)*perPage)
+			}
+		}
+		v = math.Max(v, 1)
+		got := v * sel
+		reqs = pages(got, v)
+		return v, reqs, model.QueryUnits(int(reqs), int(v), int(got), j.item.bytes)
+	}
+}
+
 // tableScan puts a table scan on the partitions in key order, up to its
 // pages of 1,000 entities (a page also ends at each partition, Azure's
 // documented rule): the main table's groups in the order of their first
 // partition's name, each partition's rows at size s.
 func (j *judging) tableScan(l *loads, s Size, o OpRate) {
 	lay := j.lays[0]
+	sel := j.filtered(o, 0, s, true)
 	left := math.Inf(1)
 	if o.Spec.MaxPages > 0 {
-		left = float64(o.Spec.MaxPages) * azure.PageRows
+		// A page ends at its matches' azure.PageRows or after visiting
+		// question.PageVisits rows.
+		perPage := azure.PageRows / math.Max(sel, azure.PageRows/question.PageVisits)
+		left = float64(o.Spec.MaxPages) * perPage
 	}
 	order := make([]int, len(lay.groups))
 	names := make([]string, len(lay.groups))
@@ -193,14 +245,14 @@ func (j *judging) tableScan(l *loads, s Size, o OpRate) {
 		take := math.Min(left, rows*n)
 		per := take / n // each partition's share of what is read
 		left -= take
-		reqs += n * pages(per, per)
+		reqs += n * pages(per*sel, per)
 		total += take
 		for b := int32(0); b <= recent; b++ {
-			l.add(pkey{0, int32(g), b}, o.Rate, per, 0, model.QueryUnits(0, int(per), int(per), j.item.bytes))
+			l.add(pkey{0, int32(g), b}, o.Rate, per, 0, model.QueryUnits(0, int(per), int(per*sel), j.item.bytes))
 			l.pass(pkey{0, int32(g), b}, per, o.Rate, o.Kind.String())
 		}
 	}
-	l.cross += o.Rate * total
+	l.cross += o.Rate * total * sel
 	reqs = math.Max(reqs, 1)
-	l.account(o.Rate*reqs, total/reqs, model.QueryUnits(int(reqs), int(total), int(total), j.item.bytes)/reqs)
+	l.account(o.Rate*reqs, total*sel/reqs, model.QueryUnits(int(reqs), int(total), int(total*sel), j.item.bytes)/reqs)
 }

@@ -10,7 +10,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
+	"github.com/tablestress/tablestress/pkg/emulator/filter"
 )
 
 // checkLossless stores body's properties in a table under the keys and

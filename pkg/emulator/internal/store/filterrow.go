@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/tablestress/tablestress/internal/jsontext"
+	"github.com/tablestress/tablestress/pkg/emulator/filter"
 	"github.com/tablestress/tablestress/pkg/emulator/internal/edm"
-	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
 )
 
 // Get returns a property's value for a filter (filter.Row), reading only

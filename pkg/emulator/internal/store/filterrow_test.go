@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/tablestress/tablestress/internal/jsontext"
-	"github.com/tablestress/tablestress/pkg/emulator/internal/filter"
+	"github.com/tablestress/tablestress/pkg/emulator/filter"
 )
 
 func TestFragmentRoundTrip(t *testing.T) {

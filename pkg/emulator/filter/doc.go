@@ -1,7 +1,9 @@
-// Package filter is the OData $filter language of the Table service: it
-// parses a filter (Parse), evaluates it on a row of typed values (Node,
-// Row, Value), and reads from it the bounds it sets on the keys (RangeOf),
-// so that a query seeks in its table instead of scanning it.
+// Package filter is the OData $filter language of the Table service, the
+// one reading of a filter the service and the judge share (the judge
+// estimates a filter's selectivity with it): it parses a filter (Parse),
+// evaluates it on a row of typed values (Node, Row, Value), and reads from
+// it the bounds it sets on the keys (RangeOf), so that a query seeks in its
+// table instead of scanning it.
 //
 // The subset is Azure's: comparisons (eq ne gt ge lt le) of a property
 // with a literal, a Boolean property or the literal true or false on its
