@@ -125,7 +125,14 @@ NORACE_TESTS='^(TestMemoryDoesNotGrow|TestReadyScenarioOutcomes|TestFindHotParti
 # suite (pkg/emulator) and the SDKs' Entra ID test (cmd/tablestress),
 # which need the SDKs installed, the HTML report drawn in Chromium
 # (pkg/report), the ready scenarios' outcomes on a fake clock
-# (pkg/workload) and the memory slope (internal/soak). `make test` skips
+# (pkg/workload) and the memory slope (internal/soak); and, from the
+# slowest tests testsummary printed of `make test` (41 min 34 s at a load
+# average of 9 to 15), every command of the manual run (cmd/tablestress
+# TestManualCommands, 1,086 s of it), the key index against the tree at
+# scale (pkg/emulator/internal/store, 210 s), the virtual runs' byte
+# identity (cmd/tablestress, 121 s), the table's contents and the
+# accounting against the server's counts (pkg/workload, 103 s and 72 s)
+# and the summarised JSON's size (pkg/report, 64 s). `make test` skips
 # exactly these, `make test-long` runs exactly these.
 LONG=(TestAdviseProvesReadyScenarios TestProofHoldsTheGrowthLaw TestEmulatorEntraSDKs
   TestSeededAgreesWithTheModel TestWalkAtDepthReadsTheMonthsTheRunsTableHolds
@@ -133,7 +140,9 @@ LONG=(TestAdviseProvesReadyScenarios TestProofHoldsTheGrowthLaw TestEmulatorEntr
   TestSDKConformance
   TestHTMLDrawsInChromium TestHTMLOfABigCompareDrawsInChromium TestHTMLOfAChargedRunDrawsInChromium
   TestRequestUnitsHTMLDraws TestQuestionsSideBySide
-  TestReadyScenarioOutcomes TestMemoryDoesNotGrow)
+  TestReadyScenarioOutcomes TestMemoryDoesNotGrow
+  TestManualCommands TestKeyIndexFollowsTheTree TestVirtualRunsAreByteIdentical
+  TestTableContentsMatchCounts TestAccountingMatchesServer TestSummarisedJSONIsSizedToWhatItSays)
 LONG_TESTS="^($(IFS='|'; echo "${LONG[*]}"))\$"
 # The long tests that run without -race: those of LONG named in NORACE_TESTS.
 longNorace=()
