@@ -193,10 +193,12 @@ func questionDistribution(sc *scenario.Scenario, name string) string {
 // expected is the answer the population gives on a table holding
 // entities [0, n) and nothing else, whatever the scheme, found by brute
 // force: the indexes of the entities with the picked entity's value of
-// every known field (and its event time when known), inside the window,
-// newest first (event time grows with the index) for newest and one,
+// every known field (and its event time when known), inside the window
+// (ending at the newest entity's event time, or the picked one's for
+// anchor: picked), newest first (event time grows with the index) for newest and one,
 // oldest first for oldest and all, cut to the limit.
 func expected(q *question.Question, pop *keygen.Population, picked *keygen.Entity, n int64) []int64 {
+	last := question.BoundsOf(pop, n).Last // now: a window ends there unless anchored at the picked entity
 	matches := func(e *keygen.Entity) bool {
 		for _, f := range q.Fields() {
 			if !pop.Equal(picked, e, f) {
@@ -207,7 +209,7 @@ func expected(q *question.Question, pop *keygen.Population, picked *keygen.Entit
 		if q.KnowsTime() && t != keygen.Ticks(picked.Time) {
 			return false
 		}
-		w, ok := q.Window(picked.Time)
+		w, ok := q.WindowOf(picked.Time, last)
 		return !ok || w.Contains(t)
 	}
 	var out []int64
