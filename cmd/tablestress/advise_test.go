@@ -61,7 +61,8 @@ type adviceDoc struct {
 			Scheme    string `json:"scheme"`
 			Role      string `json:"role"`
 			Predicted struct {
-				Busiest float64 `json:"busiest_entities_per_sec"`
+				Busiest   float64 `json:"busiest_entities_per_sec"`
+				BusiestSD float64 `json:"busiest_sd"`
 			} `json:"predicted"`
 			Measured *struct {
 				Busiest   float64 `json:"busiest_entities_per_sec"`
@@ -156,10 +157,15 @@ func TestAdviseProvesReadyScenarios(t *testing.T) {
 				t.Errorf("proof of %s: %+v, notes %q", doc.Recommended.Name, r, p.Notes)
 			}
 			// Checked at 200 entities/s or more, and at any rate whose
-			// count over the run is 2,000 entities or more (within a few
-			// percent of its mean, Poisson): order-screen's 24/s over 120 s.
-			if off := r.Measured.Busiest/r.Predicted.Busiest - 1; (r.Predicted.Busiest >= 200 || r.Predicted.Busiest*p.DurationS >= 2000) && (off > 0.15 || off < -0.15) {
-				t.Errorf("busiest partition measured %v, predicted %v", r.Measured.Busiest, r.Predicted.Busiest)
+			// count over the run is 2,000 entities or more, within 15% or
+			// the prediction's own 3 sd when those are wider, the proof's
+			// rule: a partition whose mean carries a rare large read
+			// (order-screen's screen of the newest minute, asked about
+			// once in 120 s, reads the busiest index partitions) is not
+			// a Poisson count of single entities.
+			allow := max(0.15, 3*r.Predicted.BusiestSD/r.Predicted.Busiest)
+			if off := r.Measured.Busiest/r.Predicted.Busiest - 1; (r.Predicted.Busiest >= 200 || r.Predicted.Busiest*p.DurationS >= 2000) && (off > allow || off < -allow) {
+				t.Errorf("busiest partition measured %v, predicted %v ± %v (allowed %.1f%%)", r.Measured.Busiest, r.Predicted.Busiest, r.Predicted.BusiestSD, 100*allow)
 			}
 			for _, q := range r.Questions {
 				if longer[c.file] != nil && !q.Checked {
