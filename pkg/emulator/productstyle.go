@@ -44,10 +44,15 @@ func hostAccount(host string) (account string, secondary, ok bool) {
 // (ACCOUNT.table.localhost/Tables): product-style URLs are served, and
 // the host's first label is this service's account.
 func (s *Server) productStyle(r *http.Request) (secondary, ok bool) {
-	if s.pathStyleOnly {
+	// Every request asks (resource, then root for each URL it renders):
+	// a host that does not begin with the account and a dot or dash (an
+	// IP address, localhost, another name) is path-style without
+	// parsing it.
+	h, n := r.Host, len(s.account)
+	if s.pathStyleOnly || len(h) <= n || !strings.EqualFold(h[:n], s.account) || (h[n] != '.' && h[n] != '-') {
 		return false, false
 	}
-	a, sec, ok := hostAccount(r.Host)
+	a, sec, ok := hostAccount(h)
 	if !ok || a != s.account {
 		return false, false
 	}

@@ -104,11 +104,11 @@ func (j *judging) picked(l *loads, s Size, o OpRate) {
 			x = k + 1
 		}
 	}
-	cost := j.opCost
-	if sel := j.filtered(o, x, s, false); sel < 1 {
+	cost, sel := j.opCost, j.filtered(o, x, s, false)
+	if sel < 1 {
 		cost = j.filteredCost(sel)
 	}
-	j.pickedOn(l, s, o, x, cost)
+	j.pickedOn(l, s, o, x, sel, cost)
 	if o.Spec.Index != "" {
 		return
 	}
@@ -119,18 +119,18 @@ func (j *judging) picked(l *loads, s Size, o OpRate) {
 		writeRU := model.WriteUnits(j.item.bytes, j.item.props)
 		for k, ix := range j.scheme.Indexes {
 			if ix.Projects() {
-				j.pickedOn(l, s, o, k+1, func(OpRate, float64) (float64, float64, float64) { return 1, 1, writeRU })
+				j.pickedOn(l, s, o, k+1, 1, func(OpRate, float64) (float64, float64, float64) { return 1, 1, writeRU })
 			}
 		}
 	}
 }
 
 // pickedOn puts operation o on the partition of table x (0 the main
-// table) holding the entity it picks, each costing what cost says.
-func (j *judging) pickedOn(l *loads, s Size, o OpRate, x int, cost func(OpRate, float64) (e, reqs, ru float64)) {
+// table) holding the entity it picks, each costing what cost says; the
+// client counts sel of the entities each visits (filtered).
+func (j *judging) pickedOn(l *loads, s Size, o OpRate, x int, sel float64, cost func(OpRate, float64) (e, reqs, ru float64)) {
 	lay := j.lays[x]
 	pk := j.picksOf(lay, s, j.in.positions(o.Dist, s, j.newEntities()))
-	sel := j.filtered(o, x, s, false)
 	put := func(k pkey, p, rows float64) {
 		e, reqs, ru := cost(o, rows)
 		got := e * sel // what the client counts: the filter's matches
