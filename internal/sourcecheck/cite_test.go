@@ -1,6 +1,7 @@
 package sourcecheck
 
 import (
+	"github.com/tablestress/tablestress/internal/testenv"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,7 +19,7 @@ var unfollowable = regexp.MustCompile(`(?i)\bseeds? 0{2}[0-9]|\bSTYLE\.md\b`)
 // Every citation in the module's Go code, documents, scenarios and
 // scripts can be followed by a reader of the repository.
 func TestCitationsCanBeFollowed(t *testing.T) {
-	root := moduleRoot(t)
+	root := testenv.ModuleRoot(t)
 	files := 0
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -1,11 +1,11 @@
 package sourcecheck
 
 import (
+	"github.com/tablestress/tablestress/internal/testenv"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,7 +15,7 @@ import (
 // Every function of the module's non-test Go code has a body of at most
 // MaxBodyLines lines: a longer one is split where it does two things.
 func TestFunctionsAreShort(t *testing.T) {
-	root := moduleRoot(t)
+	root := testenv.ModuleRoot(t)
 	files := 0
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -83,23 +83,3 @@ func longFunctions(t *testing.T, path string) []long {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
-
-// moduleRoot is the directory of the module's go.mod, above this
-// package's.
-func moduleRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the package")
-		}
-		dir = parent
-	}
-}

@@ -1,6 +1,7 @@
 package sourcecheck
 
 import (
+	"github.com/tablestress/tablestress/internal/testenv"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -26,7 +27,7 @@ var splitPasses = []string{
 // of the module, so that the lists say where each test runs, and the
 // script's passes select the tests as splitPasses says.
 func TestSplitListsNameTests(t *testing.T) {
-	root := moduleRoot(t)
+	root := testenv.ModuleRoot(t)
 	b, err := os.ReadFile(filepath.Join(root, "scripts", "test.sh"))
 	if err != nil {
 		t.Fatal(err)

@@ -28,7 +28,7 @@ func ValidateJUnit(t testing.TB, path string) error {
 	if err != nil {
 		Missing(t, "xmllint", "`make test` installs Debian's libxml2-utils when run as root")
 	}
-	dir := filepath.Join(repoRoot(t), junitSchemaDir)
+	dir := filepath.Join(ModuleRoot(t), junitSchemaDir)
 	var problems []string
 	for _, name := range JUnitSchemas {
 		xsd := filepath.Join(dir, name)
@@ -46,8 +46,9 @@ func ValidateJUnit(t testing.TB, path string) error {
 	return nil
 }
 
-// repoRoot is the directory of go.mod above the test's directory.
-func repoRoot(t testing.TB) string {
+// ModuleRoot is the directory of the module's go.mod, above the test's
+// directory.
+func ModuleRoot(t testing.TB) string {
 	t.Helper()
 	dir, err := os.Getwd()
 	if err != nil {

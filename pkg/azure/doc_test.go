@@ -1,6 +1,7 @@
 package azure
 
 import (
+	"github.com/tablestress/tablestress/internal/testenv"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -140,7 +141,7 @@ var otherMeaning = map[string]map[string]string{
 // meaning: Azure's partition, account and page figures are read from
 // here.
 func TestFiguresLiveHere(t *testing.T) {
-	root := moduleRoot(t)
+	root := testenv.ModuleRoot(t)
 	seen := map[string]bool{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -221,24 +222,4 @@ func holdsFigure(lit *ast.BasicLit) bool {
 		return inProse.MatchString(lit.Value)
 	}
 	return false
-}
-
-// moduleRoot is the directory of the module's go.mod, above this
-// package's.
-func moduleRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the package")
-		}
-		dir = parent
-	}
 }

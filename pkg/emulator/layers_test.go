@@ -25,7 +25,7 @@ const module = "github.com/tablestress/tablestress/"
 var layers = map[string]struct{ imports, tests []string }{
 	"internal/jsontext":         {},
 	"internal/keyorder":         {},
-	"pkg/azure":                 {},
+	"pkg/azure":                 {tests: []string{"internal/testenv"}},
 	"pkg/outcome":               {},
 	"pkg/textfit":               {},
 	"pkg/percent":               {},
