@@ -1,55 +1,42 @@
 package main
 
 import (
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tablestress/tablestress/pkg/advise"
+	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/report"
+	"github.com/tablestress/tablestress/pkg/session"
+	"github.com/tablestress/tablestress/pkg/table"
 )
 
-// prove runs the proof with compare's own machinery: the proof's scenario
-// (the scenario with the schemes to prove, at the peak) is written to a
-// file and compared on the target as `tablestress compare` would, under
-// the advised model; then the proof judges the reports.
+// prove runs the proof as a library call: the proof's scenario, a value
+// (advise.ProofScenarioValue: the scenario with the schemes to prove, at
+// the peak, under the advised model), is compiled and its schemes run on
+// the target on the same entity stream (session.Run), as compare runs
+// them; then the proof judges the reports. The proof's file
+// (--save-proof) is the reports' record of the scenario run.
 func prove(cmd *cobra.Command, e *env, af *adviseFlags, a *advise.Advice, p *advise.Proof, source []byte) (*advise.Proof, error) {
 	src, err := proofScenario(af, a, p, source)
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "tablestress-advise")
-	if err != nil {
-		return nil, withCode(exitFailure, err)
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "proof.yaml")
-	if err := os.WriteFile(path, src, 0o600); err != nil {
-		return nil, withCode(exitFailure, err)
-	}
-	// A command of its own, so that only the proof's settings reach the
-	// runs (advise's --rate is the peak, not an override).
-	pc := &cobra.Command{}
-	pc.SetContext(cmd.Context())
-	f := &runFlags{}
-	f.register(pc.Flags(), true)
-	f.target, f.model, f.yes, f.quiet = af.target, a.ProofModel(), af.yes, af.quiet
-	f.embeddedTransport = af.embeddedTransport
-	if af.embeddedTransport != transportInProcess {
-		_ = pc.Flags().Set("embedded-transport", af.embeddedTransport) // marks it given, so another target refuses it
-	}
-	if af.clock != "" {
-		_ = pc.Flags().Set("clock", af.clock) // marks it given, so a target that cannot refuses it
-	}
 	if !af.quiet {
 		fmt.Fprintf(e.stderr, "proving %s: %s on the same entity stream at %s ops/s, %gs each after a %gs warm-up\n",
 			p.Schemes[0].Scheme, schemeNames(p), fmtRate(p.Rate), p.DurationS, p.WarmupS)
 	}
-	reps, _, err := compareAll(pc, e, path, f)
+	var reps []*report.Report
+	opts, err := proofOptions(e, af, a, p, src)
+	if err == nil {
+		reps, _, err = session.Run(cmd.Context(), opts)
+		err = sessionError(err)
+	}
 	if cmd.Context().Err() != nil {
 		// Stopped at a signal: an interrupted proof proves nothing, so it
 		// is neither judged nor a reason to withdraw the advice.
@@ -63,13 +50,7 @@ func prove(cmd *cobra.Command, e *env, af *adviseFlags, a *advise.Advice, p *adv
 		byName[r.Scheme] = r
 	}
 	if len(reps) > 0 {
-		p.Target = reps[0].Target.Kind
-		p.Clock, p.VirtualPerWall = reps[0].Run.Clock, reps[0].Run.VirtualPerWall
-		for _, r := range reps[1:] {
-			if r.Run.VirtualPerWall > 0 {
-				p.VirtualPerWall = min(p.VirtualPerWall, r.Run.VirtualPerWall)
-			}
-		}
+		proofClock(p, reps)
 		if af.proofOut != "" {
 			if werr := emitFiles(&runFlags{out: af.proofOut}, reps...); werr != nil && err == nil {
 				err = werr
@@ -78,6 +59,60 @@ func prove(cmd *cobra.Command, e *env, af *adviseFlags, a *advise.Advice, p *adv
 	}
 	p.Judge(byName)
 	return p, err
+}
+
+// proofClock records what the proof's runs lived on: the target, the
+// clock, and the least virtual time per wall second of its runs.
+func proofClock(p *advise.Proof, reps []*report.Report) {
+	p.Target = reps[0].Target.Kind
+	p.Clock, p.VirtualPerWall = reps[0].Run.Clock, reps[0].Run.VirtualPerWall
+	for _, r := range reps[1:] {
+		if r.Run.VirtualPerWall > 0 {
+			p.VirtualPerWall = min(p.VirtualPerWall, r.Run.VirtualPerWall)
+		}
+	}
+}
+
+// proofOptions are the proof's session: its scenario as a value, compiled
+// with no overrides (advise's --rate is the peak, already in it), on
+// advise's target, transport and clock, under the advised model; src, the
+// proof's file, is the reports' record.
+func proofOptions(e *env, af *adviseFlags, a *advise.Advice, p *advise.Proof, src []byte) (session.Options, error) {
+	sc, err := advise.ProofScenarioValue(a, p)
+	if err != nil {
+		return session.Options{}, withCode(exitFailure, err)
+	}
+	spec, err := plan.Build(sc, src, plan.Overrides{})
+	if err != nil {
+		for _, e2 := range flatten(err) {
+			fmt.Fprintln(e.stderr, e2)
+		}
+		return session.Options{}, silentExit(exitUsage)
+	}
+	for _, w := range spec.Scenario.Warnings() {
+		fmt.Fprintln(e.stderr, "warning:", w)
+	}
+	tg, err := parseTarget(e, af.target)
+	if err != nil {
+		return session.Options{}, err
+	}
+	given := af.embeddedTransport != transportInProcess
+	if err := checkTransport(&runFlags{embeddedTransport: af.embeddedTransport}, tg, given); err != nil {
+		return session.Options{}, err
+	}
+	applyGC(e.getenv, tg.Kind == table.KindEmbedded)
+	o := targetOptions(e, tg, af.clock, af.clock != "", af.embeddedTransport)
+	if tg.Kind == table.KindEmbedded {
+		if o.Embedded, err = embeddedConfig(sc, &runFlags{model: a.ProofModel()}); err != nil {
+			return o, err
+		}
+	}
+	o.Spec, o.Source = spec, src
+	o.Before = func(tg table.Target) error { return admit(e, tg, spec, af.yes, nil) }
+	o.Roots = func() (*x509.CertPool, error) { return trustedRoots(e, &runFlags{}) }
+	o.Settings = session.Settings{DownAfter: session.DefaultDownAfter, RunID: e.getenv("TABLESTRESS_RUN_ID"), Hard: e.hard}
+	o.Progress, o.Warn = progress(e, af.quiet), warn(e)
+	return o, nil
 }
 
 // errProofInterrupted is a proof a signal stopped: what it says is the

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tablestress/tablestress/internal/pipenet"
 	"github.com/tablestress/tablestress/pkg/emulator"
+	"github.com/tablestress/tablestress/pkg/session"
 )
 
 // runBubbled executes a command line whose embedded service is served over
@@ -35,14 +36,14 @@ func runBubbledEnv(t *testing.T, vars map[string]string, args ...string) (int, s
 		return vars[k]
 	}
 	e := &env{stdout: &out, stderr: &errb, getenv: getenv, stdin: strings.NewReader(""), hard: context.Background()}
-	e.embed = func(cfg emulator.Config) (*embeddedService, error) { return bubbledService(t, cfg) }
+	e.embed = func(cfg emulator.Config) (*session.Embedded, error) { return bubbledService(t, cfg) }
 	code := execute(context.Background(), args, e)
 	return code, out.String(), errb.String()
 }
 
 // bubbledService serves an embedded service of cfg over a pipenet
 // listener.
-func bubbledService(t *testing.T, cfg emulator.Config) (*embeddedService, error) {
+func bubbledService(t *testing.T, cfg emulator.Config) (*session.Embedded, error) {
 	srv, err := emulator.New(cfg)
 	if err != nil {
 		return nil, err
@@ -59,5 +60,5 @@ func bubbledService(t *testing.T, cfg emulator.Config) (*embeddedService, error)
 	}
 	conn := "DefaultEndpointsProtocol=http;AccountName=" + emulator.DevAccount + ";AccountKey=" + emulator.DevKey +
 		";TableEndpoint=http://127.0.0.1:10002/" + emulator.DevAccount + ";"
-	return &embeddedService{server: srv, conn: conn, dial: l.Dial, stop: stop}, nil
+	return &session.Embedded{Server: srv, Conn: conn, Dial: l.Dial, Stop: stop}, nil
 }

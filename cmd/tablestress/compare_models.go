@@ -44,7 +44,7 @@ func compareAll(cmd *cobra.Command, e *env, path string, f *runFlags) ([]*report
 		ss.close()
 		names = all
 		reps = append(reps, got...)
-		notRun = append(notRun, planned(left, ss.model)...)
+		notRun = append(notRun, planned(left, ss.Model())...)
 		runErr = err
 	}
 	return reps, notRun, runErr
@@ -60,28 +60,13 @@ func planned(names []string, m string) []report.Planned {
 }
 
 // runSchemes runs every scheme of the session (or --scheme), one after
-// another, until the context ends or a run fails. It returns the reports,
-// the names of the schemes it did not run, the names of all it was to
-// run, and the error.
-func (ss *session) runSchemes(ctx context.Context) (reps []*report.Report, left, all []string, err error) {
+// another, until the context ends or a run fails (session.RunSchemes).
+func (ss *cliSession) runSchemes(ctx context.Context) (reps []*report.Report, left, all []string, err error) {
 	idx, err := ss.schemes()
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	for _, i := range idx {
-		all = append(all, ss.spec.Schemes[i].Name)
-	}
-	for k, i := range idx {
-		if ctx.Err() != nil {
-			return reps, all[k:], all, nil
-		}
-		rep, _, err := ss.runScheme(ctx, i, false)
-		reps = append(reps, rep)
-		if err != nil {
-			return reps, all[k+1:], all, err
-		}
-	}
-	return reps, nil, all, nil
+	return ss.RunSchemes(ctx, idx)
 }
 
 // compareModels returns the model specs compare runs under: --models, else

@@ -1,16 +1,13 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"net"
-	"net/http"
-	"time"
 
 	"github.com/tablestress/tablestress/pkg/emulator"
 	"github.com/tablestress/tablestress/pkg/emulator/faults"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/scenario"
+	"github.com/tablestress/tablestress/pkg/session"
 	"github.com/tablestress/tablestress/pkg/table"
 )
 
@@ -67,8 +64,8 @@ func embeddedErrors(s *scenario.Scenario) []error {
 
 // The values of --embedded-transport.
 const (
-	transportInProcess = "in-process"
-	transportSocket    = "socket"
+	transportInProcess = session.InProcess
+	transportSocket    = session.Socket
 )
 
 // checkTransport checks --embedded-transport, which applies to the
@@ -83,44 +80,4 @@ func checkTransport(f *runFlags, tg table.Target, changed bool) error {
 		return usageError("--embedded-transport chooses how the embedded service is reached; the target is %s", tg.Kind)
 	}
 	return nil
-}
-
-// embeddedService is the embedded Table service a session runs on: the
-// service itself, the connection string that reaches it, how to connect
-// (dial: nil over the network; rt: the transport of a service in process,
-// nil over a connection) and how to stop it.
-type embeddedService struct {
-	server *emulator.Server
-	conn   string
-	dial   func(ctx context.Context, network, addr string) (net.Conn, error)
-	rt     http.RoundTripper
-	stop   func()
-}
-
-// startEmbedded starts the embedded Table service for a run: in process
-// (transport in-process: the SDK reaches it with no socket), or on a free
-// loopback port (socket).
-func startEmbedded(cfg emulator.Config, transport string) (*embeddedService, error) {
-	if transport == transportInProcess {
-		p, err := emulator.StartInProcess(cfg)
-		if err != nil {
-			return nil, withCode(exitFailure, err)
-		}
-		return &embeddedService{server: p.Server, conn: p.ConnectionString(), rt: p, stop: stopper(p.Close)}, nil
-	}
-	in, err := emulator.Start("127.0.0.1:0", cfg)
-	if err != nil {
-		return nil, withCode(exitFailure, err)
-	}
-	return &embeddedService{server: in.Server, conn: in.ConnectionString(), stop: stopper(in.Close)}, nil
-}
-
-// stopper stops a service with close, waiting at most 5 s for its
-// requests in flight.
-func stopper(close func(context.Context) error) func() {
-	return func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = close(ctx)
-	}
 }

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/tablestress/tablestress/pkg/emulator"
+	"github.com/tablestress/tablestress/pkg/session"
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
@@ -30,10 +31,10 @@ type env struct {
 	// wide is --wide: every column, no wrapping.
 	wide bool
 	// embed starts the embedded Table service for a session; nil is
-	// startEmbedded (in process, or a free loopback port, as
+	// session.StartEmbedded (in process, or a free loopback port, as
 	// --embedded-transport says). Tests serve it over in-memory
 	// connections on a fake clock.
-	embed func(emulator.Config) (*embeddedService, error)
+	embed func(emulator.Config) (*session.Embedded, error)
 }
 
 func newEnv(stdout, stderr *os.File) *env {

@@ -130,11 +130,13 @@ func findSchemes(cmd *cobra.Command, e *env, path string, f *runFlags, sf *searc
 		}
 		live := newLive(e, f.quiet)
 		live.phases = false
+		live.onClock(ss.Clock())
+		ev := gcTuner.measure(live.events(sch.Name, span{ss.spec.Warmup, ss.spec.Duration}))
 		search := &workload.Search{Scenario: ss.scenario, Source: ss.source, Overrides: o, Scheme: i,
-			Template: ss.config(i, false, live), Meta: ss.meta(), StartRate: start, MaxRate: sf.maxRate,
+			Template: ss.Config(i, false, ev), Meta: ss.Meta(), StartRate: start, MaxRate: sf.maxRate,
 			MaxSteps: sf.maxSteps, Rule: rule, OnStep: live.step(sch.Name)}
 		var rep *report.Report
-		cerr := ss.onClock(func() { rep, err = search.Run(cmd.Context()) })
+		cerr := ss.OnClock(func() { rep, err = search.Run(cmd.Context()) })
 		live.done()
 		if cerr != nil {
 			return reps, withCode(exitFailure, cerr)

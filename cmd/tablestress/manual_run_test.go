@@ -14,6 +14,7 @@ import (
 	"github.com/tablestress/tablestress/internal/testenv"
 	"github.com/tablestress/tablestress/pkg/emulator"
 	"github.com/tablestress/tablestress/pkg/emulator/model"
+	"github.com/tablestress/tablestress/pkg/session"
 )
 
 // terminal is a reader's terminal for one page of the manual: a working
@@ -155,7 +156,7 @@ func (s *terminal) runBubble(args []string) (int, string) {
 	var out bytes.Buffer
 	synctest.Test(s.t, func(t *testing.T) {
 		e := &env{stdout: &out, stderr: &out, getenv: s.getenv, stdin: strings.NewReader(""), hard: context.Background()}
-		e.embed = func(cfg emulator.Config) (*embeddedService, error) { return bubbledService(t, cfg) }
+		e.embed = func(cfg emulator.Config) (*session.Embedded, error) { return bubbledService(t, cfg) }
 		code = execute(context.Background(), args, e)
 	})
 	return code, out.String()

@@ -44,6 +44,9 @@ in-flight requests. Exit codes: 0 ok, 1 the run failed or was interrupted,
 				return err
 			}
 			rep, _, runErr := ss.runScheme(cmd.Context(), i, false)
+			if rep == nil {
+				return runErr
+			}
 			if err := emit(e, f, rep); err != nil {
 				return err
 			}

@@ -10,7 +10,7 @@ import (
 	"github.com/tablestress/tablestress/pkg/plan"
 	"github.com/tablestress/tablestress/pkg/report"
 	"github.com/tablestress/tablestress/pkg/scenario"
-	"github.com/tablestress/tablestress/pkg/table"
+	"github.com/tablestress/tablestress/pkg/session"
 	"github.com/tablestress/tablestress/pkg/workload"
 )
 
@@ -103,7 +103,7 @@ func (f *runFlags) register(fs *pflag.FlagSet, withWorkload bool) {
 	fs.StringVar(&f.runID, "run-id", "", "a name the shards of one run share (a CI job or Kubernetes Job id), recorded in the report; merge refuses shards of different runs (default: $TABLESTRESS_RUN_ID)")
 	fs.StringVar(&f.shard, "shard", "", "run shard I of N (I/N, 0-based; JOB_COMPLETION_INDEX/N in a Kubernetes Indexed Job): a disjoint share of the partitions and rate; needs --table; merge the reports with tablestress merge")
 	fs.BoolVar(&f.reconnect, "reconnect", false, "keep running while the target is down, counting the failures and recording the outage (default: stop)")
-	fs.DurationVar(&f.downAfter, "down-after", 5*time.Second, "how long the target may answer nothing (or only refusals such as 403) before it counts as down")
+	fs.DurationVar(&f.downAfter, "down-after", session.DefaultDownAfter, "how long the target may answer nothing (or only refusals such as 403) before it counts as down")
 	fs.BoolVar(&f.verify, "verify", false, "after the run, read back every acknowledged write and report missing or changed entities")
 	fs.StringVar(&f.out, "out", "", "write the JSON report to this file")
 	fs.StringVar(&f.csv, "csv", "", "write the per-partition CSV to this file")
@@ -237,15 +237,15 @@ func tableFlagError(err error) error {
 	return err
 }
 
-// seedLimits paces the seed phase: workload.SeedLimitsFor the target, with
-// the limits the user set.
-func (f *runFlags) seedLimits(tg table.Target) workload.SeedLimits {
-	var req, part *float64
+// seedPacing is the seed phase's pacing the user set (nil: the target's
+// default, workload.SeedLimitsFor): requests/s to the account, entities/s
+// per partition.
+func (f *runFlags) seedPacing() (requests, partitionEntities *float64) {
 	if f.seedRateSet {
-		req = &f.seedRate
+		requests = &f.seedRate
 	}
 	if f.seedPartRateSet {
-		part = &f.seedPartRate
+		partitionEntities = &f.seedPartRate
 	}
-	return workload.SeedLimitsFor(tg, req, part)
+	return requests, partitionEntities
 }

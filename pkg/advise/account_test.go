@@ -100,17 +100,7 @@ func TestUnservableIsNotCountedInRows(t *testing.T) {
 // the year's 32 billion rows), and the proof runs the rest's load
 // without it.
 func TestRecommendedWithExceptions(t *testing.T) {
-	src := strings.NewReplacer(
-		"    user: {kind: id, count: 200000, prefix: u, width: 6}\n", "    user: {kind: id, count: 200000, prefix: u, width: 6}\n    kind: {kind: choice, values: [like, comment]}\n",
-		"pick: {user: uniform}}\n", "pick: {user: uniform}}\n  - {name: every-like, known: [kind], want: all}\n",
-		"rate: 4360/s", "rate: 4361/s",
-		"    - {question: feed, weight: 3360}\n", "    - {question: feed, weight: 3360}\n    - {question: every-like, weight: 1}\n",
-	).Replace(feed)
-	sc, errs := scenario.Parse("feed.yaml", []byte(src))
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	a := adviseParsed(t, sc, Defaults())
+	a, src := adviseWithExceptions(t)
 	if !a.WithExceptions() || a.Recommended.PartitionKey != "{user}" || a.Split == nil || a.Split.Peak >= a.Peak {
 		t.Fatalf("recommended %+v, infeasible %+v: want the user's partition for the rest", a.Recommended, a.Infeasible)
 	}
@@ -132,4 +122,21 @@ func TestRecommendedWithExceptions(t *testing.T) {
 	if _, errs := scenario.Parse("proof.yaml", out); len(errs) > 0 {
 		t.Errorf("the proof's scenario does not parse: %v", errs)
 	}
+}
+
+// adviseWithExceptions advises the feed with a question no design serves
+// (every-like, known only by its kind): the advice and its file.
+func adviseWithExceptions(t *testing.T) (*Advice, string) {
+	t.Helper()
+	src := strings.NewReplacer(
+		"    user: {kind: id, count: 200000, prefix: u, width: 6}\n", "    user: {kind: id, count: 200000, prefix: u, width: 6}\n    kind: {kind: choice, values: [like, comment]}\n",
+		"pick: {user: uniform}}\n", "pick: {user: uniform}}\n  - {name: every-like, known: [kind], want: all}\n",
+		"rate: 4360/s", "rate: 4361/s",
+		"    - {question: feed, weight: 3360}\n", "    - {question: feed, weight: 3360}\n    - {question: every-like, weight: 1}\n",
+	).Replace(feed)
+	sc, errs := scenario.Parse("feed.yaml", []byte(src))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	return adviseParsed(t, sc, Defaults()), src
 }

@@ -31,5 +31,8 @@
 // (rowkey.go). The judge judges whatever templates it is given.
 //
 // Nothing here talks to a server, prints, or exits; running the proof is
-// the caller's (cmd/tablestress), with the scenario this package writes.
+// the caller's: cmd/tablestress compiles the proof's scenario, a value
+// (ProofScenarioValue, proofvalue.go), and runs it with pkg/session;
+// ProofScenario writes the same run as a file (--save-proof, and the
+// reports' record of the scenario run).
 package advise
