@@ -9,12 +9,14 @@ import (
 )
 
 // compareFacts are what compare's decision knows of each scheme besides
-// its run: its index tables, and, when the runs offered a rate (an open
-// loop), what the judge finds at that rate (what keys and advise judge):
-// the entities its batches ask, whether its PartitionKeys only grow or
-// shrink under the writes, and its largest partition after a year of
-// growth against advise's bound of rows per partition. A scheme the judge cannot judge, or a closed loop, gets no
-// horizon figure, and the decision then reads no growth bound.
+// its run: its index tables, and what the judge finds in its keys at the
+// runs' rate (what keys and advise judge): its keyFindings, and, when the
+// runs offered a rate (an open loop), its largest partition after a year
+// of growth against advise's bound of rows per partition. A closed loop is
+// judged at the rate its first run measured, for its keys only (no
+// horizon figure: the rate was the target's, not the application's). A
+// scheme the judge cannot judge gets no findings, and the decision then
+// reads no growth bound.
 func compareFacts(ctx context.Context, e *env, path string, reps []*report.Report) map[string]report.SchemeFacts {
 	s, _, err := loadScenario(e, path)
 	if err != nil || len(reps) == 0 {
@@ -28,7 +30,10 @@ func compareFacts(ctx context.Context, e *env, path string, reps []*report.Repor
 	for _, sc := range schemes {
 		facts[sc.Name] = report.SchemeFacts{Indexes: len(sc.Indexes)}
 	}
-	rate := peakOf(reps[0].Run)
+	rate, open := peakOf(reps[0].Run), true
+	if rate <= 0 {
+		rate, open = measuredRate(reps[0]), false
+	}
 	if rate <= 0 {
 		return facts
 	}
@@ -47,14 +52,38 @@ func compareFacts(ctx context.Context, e *env, path string, reps []*report.Repor
 			continue
 		}
 		f := facts[sc.Name]
-		f.Horizon, f.LargestPartition, f.LargestPartitionRows, f.MaxPartitionRows = "a year", p.LargestPartition, p.LargestPartitionRows, bound
-		f.BatchSize = p.BatchSize
-		if p.Monotonic && p.WriteEntitiesPerSec > 0 { // advise never recommends it for a load that writes
-			f.Monotonic = p.MonotonicOrder
+		f.Findings = keyFindings(in, p)
+		if open {
+			f.Horizon, f.LargestPartition, f.LargestPartitionRows, f.MaxPartitionRows = "a year", p.LargestPartition, p.LargestPartitionRows, bound
 		}
 		facts[sc.Name] = f
 	}
 	return facts
+}
+
+// keyFindings are the judge's findings over their limits that a run does
+// not show as a failure: an entity group transaction's fill (a run's
+// transactions succeed however few entities they hold) and PartitionKeys
+// that only grow or shrink under writes (a run too short or too light
+// shows no throttling on the end range). The load's findings (hot
+// partitions, the account) the decision reads from the runs themselves.
+func keyFindings(in *judge.Input, p *judge.Prediction) []report.KeyFinding {
+	var out []report.KeyFinding
+	for _, f := range judge.Problems(in.Findings(p, judge.Limits{Headroom: 1})) {
+		if f.Kind == judge.BatchFill || f.Kind == judge.Monotonic {
+			out = append(out, report.KeyFinding{Kind: f.Kind.String(), Words: in.Words(f), Ratio: f.Ratio()})
+		}
+	}
+	return out
+}
+
+// measuredRate is the operations a second a run measured (those it
+// completed, failed or not), 0 when it measured none.
+func measuredRate(r *report.Report) float64 {
+	if r.DurationS <= 0 {
+		return 0
+	}
+	return float64(r.Totals.Ops) / r.DurationS
 }
 
 // peakOf is the highest rate an open-loop run offered (its rate, or its

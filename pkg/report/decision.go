@@ -61,22 +61,31 @@ type Planned struct {
 }
 
 // SchemeFacts are what a comparison knows of a scheme besides its run:
-// its index tables (from the scenario), and, from the judge, the size of
-// its batches, whether its PartitionKeys only grow (or shrink), and its
-// largest partition after the horizon against the size bound (Horizon
-// empty when it was not judged).
+// its index tables (from the scenario), and, from the judge, what it
+// finds in the scheme's keys whatever the load measured (Findings), and
+// its largest partition after the horizon against the size bound
+// (Horizon empty when it was not judged).
 type SchemeFacts struct {
 	Indexes int `json:"indexes,omitempty"`
-	// BatchSize is the entities the mix's entity group transactions ask
-	// for (0: none); Monotonic says, when the judge finds nine new
-	// entities in ten get a PartitionKey beyond every existing one
-	// ("append-only") or before ("prepend-only"), which.
-	BatchSize            int     `json:"batch_size,omitempty"`
-	Monotonic            string  `json:"monotonic,omitempty"`
-	Horizon              string  `json:"horizon,omitempty"`
-	LargestPartition     string  `json:"largest_partition,omitempty"`
-	LargestPartitionRows float64 `json:"largest_partition_rows,omitempty"`
-	MaxPartitionRows     float64 `json:"max_partition_rows,omitempty"`
+	// Findings are the judge's verdicts on the scheme's keys that a run
+	// does not measure as a failure (entity group transactions that hold
+	// too few of the entities asked, PartitionKeys that only grow or
+	// shrink under writes): each keeps the scheme from being picked.
+	Findings             []KeyFinding `json:"findings,omitempty"`
+	Horizon              string       `json:"horizon,omitempty"`
+	LargestPartition     string       `json:"largest_partition,omitempty"`
+	LargestPartitionRows float64      `json:"largest_partition_rows,omitempty"`
+	MaxPartitionRows     float64      `json:"max_partition_rows,omitempty"`
+}
+
+// KeyFinding is one of the judge's verdicts on a scheme's keys, as the
+// judge says it: its kind (the judge's finding kinds: batch_fill,
+// monotonic), its words, and how far over its limit it is (at least just
+// over 1), which ranks the schemes that fail.
+type KeyFinding struct {
+	Kind  string  `json:"kind"`
+	Words string  `json:"words"`
+	Ratio float64 `json:"ratio"`
 }
 
 // outgrows reports whether the judge found a partition of the scheme

@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/tablestress/tablestress/pkg/choose"
-	"github.com/tablestress/tablestress/pkg/metrics"
 	"github.com/tablestress/tablestress/pkg/textfit"
 )
 
@@ -26,7 +25,7 @@ const overLimit = 1 + 1e-9
 // choose's limits and the scenario's thresholds, in the order a reader
 // looks for a cause: a partition over its target, requests throttled,
 // questions failed, operations failed, operations dropped (the load was
-// not offered), what its keys' shape rules out (shapeProblems), then
+// not offered), what the judge rules out in its keys (shapeProblems), then
 // each threshold that failed. A run that measured
 // nothing has that one problem.
 //
@@ -66,7 +65,7 @@ func measuredProblems(r *Report, f SchemeFacts) []problem {
 	if share := shareOf(t.Dropped, t.Offered()); share > choose.MaxDropped {
 		out = append(out, problem{fmt.Sprintf("%s of the operations offered were dropped, over %s: %s, so the run shows nothing of it", pct(t.Dropped, t.Offered()), pctOf(choose.MaxDropped), notOffered(r)), share / choose.MaxDropped})
 	}
-	out = append(out, shapeProblems(r, f)...)
+	out = append(out, shapeProblems(f)...)
 	for _, th := range r.Thresholds {
 		if !th.OK {
 			out = append(out, problem{"threshold " + th.Expr + " failed " + observedWords(th), overLimit})
@@ -75,26 +74,15 @@ func measuredProblems(r *Report, f SchemeFacts) []problem {
 	return out
 }
 
-// shapeProblems are what advise's rule refuses in a scheme's keys
-// whatever the load measured: entity group transactions that hold under
-// half the entities the mix asks (too few new entities share a
-// PartitionKey; without the judge's batch size, one entity per
-// transaction), and PartitionKeys that only grow or shrink under a load
-// that writes (every insert on one range partition).
-func shapeProblems(r *Report, f SchemeFacts) []problem {
-	var out []problem
-	if b, ok := r.Operations[metrics.Batch.String()]; ok && b.Ops > 0 {
-		fill := float64(b.Entities) / float64(max(b.Requests-b.Errors-b.Throttled, 1))
-		switch {
-		case f.BatchSize > 1 && fill < 0.5*float64(f.BatchSize):
-			out = append(out, problem{fmt.Sprintf("its entity group transactions held %s of the %d entities asked: too few new entities share a PartitionKey (a transaction needs one)",
-				fixed(fill, 1), f.BatchSize), 0.5 * float64(f.BatchSize) / math.Max(fill, 1e-9)})
-		case f.BatchSize == 0 && fill < 2:
-			out = append(out, problem{"its entity group transactions held " + fixed(fill, 1) + " entities each: too few new entities share a PartitionKey", 2 / math.Max(fill, 1e-9)})
-		}
-	}
-	if f.Monotonic != "" {
-		out = append(out, problem{"its PartitionKeys are " + f.Monotonic + ": every new entity lands at one end of the key range, on one range partition, which one server serves however many partitions there are (Azure's partitioning guide, \"Range partitions\")", overLimit})
+// shapeProblems are the judge's verdicts on the scheme's keys (its
+// findings: transactions that hold too few of the entities asked,
+// PartitionKeys that only grow or shrink under writes), as the judge says
+// them: the rules are the judge's, one place for keys, advise and the
+// decision.
+func shapeProblems(f SchemeFacts) []problem {
+	out := make([]problem, 0, len(f.Findings))
+	for _, k := range f.Findings {
+		out = append(out, problem{k.Words, math.Max(k.Ratio, overLimit)})
 	}
 	return out
 }

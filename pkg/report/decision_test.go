@@ -252,25 +252,32 @@ func batchRun(scheme string, per int) *Report {
 	return Build(Meta{Scenario: "g", Scheme: scheme, Run: RunInfo{Mode: "open", Rate: 100, PartitionTarget: 2000}}, reg.Finish(t0.Add(time.Second)))
 }
 
-// What advise's rule refuses in a scheme's keys, the measured run shows
-// or the judge says: transactions that hold under half the entities
-// asked, PartitionKeys that only grow under writes. Such a scheme is not
-// picked however well its run went, and the decision says why.
+// What the judge refuses in a scheme's keys (its findings: transactions
+// that hold under half the entities asked, PartitionKeys that only grow
+// under writes) keeps the scheme from being picked however well its run
+// went, and the decision says why in the judge's words; without them the
+// same runs all pass.
 func TestDecisionReadsTheKeysShape(t *testing.T) {
-	facts := map[string]SchemeFacts{"guid": {BatchSize: 20}, "device": {BatchSize: 20}, "ticks": {BatchSize: 20, Monotonic: "append-only"}}
-	d := Decide([]*Report{batchRun("guid", 1), batchRun("ticks", 20), batchRun("device", 20)}, nil, facts)[0]
+	fill := KeyFinding{Kind: "batch_fill", Words: "entity group transactions hold 1 of the 20 entities asked", Ratio: 10}
+	mono := KeyFinding{Kind: "monotonic", Words: "append-only PartitionKeys: all 100 new entities/s land beyond every existing key", Ratio: 1}
+	facts := map[string]SchemeFacts{"guid": {Findings: []KeyFinding{fill}}, "ticks": {Findings: []KeyFinding{mono}}}
+	runs := func() []*Report {
+		return []*Report{batchRun("guid", 20), batchRun("ticks", 20), batchRun("device", 20)}
+	}
+	d := Decide(runs(), nil, facts)[0]
 	if d.Pick != "device" {
 		t.Fatalf("decision %+v", d)
 	}
 	for _, s := range d.Schemes[1:] {
-		want := map[string]string{"guid": "its entity group transactions held 1.0 of the 20 entities asked", "ticks": "its PartitionKeys are append-only"}[s.Scheme]
-		if s.Result != ResultFailed || !strings.HasPrefix(s.Why, want) {
+		want := map[string]string{"guid": fill.Words, "ticks": mono.Words}[s.Scheme]
+		if s.Result != ResultFailed || s.Why != want {
 			t.Errorf("%s: %+v, want failed: %s", s.Scheme, s, want)
 		}
 	}
-	if d := Decide([]*Report{batchRun("guid", 1), batchRun("device", 20)}, nil, nil)[0]; d.Pick != "device" ||
-		!strings.HasPrefix(d.Schemes[1].Why, "its entity group transactions held 1.0 entities each") {
-		t.Errorf("without the judge's batch size: %+v", d)
+	for _, s := range Decide(runs(), nil, nil)[0].Schemes {
+		if s.Result == ResultFailed {
+			t.Errorf("without findings %s failed: %+v", s.Scheme, s)
+		}
 	}
 }
 

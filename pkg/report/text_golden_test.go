@@ -42,16 +42,20 @@ func TestTextGolden(t *testing.T) {
 	}
 	found := []*Report{wideReport(), richReport("hash-buckets", true)}
 	models := []*Report{modelRun("a", "azure", 100, 10, "503 ServerBusy"), modelRun("b", "cosmos", 100, 0, ""), modelRun("c", "azure", 100, 40, "429 TooManyRequests")}
+	// b's transactions hold one entity each: the judge's finding, as
+	// compare passes it.
+	oneEach := map[string]SchemeFacts{"b": {Findings: []KeyFinding{{Kind: "batch_fill", Words: "entity group transactions hold 1 of the 50 entities asked: too few new entities share a PartitionKey (a transaction needs one)", Ratio: 25}}}}
 	for _, tc := range []struct {
-		reps []*Report
-		st   textfit.Style
+		reps  []*Report
+		st    textfit.Style
+		facts map[string]SchemeFacts
 	}{
-		{found, textfit.Style{}}, {found, textfit.Style{Width: 100, Color: true}}, {found, textfit.Style{Width: 60}},
-		{[]*Report{chargedReport(true), chargedReport(false)}, textfit.Style{}}, {models, textfit.Style{Color: true}},
-		{[]*Report{sample, merged}, textfit.Style{Width: 120}}, {nil, textfit.Style{}},
+		{found, textfit.Style{}, nil}, {found, textfit.Style{Width: 100, Color: true}, nil}, {found, textfit.Style{Width: 60}, nil},
+		{[]*Report{chargedReport(true), chargedReport(false)}, textfit.Style{}, nil}, {models, textfit.Style{Color: true}, oneEach},
+		{[]*Report{sample, merged}, textfit.Style{Width: 120}, nil}, {nil, textfit.Style{}, nil},
 	} {
 		b.WriteString("=== compare ===\n")
-		if err := WriteCompareStyle(&b, tc.reps, tc.st); err != nil {
+		if err := WriteCompareDoc(&b, NewCompare(tc.reps, nil, tc.facts), tc.st); err != nil {
 			t.Fatal(err)
 		}
 	}
