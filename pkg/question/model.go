@@ -187,7 +187,7 @@ func (c *counting) Get(_ context.Context, pk, rk string) (Row, bool, error) {
 }
 
 func (r modelRow) row() Row {
-	return Row{Seq: r.seq, Ticks: r.ticks, MainPK: r.mainPK, MainRK: r.mainRK}
+	return Row{Seq: r.seq, Ticks: r.ticks, MainPK: r.mainPK, MainRK: r.mainRK, RK: r.rk}
 }
 
 // Query implements Source: pages as the Table service cuts them.
@@ -213,6 +213,13 @@ func (c *counting) Query(_ context.Context, q Query) ([]Row, error) {
 		lo := 0
 		if q.RKFrom != "" {
 			lo, _ = slices.BinarySearchFunc(rows, q.RKFrom, func(r modelRow, rk string) int { return keyorder.Compare(r.rk, rk) })
+		}
+		if q.RKAfter != "" {
+			after, found := slices.BinarySearchFunc(rows, q.RKAfter, func(r modelRow, rk string) int { return keyorder.Compare(r.rk, rk) })
+			if found {
+				after++
+			}
+			lo = max(lo, after)
 		}
 		if !q.AnyPK || len(rows) > 0 {
 			c.parts[q.Table+"\x00"+pk] = true // asked, even if it holds nothing
