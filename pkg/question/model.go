@@ -210,17 +210,7 @@ func (c *counting) Query(_ context.Context, q Query) ([]Row, error) {
 	defer func() { c.cost.Requests += reqs; c.cost.Rounds += reqs }()
 	for _, pk := range pks {
 		rows := t.parts[pk]
-		lo := 0
-		if q.RKFrom != "" {
-			lo, _ = slices.BinarySearchFunc(rows, q.RKFrom, func(r modelRow, rk string) int { return keyorder.Compare(r.rk, rk) })
-		}
-		if q.RKAfter != "" {
-			after, found := slices.BinarySearchFunc(rows, q.RKAfter, func(r modelRow, rk string) int { return keyorder.Compare(r.rk, rk) })
-			if found {
-				after++
-			}
-			lo = max(lo, after)
-		}
+		lo := q.first(rows)
 		if !q.AnyPK || len(rows) > 0 {
 			c.parts[q.Table+"\x00"+pk] = true // asked, even if it holds nothing
 		}
@@ -256,6 +246,26 @@ func (c *counting) Query(_ context.Context, q Query) ([]Row, error) {
 		flush()
 	}
 	return out, nil
+}
+
+// first is the index of the first of a partition's rows (in key order)
+// the query's RowKey bounds let in: at or after RKFrom, after RKAfter.
+func (q Query) first(rows []modelRow) int {
+	at := func(rk string) (int, bool) {
+		return slices.BinarySearchFunc(rows, rk, func(r modelRow, rk string) int { return keyorder.Compare(r.rk, rk) })
+	}
+	lo := 0
+	if q.RKFrom != "" {
+		lo, _ = at(q.RKFrom)
+	}
+	if q.RKAfter != "" {
+		after, found := at(q.RKAfter)
+		if found {
+			after++
+		}
+		lo = max(lo, after)
+	}
+	return lo
 }
 
 // matches evaluates a query's property filters on a row; cols are the
