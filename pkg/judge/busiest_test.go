@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
+	"github.com/tablestress/tablestress/pkg/question"
 )
 
 // A tenant spread over 15 hash buckets, its newest 100 asked of all 15 at
@@ -63,9 +64,10 @@ func TestBusiestOverFanOutIsCommonToItsBuckets(t *testing.T) {
 }
 
 // The judge marks tenant-log's fan-out as common to the buckets it reads:
-// on contoso's partitions (960 writes and 4 questions of 100 rows a
-// second each) the 400 entities/s its newest 100 count there are read
-// by every question from all 15 buckets at once; the point reads by
+// on contoso's partitions (960 writes and 4 questions a second each) the
+// 60 entities/s its newest 100 count there (each bucket asked for its
+// share, question.Share(100, 15) = 15 rows, and asked again rarely) are
+// read by every question from all 15 buckets at once; the point reads by
 // event id, each of one bucket, are the partition's own.
 func TestJudgeMarksTheFanOutCommon(t *testing.T) {
 	in := readyInput(t, "tenant-log")
@@ -82,7 +84,8 @@ func TestJudgeMarksTheFanOutCommon(t *testing.T) {
 	if !ok {
 		t.Fatal("no busiest partition")
 	}
-	if p.block != 15 || math.Abs(p.joint/400-1) > 0.02 || p.joint >= p.counted {
-		t.Errorf("busiest partition: %.1f of %.1f entities/s read in blocks of %v, want 400 in blocks of 15", p.joint, p.counted, p.block)
+	want := 4 * float64(question.Share(100, 15))
+	if p.block != 15 || math.Abs(p.joint/want-1) > 0.02 || p.joint >= p.counted {
+		t.Errorf("busiest partition: %.1f of %.1f entities/s read in blocks of %v, want %.0f in blocks of 15", p.joint, p.counted, p.block, want)
 	}
 }

@@ -372,7 +372,11 @@ func (qj *qjudge) read(e *eval, ts []ptype, s Size, now time.Time, age, u float6
 	}
 	found, all := 0.0, 0.0
 	for _, g := range segs {
-		c := qj.bucketCost(ts, s, g, totalMult)
+		want := float64(qj.q.Limit)
+		if qj.walks() {
+			want -= found
+		}
+		c := qj.bucketCost(ts, s, g, totalMult, want)
 		all += g.n * c.avail
 		// How many of the segment's buckets are read: all of them, or for
 		// a walk each with the chance the rows before it are fewer than
@@ -441,8 +445,12 @@ type bucketCost struct {
 	per   [][2]float64
 }
 
-func (qj *qjudge) bucketCost(ts []ptype, s Size, g seg, totalMult float64) bucketCost {
+// bucketCost is the cost of one time bucket g of the partitions ts, of
+// which want rows of the answer are still wanted (a share plan's second
+// rounds ask for them: addSeconds).
+func (qj *qjudge) bucketCost(ts []ptype, s Size, g seg, totalMult, want float64) bucketCost {
 	c := bucketCost{per: qj.per[:0]}
+	qj.mes = qj.mes[:0]
 	longest := 0.0
 	for _, t := range ts {
 		r := s.within(g.dRange) * t.rng * qj.rowsFactor
@@ -476,6 +484,7 @@ func (qj *qjudge) bucketCost(ts []ptype, s Size, g seg, totalMult float64) bucke
 		c.avail += t.mult * me
 		longest = math.Max(longest, reqs)
 		c.per = append(c.per, [2]float64{visited, rows})
+		qj.mes = append(qj.mes, me)
 	}
 	c.rounds = math.Max(longest, c.reqs/MaxParallel)
 	if totalMult <= 1 || qj.acc.AnyPK {
@@ -483,6 +492,7 @@ func (qj *qjudge) bucketCost(ts []ptype, s Size, g seg, totalMult float64) bucke
 		// page waits for the continuation the one before returns.
 		c.rounds = c.reqs
 	}
+	qj.addSeconds(&c, ts, qj.mes, want)
 	qj.per = c.per // reused by the next bucket's (read uses c.per before)
 	return c
 }

@@ -28,6 +28,12 @@ type qjudge struct {
 	// stops once it has the question's limit.
 	top     int
 	ordered bool
+	// shares is set for a fan-out by shares: top is each bucket's share,
+	// and a bucket may be asked again (shares.go); seconds remembers
+	// secondRound's answers, mes is bucketCost's scratch.
+	shares  bool
+	seconds map[secondKey]second
+	mes     []float64
 	// enumHash is set when the plan asks every hash bucket of the values
 	// new for every entity; classFields are the layout's fields it
 	// enumerates by class.
@@ -208,6 +214,9 @@ func (qj *qjudge) setup() {
 	}
 	if acc.Sorted && qj.q.Limit > 0 {
 		qj.top = qj.q.Limit
+	}
+	if s := qj.plan.ShareTop(); s > 0 {
+		qj.top, qj.shares = s, true // each hash bucket asked for its share
 	}
 	qj.ordered = qj.q.Ordered() && qj.q.Limit > 0
 	for _, h := range acc.Hashed {

@@ -63,7 +63,7 @@ func (p *Plan) Execute(ctx context.Context, src Source, picked *keygen.Entity, b
 	} else {
 		werr := p.walk(picked, span, func(group []string) bool {
 			var rows []Row
-			rows, err = p.readGroup(ctx, src, picked, group, span, hasWin)
+			rows, err = p.readGroup(ctx, src, picked, group, span, hasWin, len(out))
 			out = append(out, rows...)
 			if err != nil {
 				return false
@@ -97,9 +97,14 @@ func (p *Plan) Execute(ctx context.Context, src Source, picked *keygen.Entity, b
 }
 
 // readGroup reads the partitions of one group of a walk (the hash buckets
-// of one time bucket, or the one partition): at once through a Parallel
-// source, else one after another; the rows are in the group's order.
-func (p *Plan) readGroup(ctx context.Context, src Source, picked *keygen.Entity, group []string, span Span, hasWin bool) ([]Row, error) {
+// of one time bucket, or the one partition), after older groups gave
+// have rows of the answer: at once through a Parallel source, else one
+// after another; the rows are in the group's order. A share plan's
+// buckets are asked for their shares (readShares).
+func (p *Plan) readGroup(ctx context.Context, src Source, picked *keygen.Entity, group []string, span Span, hasWin bool, have int) ([]Row, error) {
+	if p.share() > 0 && len(group) > 1 {
+		return p.readShares(ctx, src, picked, group, span, hasWin, have)
+	}
 	var out []Row
 	if par, ok := src.(Parallel); ok && len(group) > 1 {
 		qs := make([]Query, len(group))

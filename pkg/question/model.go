@@ -187,7 +187,7 @@ func (c *counting) Get(_ context.Context, pk, rk string) (Row, bool, error) {
 }
 
 func (r modelRow) row() Row {
-	return Row{Seq: r.seq, Ticks: r.ticks, MainPK: r.mainPK, MainRK: r.mainRK}
+	return Row{Seq: r.seq, Ticks: r.ticks, MainPK: r.mainPK, MainRK: r.mainRK, RK: r.rk}
 }
 
 // Query implements Source: pages as the Table service cuts them.
@@ -210,10 +210,7 @@ func (c *counting) Query(_ context.Context, q Query) ([]Row, error) {
 	defer func() { c.cost.Requests += reqs; c.cost.Rounds += reqs }()
 	for _, pk := range pks {
 		rows := t.parts[pk]
-		lo := 0
-		if q.RKFrom != "" {
-			lo, _ = slices.BinarySearchFunc(rows, q.RKFrom, func(r modelRow, rk string) int { return keyorder.Compare(r.rk, rk) })
-		}
+		lo := q.first(rows)
 		if !q.AnyPK || len(rows) > 0 {
 			c.parts[q.Table+"\x00"+pk] = true // asked, even if it holds nothing
 		}
@@ -249,6 +246,26 @@ func (c *counting) Query(_ context.Context, q Query) ([]Row, error) {
 		flush()
 	}
 	return out, nil
+}
+
+// first is the index of the first of a partition's rows (in key order)
+// the query's RowKey bounds let in: at or after RKFrom, after RKAfter.
+func (q Query) first(rows []modelRow) int {
+	at := func(rk string) (int, bool) {
+		return slices.BinarySearchFunc(rows, rk, func(r modelRow, rk string) int { return keyorder.Compare(r.rk, rk) })
+	}
+	lo := 0
+	if q.RKFrom != "" {
+		lo, _ = at(q.RKFrom)
+	}
+	if q.RKAfter != "" {
+		after, found := at(q.RKAfter)
+		if found {
+			after++
+		}
+		lo = max(lo, after)
+	}
+	return lo
 }
 
 // matches evaluates a query's property filters on a row; cols are the

@@ -16,6 +16,9 @@ type Row struct {
 	Seq            int64
 	Ticks          int64 // the event time, .NET ticks
 	MainPK, MainRK string
+	// RK is the row's own RowKey in the table it was read from: where a
+	// query asked again for the rows after it starts (Query.RKAfter).
+	RK string
 }
 
 // Query is one query of a plan, read page by page.
@@ -28,6 +31,9 @@ type Query struct {
 	// RKFrom and RKTo bound the RowKeys: RowKey >= RKFrom and < RKTo; ""
 	// is open.
 	RKFrom, RKTo string
+	// RKAfter, when set, keeps the RowKeys after it (RowKey gt RKAfter):
+	// a bucket asked again for the rows after the last it gave.
+	RKAfter string
 	// Equal are property filters on known fields.
 	Equal []Equal
 	// Time, when set, keeps the rows whose EventTime is in the span.
@@ -87,6 +93,9 @@ func (q Query) Filter() string {
 	}
 	if q.RKTo != "" {
 		parts = append(parts, "RowKey lt "+Quote(q.RKTo))
+	}
+	if q.RKAfter != "" {
+		parts = append(parts, "RowKey gt "+Quote(q.RKAfter))
 	}
 	for _, e := range q.Equal {
 		if e.Numeric {

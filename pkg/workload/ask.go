@@ -212,13 +212,14 @@ func (a *askSource) measure(res table.Result, page bool) {
 }
 
 // rowOf reads an answer's row from an entity: a main row's Seq (its
-// index) and EventTime, or an index row's MainPartitionKey and MainRowKey.
+// index) and EventTime, or an index row's MainPartitionKey and MainRowKey,
+// and its RowKey.
 func rowOf(entity []byte) (question.Row, bool) {
-	v, ok := table.StringProperties(entity, "Seq", "EventTime", "MainPartitionKey", "MainRowKey")
+	v, ok := table.StringProperties(entity, "Seq", "EventTime", "MainPartitionKey", "MainRowKey", "RowKey")
 	if !ok {
 		return question.Row{}, false
 	}
-	row := question.Row{Seq: -1, MainPK: v[2], MainRK: v[3]}
+	row := question.Row{Seq: -1, MainPK: v[2], MainRK: v[3], RK: v[4]}
 	if v[0] != "" {
 		n, err := strconv.ParseInt(v[0], 10, 64)
 		if err != nil {

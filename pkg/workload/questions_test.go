@@ -19,7 +19,9 @@ import (
 
 // walks is a scenario whose questions walk time-bucket partitions: readings
 // ten minutes apart span days (1,500 of them ten days), and one scheme spreads each device's day
-// over four hash buckets.
+// over four hash buckets; another spreads a device over 8 buckets of its
+// status, which three values weighted 80/15/5 fill unevenly, so a fan-out
+// by shares asks a bucket again (question.Share).
 const walks = `
 seed: 11
 population:
@@ -44,6 +46,9 @@ schemes:
   - name: hour-buckets
     partition_key: "{time:yyyy-MM-dd-HH}-{hash(device) % 3}"
     row_key: "{ticks}"
+  - name: status-buckets
+    partition_key: "{device}-{hash(status) % 8}"
+    row_key: "{inverted_ticks}"
 workload:
   mix:
     - {question: newest}
