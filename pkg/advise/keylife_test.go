@@ -1,8 +1,10 @@
 package advise
 
 import (
+	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
 	"github.com/tablestress/tablestress/pkg/scenario"
@@ -53,5 +55,51 @@ func TestRetiringKeyNeedsNoTimeBucket(t *testing.T) {
 	}
 	if rows := r.Predicted.RowsAfterHorizon; rows < 4.9 || rows > 5.1 {
 		t.Errorf("an order's partition holds %v rows after a year; want its 5 events", rows)
+	}
+}
+
+// With a retention, a table keyed by keys that retire deletes each
+// retired key's partition whole, as many a second as keys retire (live
+// keys over their life), and says so: not "a time bucket's partitions",
+// which it has none of, and its life in days, not a float's digits.
+func TestRetiredKeysPartitionsAreDeletedWhole(t *testing.T) {
+	sc, errs := scenario.Parse("parcels.yaml", []byte(`
+name: parcels
+seed: 5
+population:
+  entities: 100k
+  interval: 1ms
+  fields:
+    parcel: {kind: id, prefix: P, lifetime: {span: 72h, entities: 10}}
+questions:
+  - {name: history, known: [parcel], want: all}
+schemes:
+  - {name: one, partition_key: "parcels", row_key: "{parcel}_{ticks}"}
+workload:
+  rate: 1100
+  mix:
+    - {op: insert, weight: 1000}
+    - {question: history, weight: 100}
+`))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	opts := Defaults()
+	opts.Retention = 90 * 24 * time.Hour
+	a := adviseParsed(t, sc, opts)
+	r := a.Recommended
+	if r == nil || r.PartitionKey != "{parcel}" {
+		t.Fatalf("recommended %+v", r)
+	}
+	d := r.Candidate.Prediction.Deletion
+	if d == nil || len(d.Tables) != 1 || d.Tables[0].How != "retired" || d.Tables[0].Period != "3d" {
+		t.Fatalf("deletion %+v", d)
+	}
+	// 1,000 entities/s of 10 each: 100 parcels retire a second.
+	if got := d.Tables[0].PartitionsPerSec; math.Abs(got-100) > 1 {
+		t.Errorf("%v partitions a second deleted, want 100", got)
+	}
+	if why := strings.Join(r.Why, "\n"); !strings.Contains(why, "main deletes each key's partition whole once the key has retired and its rows are older than 90d (a key lives 3d; 100 partitions a second") {
+		t.Errorf("why:\n%s", why)
 	}
 }

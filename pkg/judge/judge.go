@@ -259,6 +259,7 @@ func (j *judging) at(ctx context.Context, s Size) (*Figures, error) {
 func spanText(d time.Duration) string {
 	day := 24 * time.Hour
 	if d >= day {
+		d = d.Round(time.Second) // a lifetime derived from rates is a float's
 		return fmt.Sprintf("%gd", float64(d)/float64(day))
 	}
 	return d.Round(time.Millisecond).String()

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 	"github.com/tablestress/tablestress/pkg/keygen"
@@ -199,4 +200,16 @@ workload:
     - {question: of-depot, weight: 5}
 `
 	checkAgainstModel(t, "forever", prepare(t, "forever", []byte(src)))
+}
+
+// An event-time span of days is written in whole seconds' days: a
+// lifetime derived from rates (72h and a few hundred nanoseconds of a
+// float's error) is "3d", not "3.00000000625d"; shorter spans keep
+// their milliseconds.
+func TestSpanText(t *testing.T) {
+	for d, want := range map[time.Duration]string{72*time.Hour + 540: "3d", 365 * 24 * time.Hour: "365d", 36 * time.Hour: "1.5d", 200*time.Second + 500*time.Millisecond: "3m20.5s"} {
+		if got := spanText(d); got != want {
+			t.Errorf("spanText(%v) = %q, want %q", d, got, want)
+		}
+	}
 }

@@ -29,11 +29,17 @@ type Deletion struct {
 // TableDeletion is one table's deletion.
 type TableDeletion struct {
 	Table string `json:"table"`
-	// How is "partitions" or "sweep".
+	// How is "partitions" (a time bucket's partitions expire together),
+	// "retired" (each key's partition once its key retired and its rows
+	// are older than the retention, a key with a lifetime), "sweep" or
+	// "with each entity".
 	How string `json:"how"`
-	// Period is how often a partition expires (its time bucket) or the
-	// sweep runs.
-	Period                string  `json:"period"`
+	// Period is how often a partition expires (its time bucket), the
+	// life of a retiring key, or how often the sweep runs.
+	Period string `json:"period"`
+	// PartitionsPerSec is how many partitions a second are deleted whole
+	// ("partitions" and "retired").
+	PartitionsPerSec      float64 `json:"partitions_per_sec,omitempty"`
 	RequestsPerSec        float64 `json:"requests_per_sec"`
 	RowsVisitedPerSec     float64 `json:"rows_visited_per_sec"`
 	BusiestPartition      string  `json:"busiest_partition"`
@@ -80,12 +86,16 @@ func (j *judging) byPartition(lay *layout, s Size) TableDeletion {
 		u = lay.life
 	}
 	t := TableDeletion{Table: tableName(lay.table), How: "partitions", Period: spanText(u)}
+	if lay.unit <= 0 {
+		t.How = "retired"
+	}
 	l := u.Seconds()
 	for g := range lay.groups {
 		rows := lay.bucketRows(g, s)
 		n := lay.partitionsPerGroup(g)
 		reqs := pages(rows, rows) + math.Ceil(rows/100)
 		t.RequestsPerSec += n * reqs / l
+		t.PartitionsPerSec += n / l
 		t.RowsVisitedPerSec += n * rows / l
 		if charged := 2 * rows / l; charged > t.BusiestEntitiesPerSec {
 			t.BusiestEntitiesPerSec, t.BusiestPartition = charged, lay.name(j.in, g, s.Last.Add(-j.in.Opts.Retention))
