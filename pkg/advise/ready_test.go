@@ -110,6 +110,46 @@ func TestReadyScenarioRecommendations(t *testing.T) {
 			t.Errorf("customer answers %s with %s, want a table scan", q.Name, q.Label)
 		}
 	})
+	t.Run("parcel-tracking", func(t *testing.T) {
+		// Parcels retire after a few scans: the tracking page is one range
+		// of the parcel's own partition, and the depot's newest 50 one
+		// range of an index table copying each scan into its depot's
+		// minute; the scenario's own schemes scan the table.
+		a := adviseOn(t, "parcel-tracking")
+		r := a.Recommended
+		if a.Infeasible != nil || r == nil || r.PartitionKey != "{parcel}" || len(r.Indexes) != 1 || r.Indexes[0].PartitionKey != "{depot}_{time:yyyy-MM-dd-HH-mm}" {
+			t.Fatalf("recommended %+v, infeasible %+v: want the parcel's partition, an index table by depot and minute", r, a.Infeasible)
+		}
+		for _, q := range r.Candidate.Prediction.Questions {
+			if q.RequestsPerQuestion > 1.5 || q.RowsVisitedPerQuestion > 60 {
+				t.Errorf("%s: %s, %v requests, %v rows visited a question at the horizon; want one range", q.Name, q.Label, q.RequestsPerQuestion, q.RowsVisitedPerQuestion)
+			}
+		}
+		for _, own := range []string{"parcel", "depot-day"} {
+			if c := candidate(t, a, own); len(c.Problems) == 0 {
+				t.Errorf("own scheme %s has no problem", own)
+			}
+		}
+	})
+	t.Run("parcel-tracking-dashboard", func(t *testing.T) {
+		// A depot's whole last 24 hours takes minutes under every design:
+		// an exception, said with its cost under the recommendation and
+		// what would change it; the rest gets parcel-tracking's design.
+		a := adviseOn(t, "parcel-tracking-dashboard")
+		r := a.Recommended
+		if !a.WithExceptions() || r == nil || r.PartitionKey != "{parcel}" || len(r.Indexes) != 1 {
+			t.Fatalf("recommended %+v, infeasible %+v: want parcel-tracking's design with exceptions", r, a.Infeasible)
+		}
+		ex := a.Infeasible.Exceptions
+		if len(ex) != 1 || ex[0].Question != "depot-24h" || ex[0].RowsVisited < 1e6 || ex[0].EntitiesPerSec < 1e6 || ex[0].Plan == "" {
+			t.Fatalf("exceptions %+v", ex)
+		}
+		for _, want := range []string{"minutes a question under every scheme", "a window of ", "a count or summary kept beside the data"} {
+			if !strings.Contains(ex[0].Why, want) {
+				t.Errorf("missing %q in %q", want, ex[0].Why)
+			}
+		}
+	})
 	t.Run("event-logs", func(t *testing.T) {
 		a := adviseOn(t, "event-logs")
 		r := a.Recommended
