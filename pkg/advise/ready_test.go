@@ -150,6 +150,23 @@ func TestReadyScenarioRecommendations(t *testing.T) {
 			}
 		}
 	})
+	t.Run("feed-reads", func(t *testing.T) {
+		// 4,000 feeds a second are one range each of the user's own
+		// partition: the rows they return are many times the account's
+		// 20,000, its requests a quarter of it.
+		a := adviseOn(t, "feed-reads")
+		r := a.Recommended
+		if a.Infeasible != nil || r == nil || r.PartitionKey != "{user}" || r.RowKey != "{inverted_ticks}" {
+			t.Fatalf("recommended %+v, infeasible %+v: want the user's partition newest first", r, a.Infeasible)
+		}
+		q := r.Candidate.Prediction.Questions[0]
+		if q.PerSec < 3000 || q.RequestsPerQuestion != 1 || q.PerSec*q.RowsPerQuestion < 3*a.Input.Opts.Model.AccountTarget || r.Candidate.Prediction.AccountRequestsPerSec > 0.3*a.Input.Opts.Model.AccountTarget {
+			t.Errorf("feed: %v a second, %v requests and %v rows each, the account %v requests/s", q.PerSec, q.RequestsPerQuestion, q.RowsPerQuestion, r.Candidate.Prediction.AccountRequestsPerSec)
+		}
+		if c := candidate(t, a, "day"); len(c.Problems) == 0 {
+			t.Errorf("the day partition has no problem")
+		}
+	})
 	t.Run("event-logs", func(t *testing.T) {
 		a := adviseOn(t, "event-logs")
 		r := a.Recommended
