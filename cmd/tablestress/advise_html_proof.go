@@ -37,8 +37,12 @@ func writeProofHTML(ew *textfit.Printer, pr *advise.Proof) {
 	case !pr.Run:
 		ew.Printf("<p class=\"verdict bad\">proof: not run</p>\n")
 	case pr.OK:
-		ew.Printf("<p class=\"verdict good\">proof: ok: the recommendation was throttled on at most %s of its requests, %s, at %s entities</p>\n",
-			e(pctOf(advise.MaxThrottled)), e(checkedWords(pr)), e(textfit.Int(pr.Entities)))
+		busiest := "its busiest partition measured within " + pctOf(pr.Tolerance) + " of the prediction"
+		if len(pr.Schemes) > 0 && pr.Schemes[0].Predicted.BusiestEntitiesPerSec < pr.CoolBelow {
+			busiest = "its busiest partition stayed under " + textfit.Rate(pr.HotAbove) + " entities/s"
+		}
+		ew.Printf("<p class=\"verdict good\">proof: ok: the recommendation was throttled on at most %s of its requests, %s, and %s, at %s entities</p>\n",
+			e(pctOf(advise.MaxThrottled)), e(busiest), e(checkedWords(pr)), e(textfit.Int(pr.Entities)))
 	default:
 		ew.Printf("<p class=\"verdict bad\">proof: FAILED: %s</p>\n", e(strings.Join(pr.Failures, "; ")))
 	}

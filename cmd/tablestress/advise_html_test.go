@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tablestress/tablestress/pkg/advise"
 )
 
 // advise --html writes the advice of a load with an exception as a page
@@ -47,5 +49,24 @@ func TestAdviseHTMLUnwritable(t *testing.T) {
 	code, _, errs := runCLI(t, "advise", "--no-prove", "--quiet", "--html", path, "../../scenarios/quickstart.yaml")
 	if code != exitFailure || !strings.Contains(errs, path) {
 		t.Errorf("exit %d, stderr %q: want %d naming %s", code, errs, exitFailure, path)
+	}
+}
+
+// The proof's section puts each scheme's busiest partition measured
+// beside predicted, with how far off, and its verdict.
+func TestAdviseHTMLShowsTheProof(t *testing.T) {
+	a := &advise.Advice{Scenario: "s", Model: "azure", Horizon: "a year"}
+	pr := &advise.Proof{Rate: 2520, Entities: 1_000_000, DurationS: 20, WarmupS: 1, Tolerance: 0.15, Run: true, OK: true, Target: "embedded",
+		Schemes: []advise.ProofRun{{Scheme: "parcel", Role: "recommended",
+			Predicted: advise.ProofFigures{BusiestPartition: "D065", BusiestEntitiesPerSec: 461, BusiestSD: 20},
+			Measured:  &advise.ProofFigures{BusiestPartition: "D065", BusiestEntitiesPerSec: 484}}}}
+	var b strings.Builder
+	if err := writeAdviceHTML(&b, a, pr); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<h2>Proof</h2>", "<td>461 ± 20.0</td><td>484</td><td>5%</td>", `<p class="verdict good">proof: ok`, "its busiest partition measured within 15% of the prediction"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the page lacks %q:\n%s", want, b.String())
+		}
 	}
 }
