@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -30,7 +31,7 @@ type adviseFlags struct {
 	maxRequests, maxVisited         float64
 	asJSON, prove, noProve          bool
 	target, saveProof, proofSchemes string
-	proofOut                        string
+	proofOut, html                  string
 	embeddedTransport               string
 	clock                           string
 	yes, quiet                      bool
@@ -95,6 +96,7 @@ func (af *adviseFlags) register(f *pflag.FlagSet) {
 	f.Float64Var(&af.maxVisited, "max-question-rows", 0, "a question may visit at most this many rows (0: no bound)")
 	f.StringVar(&af.model, "model", "", "the service judged (and the embedded service's model): azure, or cosmos,ru=N (default: the scenario's embedded.model, or azure)")
 	f.BoolVar(&af.asJSON, "json", false, "print the advice as JSON (tablestress.advise/v1)")
+	f.StringVar(&af.html, "html", "", "also write the advice as a self-contained HTML page to this file: the verdict, each exception with its cost and what would change it, the recommendation, the ranked schemes and the proof")
 	f.BoolVar(&af.prove, "prove", false, "prove on the target even when it is not the embedded service")
 	f.BoolVar(&af.noProve, "no-prove", false, "judge and rank only: do not run the proof")
 	f.StringVar(&af.target, "target", "", "where to prove: embedded (default), or any target with --prove; also TABLESTRESS_TARGET")
@@ -234,6 +236,15 @@ func runAdvise(cmd *cobra.Command, e *env, path string, af *adviseFlags) error {
 	if errors.As(proveErr, new(errProofInterrupted)) {
 		return adviceOutcome(a, proof, proveErr) // the interruption alone
 	}
+	if err := af.emit(e, a, proof); err != nil {
+		return err
+	}
+	return adviceOutcome(a, proof, proveErr)
+}
+
+// emit writes the advice: as JSON (--json) or text on stdout, and as an
+// HTML page to --html's file when given.
+func (af *adviseFlags) emit(e *env, a *advise.Advice, proof *advise.Proof) error {
 	if af.asJSON {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
@@ -243,7 +254,10 @@ func runAdvise(cmd *cobra.Command, e *env, path string, af *adviseFlags) error {
 	} else if err := printAdvice(e, a, proof); err != nil {
 		return err
 	}
-	return adviceOutcome(a, proof, proveErr)
+	if af.html == "" {
+		return nil
+	}
+	return writeFile(af.html, func(w *os.File) error { return writeAdviceHTML(w, a, proof) })
 }
 
 // proves decides whether to run the proof: on the embedded service unless

@@ -137,6 +137,9 @@ func TestAdviseProvesReadyScenarios(t *testing.T) {
 		{"notifications", func(pk string) bool { return pk == "{user}" }},
 		{"order-screen", func(pk string) bool { return pk == "{order}" }},
 		{"blog-posts", func(pk string) bool { return pk == "{time:yyyy-MM-dd-HH}" }},
+		{"ecommerce-orders", func(pk string) bool { return pk == "{customer}" }},
+		{"parcel-tracking", func(pk string) bool { return pk == "{parcel}" }},
+		{"feed-reads", func(pk string) bool { return pk == "{user}" }},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			// On the virtual clock the client is never late: a second of

@@ -115,10 +115,11 @@ func (in *Input) unservable(cs []*Candidate) (out, names []string) {
 // wouldChange says what would bring question k within MaxQuestionTime,
 // f being the share of its rows it could read in that time (a lower rate
 // would not: one question takes as long however often it is asked): for
-// a window, a narrower one; for the newest or oldest N, a smaller N; for
-// every entity with the known values, a window, data kept for a shorter
-// time (--retention, a table per period) or an aggregate kept beside the
-// data.
+// a window, a narrower one, and for every entity of a window also an
+// aggregate kept beside the data; for the newest or oldest N, a smaller
+// N; for every entity with the known values, a window, data kept for a
+// shorter time (--retention, a table per period) or an aggregate kept
+// beside the data.
 func (in *Input) wouldChange(k int, f float64) string {
 	q := in.Questions[k]
 	var ways []string
@@ -127,15 +128,23 @@ func (in *Input) wouldChange(k int, f float64) string {
 		ways = append(ways, fmt.Sprintf("a limit of %s rows", textfit.Int(int64(math.Floor(float64(q.Limit)*f)))))
 	case q.WindowLength() > 0:
 		ways = append(ways, "a window of "+spanWords(time.Duration(float64(q.WindowLength())*f)))
+		if !q.Ordered() {
+			ways = append(ways, summaryWay)
+		}
 	default:
 		life := in.horizonLife()
 		d := spanWords(time.Duration(float64(life) * f))
 		ways = append(ways, fmt.Sprintf("a window of %s (it reads the rows of %s of event time)", d, textfit.Duration(life)),
-			fmt.Sprintf("data kept for %s (--retention, or a table per period deleted at once)", d),
-			"a count or summary kept beside the data, updated as entities are written, instead of reading them")
+			fmt.Sprintf("data kept for %s (--retention, or a table per period deleted at once)", d), summaryWay)
 	}
 	return strings.Join(ways, ", or ")
 }
+
+// summaryWay is the remedy for a question that reads every entity of
+// its known values: an aggregate kept as entities are written (the
+// design guide's advice to keep a count or summary beside the data, not
+// to compute it by reading millions of rows).
+const summaryWay = "a count or summary kept beside the data, updated as entities are written, instead of reading them"
 
 // rateWords says a rate of questions: "at most 2.5 a second", "at most
 // one every 18 minutes".
