@@ -86,7 +86,7 @@ func TestLifetimeRetention(t *testing.T) {
 	}
 	d := p.Deletion
 	want := 25_920_000 * 2 / (72 * 3600.0)
-	if d == nil || d.Tables[0].How != "partitions" || math.Abs(d.Tables[0].RequestsPerSec-want) > 0.01*want {
+	if d == nil || d.Tables[0].How != "retired" || math.Abs(d.Tables[0].RequestsPerSec-want) > 0.01*want {
 		t.Errorf("deletion %+v; want the retired parcels' partitions, %v requests/s", d, want)
 	}
 }
