@@ -31,6 +31,9 @@ type ptype struct {
 	// share, or, when the RowKey's prefix pins known values, those of
 	// them with the values (match, less the filters' part).
 	rng float64
+	// empty is set for the hash buckets no value of an enumerated field
+	// renders to (emptyBuckets): asked all the same, they hold nothing.
+	empty bool
 }
 
 // ranged sets t's RowKey range share for ask a (ptype.rng).
@@ -86,9 +89,34 @@ func (qj *qjudge) ptypes(a ask) []ptype {
 			idx[n] = 0
 		}
 		if n == len(idx) {
-			return out
+			return qj.emptyBuckets(out, a)
 		}
 	}
+}
+
+// emptyBuckets adds to the partitions ts of ask a the hash buckets the
+// plan asks that no value of its enumerated fields renders to: a hash
+// of a field of few values (hash(status) % 8, status one of 3 values)
+// fills at most as many buckets as it has values, but an application
+// that does not know the value asks every bucket, as question.Plan's
+// walk does, each an empty answer for a request.
+func (qj *qjudge) emptyBuckets(ts []ptype, a ask) []ptype {
+	all, filled := 1.0, 1.0
+	for _, k := range qj.classFields {
+		c := qj.lay.fields[k].class
+		for _, p := range c.pieces {
+			all *= float64(p.Buckets)
+		}
+		filled *= float64(len(c.share))
+	}
+	if all <= filled {
+		return ts
+	}
+	t := ptype{key: -1, mult: all - filled, mass: a.perSkeleton / qj.lay.hashes, pv: a.pv, empty: true}
+	if qj.enumHash {
+		t.mult *= qj.lay.hashes
+	}
+	return append(ts, t)
 }
 
 // scanTypes are the partitions a scan reads: every partition of the
@@ -366,9 +394,12 @@ func (qj *qjudge) pickedBucket(s Size, now time.Time, age, u float64) int32 {
 // the rows before it).
 func (qj *qjudge) read(e *eval, ts []ptype, s Size, now time.Time, age, u float64) {
 	segs := qj.segments(s, now, age, u)
-	totalMult := 0.0
+	totalMult, holding := 0.0, 0.0
 	for _, t := range ts {
 		totalMult += t.mult
+		if !t.empty {
+			holding += t.mult
+		}
 	}
 	found, all := 0.0, 0.0
 	for _, g := range segs {
@@ -376,7 +407,7 @@ func (qj *qjudge) read(e *eval, ts []ptype, s Size, now time.Time, age, u float6
 		if qj.walks() {
 			want -= found
 		}
-		c := qj.bucketCost(ts, s, g, totalMult, want)
+		c := qj.bucketCost(ts, s, g, totalMult, holding, want)
 		all += g.n * c.avail
 		// How many of the segment's buckets are read: all of them, or for
 		// a walk each with the chance the rows before it are fewer than
@@ -445,10 +476,11 @@ type bucketCost struct {
 	per   [][2]float64
 }
 
-// bucketCost is the cost of one time bucket g of the partitions ts, of
-// which want rows of the answer are still wanted (a share plan's second
-// rounds ask for them: addSeconds).
-func (qj *qjudge) bucketCost(ts []ptype, s Size, g seg, totalMult, want float64) bucketCost {
+// bucketCost is the cost of one time bucket g of the partitions ts
+// (totalMult of them, holding of them not empty: the picked entity is in
+// one of those), of which want rows of the answer are still wanted (a
+// share plan's second rounds ask for them: addSeconds).
+func (qj *qjudge) bucketCost(ts []ptype, s Size, g seg, totalMult, holding, want float64) bucketCost {
 	c := bucketCost{per: qj.per[:0]}
 	qj.mes = qj.mes[:0]
 	longest := 0.0
@@ -458,8 +490,8 @@ func (qj *qjudge) bucketCost(ts []ptype, s Size, g seg, totalMult, want float64)
 		// The picked entity has the values it is asked for: the matches
 		// are it and, of the others, those the law gives.
 		own := 0.0
-		if g.own > 0 && totalMult > 0 && qj.byEntity {
-			own = g.own / (totalMult * math.Max(g.n, 1)) // in one of the segment's g.n buckets
+		if g.own > 0 && holding > 0 && qj.byEntity && !t.empty {
+			own = g.own / (holding * math.Max(g.n, 1)) // in one of the segment's g.n buckets
 		}
 		if qj.isSingle {
 			me = own

@@ -28,12 +28,15 @@ type qjudge struct {
 	// stops once it has the question's limit.
 	top     int
 	ordered bool
-	// shares is set for a fan-out by shares: top is each bucket's share,
-	// and a bucket may be asked again (shares.go); seconds remembers
-	// secondRound's answers, mes is bucketCost's scratch.
+	// shares is set for a fan-out by shares (or an index read over hash
+	// buckets): top is each bucket's share, and a bucket may be asked
+	// again (shares.go); seconds remembers secondRound's answers; mes,
+	// kinds and kindOf are bucketCost's and addSeconds' scratch.
 	shares  bool
 	seconds map[secondKey]second
 	mes     []float64
+	kinds   []bucketKind
+	kindOf  []int
 	// enumHash is set when the plan asks every hash bucket of the values
 	// new for every entity; classFields are the layout's fields it
 	// enumerates by class.

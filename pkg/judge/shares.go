@@ -1,51 +1,72 @@
 package judge
 
 import (
+	"encoding/binary"
 	"math"
 )
 
-// A fan-out by shares (question.Share) asks each of its hash buckets for
-// a share s of the answer's n rows, then asks again a bucket whose share
-// came back full and whose last row may still be in the answer. A bucket
-// holding x of the answer's rows, x a binomial(n, p) count (p its share of
-// the matching rows: 1/B for B alike buckets), is asked again when x > s,
-// and when x = s unless its last row is the answer's last (chance s/n);
-// its s-th row ranks s(n+1)/(x+1) in the answer on average (the s-th of
-// x places drawn from n), so the second round asks for n − s(n+1)/(x+1)
-// rows after it on average. When the group holds fewer
-// rows than the answer wants (n its every row), the second round returns
-// the x − s rows after the share.
+// A fan-out by shares (question.Share), or an index read over hash
+// buckets, asks each of its buckets for a share s of the answer's n rows,
+// then asks again, at once, each bucket whose share came back full and
+// whose last row ranks below n among the rows the first round brought
+// (question.Plan's again), for the n − rank rows after it.
+//
+// When the group holds at least the rows the answer wants, that rank is
+// s plus, over the other buckets, the rows each brought that are newer
+// than the bucket's last (mergedRound): a bucket whose share came back
+// full may hold more rows newer than it than the first round brought, so
+// a bucket is asked again whenever the rows brought leave it below n,
+// even when its last row is not in the answer. When the group holds
+// fewer rows than the answer wants (n its every row), every full bucket
+// is asked again, for the x − s rows after its share, x a binomial(n, p)
+// count (shortRound).
 
 // second is a bucket's second round: the chance it is asked again and the
-// rows it then returns, on average over its binomial count.
+// rows it then returns, on average.
 type second struct{ prob, rows float64 }
+
+// bucketKind is a kind of hash bucket of a group: mult alike buckets,
+// each holding p of the group's rows of the answer.
+type bucketKind struct{ mult, p float64 }
 
 // secondKey names secondRound's arguments.
 type secondKey struct {
-	n, s  int
-	p     uint64
-	whole bool
+	n, s, i int
+	whole   bool
+	kinds   string
 }
 
-// secondRound is a bucket's second round of a share plan: n the rows of
-// the answer in the group, p the bucket's share of them, s its $top;
-// whole is set when the group holds at least the rows the answer wants
-// (its rows past the share are there to read). Remembered by its
-// arguments.
-func (qj *qjudge) secondRound(n int, p float64, s int, whole bool) second {
-	k := secondKey{n, s, math.Float64bits(p), whole}
-	if v, ok := qj.seconds[k]; ok {
+// secondRound is the second round of a bucket of kind i of a share
+// plan's group (kinds are the group's buckets that hold rows of the
+// answer): n the rows of the answer in the group, s each bucket's $top;
+// whole is set when the group holds at least the rows the answer wants.
+// Remembered by its arguments.
+func (qj *qjudge) secondRound(n, s int, kinds []bucketKind, i int, whole bool) second {
+	b := make([]byte, 0, 16*len(kinds))
+	for _, k := range kinds {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(k.mult))
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(k.p))
+	}
+	key := secondKey{n, s, i, whole, string(b)}
+	if v, ok := qj.seconds[key]; ok {
 		return v
 	}
-	v := secondRound(n, p, s, whole)
+	v := shortRound(n, kinds[i].p, s)
+	if whole {
+		v = mergedRound(n, s, kinds, i)
+	}
 	if qj.seconds == nil {
 		qj.seconds = map[secondKey]second{}
 	}
-	qj.seconds[k] = v
+	qj.seconds[key] = v
 	return v
 }
 
-func secondRound(n int, p float64, s int, whole bool) second {
+// shortRound is the second round of a bucket of share p of a group that
+// holds n rows, fewer than the answer wants: asked again whenever its x
+// of them, a binomial(n, p) count, fill its share s, for the x − s rows
+// after it.
+func shortRound(n int, p float64, s int) second {
 	var out second
 	if n <= s || s <= 0 || p <= 0 {
 		return out
@@ -56,16 +77,8 @@ func secondRound(n int, p float64, s int, whole bool) second {
 		if float64(x) > float64(n)*p && pr < 1e-12 {
 			break
 		}
-		asked := 1.0
-		if x == s && whole {
-			asked = 1 - float64(s)/float64(n)
-		}
-		rows := float64(x - s)
-		if whole {
-			rows = math.Max(float64(n)-float64(s)*float64(n+1)/float64(x+1), 0)
-		}
-		out.prob += pr * asked
-		out.rows += pr * rows // n − rank is 0 when its last row is the answer's last
+		out.prob += pr
+		out.rows += pr * float64(x-s)
 	}
 	return out
 }
@@ -94,12 +107,20 @@ func (qj *qjudge) addSeconds(c *bucketCost, ts []ptype, mes []float64, want floa
 	}
 	whole := c.avail >= want
 	n := int(math.Round(math.Min(want, c.avail)))
+	kinds, of := qj.kinds[:0], qj.kindOf[:0]
+	for k, t := range ts {
+		of = append(of, len(kinds))
+		if mes[k] > 0 {
+			kinds = append(kinds, bucketKind{t.mult, mes[k] / c.avail})
+		}
+	}
+	qj.kinds, qj.kindOf = kinds, of
 	none := 1.0
 	for k, t := range ts {
 		if mes[k] <= 0 {
 			continue
 		}
-		sr := qj.secondRound(n, mes[k]/c.avail, qj.top, whole)
+		sr := qj.secondRound(n, qj.top, kinds, of[k], whole)
 		ratio := 1.0
 		if c.per[k][1] > 0 {
 			ratio = c.per[k][0] / c.per[k][1]

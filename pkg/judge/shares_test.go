@@ -46,24 +46,76 @@ func TestSharesAgreeWithTheModel(t *testing.T) {
 	checkAgainstModel(t, "shares", prepare(t, "shares", []byte(sharesModel)))
 }
 
-// secondRound's law against a direct sum: 15 buckets, 100 rows, a share
-// of 15 (a bucket holds more than 15 of the 100 with chance 0.0016 or so,
-// and is asked again then, or at 15 unless its last row is the answer's
-// last); one bucket holding all the rows is asked again for all but its
-// share.
+// rankRound is the executor's rule (question.Plan's again) summed over
+// every order of the rows, by recursion: rows come one by one, each in
+// bucket j with chance p_j; the bucket of kind i is asked again when its
+// s-th row comes while the rows the other buckets' shares hold newer than
+// it (min(s, theirs) each) leave its rank below n, for the rows it falls
+// short by. A bucket whose share is full draws no more rows that count,
+// so the next row that counts is drawn among the others.
+func rankRound(n, s int, kinds []bucketKind, i int) second {
+	var ps []float64
+	for j, k := range kinds {
+		m := int(k.mult)
+		if j == i {
+			m--
+		}
+		for range m {
+			ps = append(ps, k.p)
+		}
+	}
+	var walk func(own, sum int, counts []int, pr float64) second
+	walk = func(own, sum int, counts []int, pr float64) second {
+		if own == s {
+			return second{pr, pr * float64(n-s-sum)}
+		}
+		live := kinds[i].p
+		for j, p := range ps {
+			if counts[j] < s {
+				live += p
+			}
+		}
+		out := walk(own+1, sum, counts, pr*kinds[i].p/live)
+		for j, p := range ps {
+			if counts[j] == s || sum+1 >= n-s {
+				continue // capped, or the rank reaches n: not asked
+			}
+			counts[j]++
+			o := walk(own, sum+1, counts, pr*p/live)
+			counts[j]--
+			out.prob, out.rows = out.prob+o.prob, out.rows+o.rows
+		}
+		return out
+	}
+	return walk(0, 0, make([]int, len(ps)), 1)
+}
+
+// mergedRound's law against the executor's rule summed over every order
+// of the rows (rankRound): alike buckets, and a skewed group (a hash of
+// three values filling three buckets unevenly, shares asked as for 8);
+// one bucket holding every row is asked again for all but its share; a
+// group short of the answer returns each bucket's rows past its share.
 func TestSecondRound(t *testing.T) {
-	got := secondRound(100, 1.0/15, 15, true)
-	over, at := 0.0, binomialPMF(100, 15, 1.0/15)
-	for x := 16; x <= 100; x++ {
-		over += binomialPMF(100, x, 1.0/15)
+	for _, tc := range []struct {
+		n, s  int
+		kinds []bucketKind
+	}{
+		{8, 4, []bucketKind{{4, 0.25}}},
+		{12, 5, []bucketKind{{3, 1.0 / 3}}},
+		{10, 4, []bucketKind{{1, 0.6}, {1, 0.3}, {1, 0.1}}},
+		{9, 3, []bucketKind{{2, 0.3}, {2, 0.2}}},
+	} {
+		for i := range tc.kinds {
+			got, want := mergedRound(tc.n, tc.s, tc.kinds, i), rankRound(tc.n, tc.s, tc.kinds, i)
+			if math.Abs(got.prob-want.prob) > 1e-4 || math.Abs(got.rows-want.rows) > 1e-3 || want.prob < 0.01 {
+				t.Errorf("n %d, s %d, %v, kind %d: %+v; the executor's rule %+v", tc.n, tc.s, tc.kinds, i, got, want)
+			}
+		}
 	}
-	if want := over + at*(1-15.0/100); math.Abs(got.prob/want-1) > 1e-6 || want < 1e-3 || want > 1e-2 {
-		t.Errorf("15 buckets: asked again with chance %.5g; want %.5g (between 0.1%% and 1%%)", got.prob, want)
-	}
-	if all := secondRound(100, 1, 15, true); math.Abs(all.prob-1) > 1e-9 || math.Abs(all.rows-(100-15*101.0/101)) > 1e-9 {
+	if all := mergedRound(100, 15, []bucketKind{{1, 1}}, 0); math.Abs(all.prob-1) > 1e-9 || math.Abs(all.rows-85) > 1e-9 {
 		t.Errorf("one bucket: %+v; want asked again for the 85 rows after its share", all)
 	}
-	if short := secondRound(10, 1, 4, false); math.Abs(short.rows-6) > 1e-9 {
+	if short := shortRound(10, 1, 4); math.Abs(short.rows-6) > 1e-9 {
 		t.Errorf("a group of 10 rows, a share of 4: %+v; want the other 6 read", short)
 	}
 }
@@ -105,7 +157,7 @@ func TestSecondRoundsAgreeWithTheExecutor(t *testing.T) {
 		n++
 	}
 	reqs, visited = reqs/n, visited/n
-	law := secondRound(8, 1.0/8, 4, true)
+	law := mergedRound(8, 4, []bucketKind{{8, 1.0 / 8}}, 0)
 	wantReqs, wantRows := 8*law.prob, 8*law.rows
 	if math.Abs(reqs/wantReqs-1) > 0.25 || math.Abs(visited/wantRows-1) > 0.25 {
 		t.Errorf("second rounds: %.4f requests and %.4f rows a question over %.0f; the judge's law %.4f and %.4f", reqs, visited, n, wantReqs, wantRows)

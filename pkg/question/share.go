@@ -32,10 +32,13 @@ func Share(n int, b int64) int {
 
 // share is the rows the plan asks of each bucket of a group, or 0 when
 // it asks each for the whole answer: a fan-out over hash buckets for the
-// first Limit rows in RowKey order asks each for its Share.
+// first Limit rows in RowKey order asks each for its Share, and so does
+// an index read whose index table spreads the rows over hash buckets
+// (its index rows merged and cut as a fan-out's rows are, before the
+// point reads of the main rows).
 func (p *Plan) share() int {
 	q, a := p.Question, p.acc
-	if p.Kind != FanOut || !q.Ordered() || q.Limit <= 0 || !a.sorted || a.fanOut() <= 1 {
+	if (p.Kind != FanOut && p.Kind != Index) || !q.Ordered() || q.Limit <= 0 || !a.sorted || a.fanOut() <= 1 {
 		return 0
 	}
 	if s := Share(q.Limit, a.fanOut()); s < q.Limit {
@@ -44,9 +47,9 @@ func (p *Plan) share() int {
 	return 0
 }
 
-// ShareTop is the $top the plan asks each hash bucket of a fan-out for
-// in its first round (Share), or 0 when it asks each for the whole
-// answer.
+// ShareTop is the $top the plan asks each hash bucket of a fan-out, or
+// of an index table in hash buckets, for in its first round (Share), or 0
+// when it asks each for the whole answer.
 func (p *Plan) ShareTop() int { return p.share() }
 
 // readShares reads one group of a fan-out by shares: each bucket asked

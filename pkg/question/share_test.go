@@ -46,7 +46,8 @@ func (s *topsOf) Query(ctx context.Context, q Query) ([]Row, error) {
 // statuses hashed into 8 buckets fill at most three, each asked for 8 of
 // the newest 20, so a bucket is asked again for the rows after its
 // eighth that could still be in the answer (on one partition per bucket,
-// and on a day's buckets walked newest first).
+// on a day's buckets walked newest first, and on an index table's
+// buckets, whose rows point at the main rows read after them).
 func TestSharesAnswerExactlyWhenTheSplitIsSkewed(t *testing.T) {
 	pop := testPop(t, time.Minute)
 	ctx := context.Background()
@@ -56,14 +57,19 @@ func TestSharesAnswerExactlyWhenTheSplitIsSkewed(t *testing.T) {
 	for _, spec := range []keygen.SchemeSpec{
 		{Name: "statuses", PartitionKey: "{device}-{hash(status) % 8}", RowKey: "{inverted_ticks}"},
 		{Name: "days", PartitionKey: "{device}_{time:yyyy-MM-dd}_{hash(status) % 8}", RowKey: "{inverted_ticks}"},
+		{Name: "index", PartitionKey: "{guid}", RowKey: "{guid}", Indexes: []keygen.IndexSpec{
+			{Name: "ByDevice", PartitionKey: "{device}-{hash(status) % 8}", RowKey: "{inverted_ticks}"}}},
 	} {
 		s, err := keygen.CompileScheme(pop, spec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := Derive(newest, s)
-		if p.Kind != FanOut || p.ShareTop() != 8 {
-			t.Fatalf("%s: %s with shares of %d; want a fan-out asking 8 of each bucket", spec.Name, p.Kind, p.ShareTop())
+		p, kind := Derive(newest, s), FanOut
+		if len(spec.Indexes) > 0 {
+			kind = Index
+		}
+		if p.Kind != kind || p.ShareTop() != 8 {
+			t.Fatalf("%s: %s with shares of %d; want %s asking 8 of each bucket", spec.Name, p.Kind, p.ShareTop(), kind)
 		}
 		m := NewModel(pop, s, n)
 		again := 0

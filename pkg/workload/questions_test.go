@@ -21,7 +21,8 @@ import (
 // ten minutes apart span days (1,500 of them ten days), and one scheme spreads each device's day
 // over four hash buckets; another spreads a device over 8 buckets of its
 // status, which three values weighted 80/15/5 fill unevenly, so a fan-out
-// by shares asks a bucket again (question.Share).
+// by shares asks a bucket again (question.Share), and a third does so in
+// an index table, whose rows point at the main rows read after them.
 const walks = `
 seed: 11
 population:
@@ -49,6 +50,11 @@ schemes:
   - name: status-buckets
     partition_key: "{device}-{hash(status) % 8}"
     row_key: "{inverted_ticks}"
+  - name: status-index
+    partition_key: "{guid}"
+    row_key: "{guid}"
+    indexes:
+      - {name: ByDevice, partition_key: "{device}-{hash(status) % 8}", row_key: "{inverted_ticks}"}
 workload:
   mix:
     - {question: newest}
