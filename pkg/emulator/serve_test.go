@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
+
 	"github.com/tablestress/tablestress/pkg/emulator/model"
 )
 
@@ -104,5 +106,37 @@ func TestBodiesAreTakenFromTheIngress(t *testing.T) {
 	checkServed(t, s, c, "ingress")
 	if rows, _ := s.Rows("t"); rows != c.ok {
 		t.Errorf("%d rows stored for %d acknowledged inserts", rows, c.ok)
+	}
+}
+
+// A transaction's whole body is taken from the account's ingress: one of
+// 20 entities (about 25,000 bytes, over the bucket's 10,000) passes a full
+// bucket and leaves it a quarter of a second in debt, so the next is
+// refused with Azure's ingress message until the debt is paid.
+func TestTransactionBodiesAreTakenFromTheIngress(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	s := bandwidthServer(t, "azure,ingress=0.0008", &at)
+	s.store.Create("batch")
+	tx := func(first int) *http.Request {
+		var acts []aztables.TransactionAction
+		for i := first; i < first+20; i++ {
+			e := fmt.Sprintf(`{"PartitionKey":"p","RowKey":"%04d","Data":%q}`, i, strings.Repeat("x", 1000))
+			acts = append(acts, aztables.TransactionAction{ActionType: aztables.TransactionTypeAdd, Entity: []byte(e)})
+		}
+		ct, body := aztablesBatch(t, acts)
+		if len(body) <= bandwidthBytes/10 {
+			t.Fatalf("a transaction of %d bytes fits the bucket", len(body))
+		}
+		return batchRequest(s, ct, body)
+	}
+	do(t, s, tx(0), http.StatusAccepted)
+	w := do(t, s, tx(20), http.StatusServiceUnavailable)
+	if w.Header().Get("x-ms-error-code") != "ServerBusy" || !strings.Contains(w.Body.String(), model.MsgIngress) {
+		t.Errorf("the second transaction: %s %s, want ServerBusy %q", w.Header().Get("x-ms-error-code"), w.Body.String(), model.MsgIngress)
+	}
+	at = at.Add(300 * time.Millisecond)
+	do(t, s, tx(40), http.StatusAccepted)
+	if rows, _ := s.Rows("batch"); rows != 40 {
+		t.Errorf("%d rows stored, want the 40 of the two transactions served", rows)
 	}
 }
