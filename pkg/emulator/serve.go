@@ -115,11 +115,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// settle holds a timed reply, unless dropped, until its modelled answer
-// time: the request's arrival at now, the injected latency, and the model's
-// service time for what it did and the answer's body.
+// settle bills the answer's body of a timed reply the model admitted to
+// the account's egress (model.ChargeEgress), and holds a timed reply,
+// unless dropped, until its modelled answer time: the request's arrival at
+// now, the injected latency, and the model's service time for what it did
+// and the answer's body.
 func (s *Server) settle(ctx context.Context, rep *reply, now time.Time) {
 	if rep.timed && !rep.drop {
+		if !rep.work.Refused {
+			s.model.ChargeEgress(len(rep.body))
+		}
 		rep.work.Bytes += len(rep.body)
 		if wait := rep.delay + s.model.ServiceTime(rep.work); wait > 0 {
 			s.hold(ctx, now.Add(wait))

@@ -61,7 +61,10 @@ func (in *Input) FindingsAt(p *Prediction, f *Figures, l Limits) []Finding {
 	add(Finding{Kind: PartitionRows, Partition: f.LargestPartition, Table: f.largestTable, Bucket: f.largestBucket,
 		Value: f.LargestPartitionRows, Limit: l.MaxPartitionRows, Target: l.MaxPartitionRows})
 	if !in.Cosmos() {
-		in2, out2 := azure.BytesPerSec(azure.AccountIngressGbps), azure.BytesPerSec(azure.AccountEgressGbps)
+		// The model's bandwidth (azure.AccountIngressGbps and
+		// azure.AccountEgressGbps unless its spec says otherwise), which
+		// the embedded service enforces.
+		in2, out2 := azure.BytesPerSec(m.IngressGbps), azure.BytesPerSec(m.EgressGbps)
 		add(Finding{Kind: AccountIngress, Value: f.IngressBytesPerSec, Limit: h * in2, Target: in2, Headroom: h})
 		add(Finding{Kind: AccountEgress, Value: f.EgressBytesPerSec, Limit: h * out2, Target: out2, Headroom: h})
 	}

@@ -110,6 +110,27 @@ func (b *atomicBucket) take(l limit, now int64, n float64) bool {
 	}
 }
 
+// allows reports whether a request of n tokens may pass at now, without
+// taking them.
+func (b *atomicBucket) allows(l limit, now int64, n float64) bool {
+	return max(b.tat.Load(), now)-now <= l.headroom(n)
+}
+
+// charge takes n tokens at now whatever the bucket holds, into debt if
+// there are fewer; the bucket never owes more than maxDebt.
+func (b *atomicBucket) charge(l limit, now int64, n float64) {
+	if n <= 0 {
+		return
+	}
+	c := l.cost(n)
+	for {
+		old := b.tat.Load()
+		if b.tat.CompareAndSwap(old, min(max(old, now)+c, now+maxDebt)) {
+			return
+		}
+	}
+}
+
 // meter estimates a rate: the entities of the current one-second window
 // plus the previous window's weighted by how much of it lies within the
 // last second. It also keeps the most entities of any one window (peak).

@@ -59,6 +59,13 @@ type Config struct {
 	// query once).
 	AccountTarget float64
 
+	// IngressGbps and EgressGbps are the account's bandwidth in gigabits
+	// per second: every request body it receives counts toward the
+	// ingress, every answer's body it sends toward the egress
+	// (bandwidth.go). azure.AccountIngressGbps and azure.AccountEgressGbps,
+	// where their source is; the judge holds its figures to the same.
+	IngressGbps, EgressGbps float64
+
 	// RangeTarget is the entities per second of each end range partition of
 	// a table: the first serves every insert of a new PartitionKey below all
 	// existing ones (prepend-only), the last every insert above them
@@ -112,6 +119,8 @@ type Config struct {
 const (
 	defaultPartitionTarget = azure.PartitionEntitiesPerSec
 	defaultAccountTarget   = azure.AccountRequestsPerSec
+	defaultIngressGbps     = azure.AccountIngressGbps
+	defaultEgressGbps      = azure.AccountEgressGbps
 	defaultServers         = 16
 	defaultServerTarget    = 10000
 	defaultBalanceDelay    = 2 * time.Minute
@@ -138,6 +147,8 @@ func Default() Config {
 		Cosmos:          DefaultCosmos(),
 		PartitionTarget: defaultPartitionTarget,
 		AccountTarget:   defaultAccountTarget,
+		IngressGbps:     defaultIngressGbps,
+		EgressGbps:      defaultEgressGbps,
 		RangeTarget:     defaultPartitionTarget,
 		Servers:         defaultServers,
 		ServerTarget:    defaultServerTarget,
@@ -171,6 +182,8 @@ func (c Config) normalized() Config {
 	d := Default()
 	clampRate(&c.PartitionTarget, d.PartitionTarget)
 	clampRate(&c.AccountTarget, d.AccountTarget)
+	clampRate(&c.IngressGbps, d.IngressGbps)
+	clampRate(&c.EgressGbps, d.EgressGbps)
 	clampRate(&c.RangeTarget, d.RangeTarget)
 	clampRate(&c.ServerTarget, d.ServerTarget)
 	if c.Servers < 1 || c.Servers > maxServers {

@@ -23,6 +23,11 @@ type Request struct {
 	// Bytes is the size of the entities written or read (a transaction's
 	// all together), for Cosmos DB's request units; 0 when not known.
 	Bytes int
+	// Body is the bytes of the request's body (an entity's JSON, a
+	// transaction's multipart body; 0 for reads and deletes), charged to
+	// the account's ingress under Azure (bandwidth.go). Negative counts
+	// as 0.
+	Body int
 	// Props is the properties written (a transaction's all together), for
 	// Cosmos DB's indexing charge.
 	Props int
@@ -74,6 +79,11 @@ const (
 	MsgBusy = "The server is currently unable to receive requests. Please retry your request."
 	// MsgAccount answers a request over the account target.
 	MsgAccount = "Operations per second is over the account limit."
+	// MsgIngress and MsgEgress answer a request while the account's
+	// ingress or egress is over its target (REST "Common REST API error
+	// codes", ServerBusy).
+	MsgIngress = "Ingress is over the account limit."
+	MsgEgress  = "Egress is over the account limit."
 	// MsgTimeout goes with 500 OperationTimedOut.
 	MsgTimeout = "Operation could not be completed within the specified time."
 
@@ -99,10 +109,16 @@ const (
 	byOffline
 	byLogical  // Cosmos DB: a logical partition's RU/s
 	byPhysical // Cosmos DB: a physical partition's share of the RU/s
+	byIngress  // the account's ingress (bandwidth.go)
+	byEgress   // the account's egress
 	numReasons
 )
 
-var reasonNames = [numReasons]string{"account", "partition", "server", "range", "offline", "logical", "physical"}
+var reasonNames = [numReasons]string{"account", "partition", "server", "range", "offline", "logical", "physical", "ingress", "egress"}
+
+// reasonMessages are the messages of the refusals that have one of their
+// own; the others are MsgBusy.
+var reasonMessages = map[reason]string{byAccount: MsgAccount, byIngress: MsgIngress, byEgress: MsgEgress}
 
 // refusals decides the answer of each refusal and counts them; safe for
 // concurrent use.
@@ -130,9 +146,9 @@ func (r *refusals) throttle(why reason) Decision {
 		r.timeouts.Add(1)
 		return Decision{Status: 500, Code: CodeTimeout, Message: MsgTimeout}
 	}
-	msg := MsgBusy
-	if why == byAccount {
-		msg = MsgAccount
+	msg, ok := reasonMessages[why]
+	if !ok {
+		msg = MsgBusy
 	}
 	return Decision{Status: 503, Code: CodeBusy, Message: msg}
 }

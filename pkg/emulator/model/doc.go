@@ -27,6 +27,14 @@
 //   - Account target (azure.AccountRequestsPerSec): requests/s, a
 //     transaction counting once, a query page once,
 //     refused with "Operations per second is over the account limit."
+//   - Account bandwidth (bandwidth.go; azure.AccountIngressGbps,
+//     azure.AccountEgressGbps: Azure Storage "Scalability and performance
+//     targets for standard storage accounts"): bytes/s of request bodies
+//     received (taken up front) and of answers' bodies sent (billed after
+//     the answer is written, ChargeEgress), each a bucket like the
+//     account's requests, refused with "Ingress is over the account
+//     limit." or "Egress is over the account limit." (REST "Common REST
+//     API error codes").
 //   - Range partitions (the partitioning guide, "Range partitions"): an
 //     insert creating a
 //     PartitionKey above every existing one (append-only) is served by the

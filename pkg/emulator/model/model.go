@@ -18,14 +18,18 @@ type Model struct {
 	// The buckets' shapes. Under Cosmos DB partLimit is a logical
 	// partition's RU/s and serverLimit a physical partition's.
 	partLimit, accountLimit, rangeLimit, serverLimit limit
+	// ingressLimit and egressLimit are the account's bandwidth, in bytes
+	// (bandwidth.go).
+	ingressLimit, egressLimit limit
 
-	account  atomicBucket
-	shards   [numShards]shard
-	servers  []server
-	tables   tableSet
-	refusals *refusals
-	moves    atomic.Int64
-	log      moveLog
+	account         atomicBucket
+	ingress, egress atomicBucket
+	shards          [numShards]shard
+	servers         []server
+	tables          tableSet
+	refusals        *refusals
+	moves           atomic.Int64
+	log             moveLog
 }
 
 // New returns a model of cfg reading the clock now (time.Now when nil).
@@ -55,7 +59,10 @@ func New(cfg Config, now func() time.Time) *Model {
 		m.tables.phys = cfg.Cosmos.physical()
 		m.refusals = newRefusals(0)
 	}
+	m.ingressLimit, m.egressLimit = bandwidthLimits(cfg)
 	m.account.tat.Store(never)
+	m.ingress.tat.Store(never)
+	m.egress.tat.Store(never)
 	for i := range m.shards {
 		m.shards[i].parts = map[partKey]*part{}
 	}
@@ -87,11 +94,13 @@ func (m *Model) at(ns int64) time.Time { return m.epoch.Add(time.Duration(ns)) }
 
 // Admit decides whether a request is served, and charges it if so. Under
 // Cosmos DB it is admitCosmos. Under Azure, checks run in order: the
-// account target (every request), then for a request addressing one
+// account target (every request), the account's egress and ingress
+// (every request, bandwidth.go), then for a request addressing one
 // partition: offline after a move, the partition target, and either the
 // table's end range (Extends ≠ 0) or the partition's server. A refused
-// request takes no partition, range or server tokens; it does count toward
-// the account target (it reached the service). An admitted decision's Load
+// request takes no partition, range or server tokens; one the account's
+// checks passed does count toward the account's requests and ingress (it
+// reached the service). An admitted decision's Load
 // is the utilisation of the busiest of partition and server (or range)
 // before the request.
 func (m *Model) Admit(r Request) Decision {
@@ -104,6 +113,9 @@ func (m *Model) Admit(r Request) Decision {
 	}
 	if !m.account.take(m.accountLimit, now, 1) {
 		return m.refusals.throttle(byAccount)
+	}
+	if d, ok := m.admitBandwidth(r, now); !ok {
+		return d
 	}
 	if r.Partition == "" {
 		return allow

@@ -30,7 +30,7 @@ func (e *SpecError) Unwrap() error { return ErrConfig }
 // Forms describes the accepted spec, for usage texts, with the defaults.
 var Forms = "azure (Azure Table Storage's targets, the default), cosmos (the Cosmos DB Table API), off, " +
 	"or azure or cosmos followed by overrides. Azure: partition=" + itoa(defaultPartitionTarget) + " (entities/s per PartitionKey), " +
-	"account=" + itoa(defaultAccountTarget) + " (requests/s), " +
+	"account=" + itoa(defaultAccountTarget) + " (requests/s), ingress=" + itoa(defaultIngressGbps) + " and egress=" + itoa(defaultEgressGbps) + " (the account's bandwidth, Gbps), " +
 	"range=" + itoa(defaultPartitionTarget) + " (entities/s of each end range partition), servers=16, server=10000 (entities/s per server), " +
 	"balance=2m (time over target before load balancing), offline=3s (time a moved partition is offline), " +
 	"timeouts=10% (refusals answered 500 OperationTimedOut). Cosmos DB: ru=" + itoa(defaultCosmosRU) + " (RU/s of each table), " +
@@ -45,7 +45,7 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // The override keys, in the order String writes them.
 var (
-	azureKeys   = []string{"partition", "account", "range", "servers", "server", "balance", "offline", "timeouts"}
+	azureKeys   = []string{"partition", "account", "ingress", "egress", "range", "servers", "server", "balance", "offline", "timeouts"}
 	cosmosKeys  = []string{"ru", "physical", "physical_ru", "logical_ru", "logical_size"}
 	commonKeys  = []string{"burst", "latency", "read", "write", "entity", "kib", "queue"}
 	keysOfKinds = [...][]string{Azure: slices.Concat(azureKeys, commonKeys), Cosmos: slices.Concat(cosmosKeys, commonKeys)}
@@ -164,6 +164,10 @@ func (c *Config) setAzure(k, v string) string {
 		c.PartitionTarget, ok = parseRate(v)
 	case "account":
 		c.AccountTarget, ok = parseRate(v)
+	case "ingress":
+		c.IngressGbps, ok = parseRate(v)
+	case "egress":
+		c.EgressGbps, ok = parseRate(v)
 	case "range":
 		c.RangeTarget, ok = parseRate(v)
 	case "server":
@@ -190,6 +194,9 @@ func (c *Config) setAzure(k, v string) string {
 	}
 	if k == "balance" || k == "offline" {
 		return k + " must be a duration from 0s to 24h, like 30s or 2m"
+	}
+	if k == "ingress" || k == "egress" {
+		return k + " must be a positive number of gigabits per second up to 1e12, like " + k + "=" + itoa(defaultIngressGbps)
 	}
 	return k + " must be a positive number per second up to 1e12, like " + k + "=" + itoa(defaultPartitionTarget)
 }

@@ -20,6 +20,7 @@ func TestParse(t *testing.T) {
 		{"azure,account=5e4,range=100.5,servers=4,server=7000", func(c *Config) {
 			c.AccountTarget, c.RangeTarget, c.Servers, c.ServerTarget = 50000, 100.5, 4, 7000
 		}},
+		{"azure,ingress=60,egress=0.5", func(c *Config) { c.IngressGbps, c.EgressGbps = 60, 0.5 }}, // Gbps
 		{"azure,balance=10s,offline=0s,burst=250ms", func(c *Config) {
 			c.BalanceDelay, c.MoveOffline, c.Burst = 10*time.Second, 0, 250*time.Millisecond
 		}},
@@ -67,6 +68,9 @@ func TestParseErrors(t *testing.T) {
 		{"azure,account=NaN", "account must be a positive number"},
 		{"azure,range=+Inf", "range must be a positive number"},
 		{"azure,server=1e13", "server must be a positive number per second up to 1e12"},
+		{"azure,ingress=0", `"ingress=0": ingress must be a positive number of gigabits per second up to 1e12, like ingress=25`},
+		{"azure,egress=fast", "egress must be a positive number of gigabits per second"},
+		{"cosmos,egress=1", "egress belongs to azure, not cosmos"},
 		{"azure,servers=2.5", "servers must be a whole number from 1 to 4096"},
 		{"azure,servers=0", "servers must be a whole number from 1 to 4096"},
 		{"azure,balance=soon", "balance must be a duration from 0s to 24h"},
@@ -74,7 +78,7 @@ func TestParseErrors(t *testing.T) {
 		{"azure,burst=48h", "burst must be a duration from 0s to 24h"},
 		{"azure,timeouts=150%", "timeouts must be a percentage like 10% or a fraction like 0.1"},
 		{"azure,timeouts=2", "timeouts must be a percentage"},
-		{"azure,color=red", `unknown key "color"; keys are partition, account, range, servers, server, balance, offline, timeouts, burst`},
+		{"azure,color=red", `unknown key "color"; keys are partition, account, ingress, egress, range, servers, server, balance, offline, timeouts, burst`},
 		{"azure,partition=5,partition=6", "partition is given twice"},
 		{"azure,,partition=5", "empty item between commas"},
 		{"Azure", "start with azure, cosmos or off"},
@@ -110,6 +114,7 @@ func TestString(t *testing.T) {
 		{func() Config { c := Default(); c.TimeoutShare = 0.07; return c }(), "azure,timeouts=7%"}, // not 7.000000000000001%
 		{func() Config { c := Default(); c.TimeoutShare = 0.5; return c }(), "azure,timeouts=50%"},
 		{func() Config { c := Default(); c.Latency.On = false; return c }(), "azure,latency=off"},
+		{func() Config { c := Default(); c.IngressGbps, c.EgressGbps = 60, 200; return c }(), "azure,ingress=60,egress=200"},
 		{CosmosDefault(), "cosmos"},
 		{func() Config { c := CosmosDefault(); c.Cosmos.RU, c.Cosmos.LogicalBytes = 4000, 1<<20; return c }(), "cosmos,ru=4000,logical_size=1MB"},
 	}

@@ -77,6 +77,8 @@ func (w *specWriter) cosmos(cc, dc CosmosConfig) {
 func (w *specWriter) azure(c, d Config) {
 	w.num("partition", c.PartitionTarget, d.PartitionTarget)
 	w.num("account", c.AccountTarget, d.AccountTarget)
+	w.num("ingress", c.IngressGbps, d.IngressGbps)
+	w.num("egress", c.EgressGbps, d.EgressGbps)
 	w.num("range", c.RangeTarget, d.RangeTarget)
 	if c.Servers != d.Servers {
 		w.b.WriteString(",servers=" + strconv.Itoa(c.Servers))

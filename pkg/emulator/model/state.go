@@ -16,8 +16,10 @@ type State struct {
 	// Unit is what the rates below count: "entities" under Azure, "RU"
 	// (request units) under Cosmos DB.
 	Unit string `json:"unit"`
-	// Refusals counts refused requests, and RefusedBy by cause: "account",
-	// "partition", "server", "range" (over a target) and "offline" (moved).
+	// Refusals counts refused requests, and RefusedBy by cause: "account"
+	// (requests/s), "ingress" and "egress" (the account's bandwidth),
+	// "partition", "server", "range" (over a target), "offline" (moved),
+	// and under Cosmos DB "logical" and "physical".
 	Refusals  int64            `json:"refusals"`
 	RefusedBy map[string]int64 `json:"refused_by"`
 	// Timeouts is how many refusals were answered 500 OperationTimedOut.
