@@ -367,8 +367,7 @@ func (g *generator) fewest(base *Candidate, lo int, at func(n int) (*Candidate, 
 		if !in.hot(c.Prediction) {
 			break
 		}
-		b := in.strain(base.Prediction)
-		if spread := b * (1 - float64(lo)/float64(hi)); first && b-in.strain(c.Prediction) < spread/4 {
+		if first && !in.relieves(base.Prediction, c.Prediction, float64(lo)/float64(hi)) {
 			return nil, nil // buckets hardly relieve it: its load is not one buckets spread
 		}
 		lo, hi = hi, min(2*hi, MaxBuckets+1)
@@ -395,6 +394,21 @@ func (g *generator) fewest(base *Candidate, lo int, at func(n int) (*Candidate, 
 	}
 	c.Fewer = fewer
 	return c, nil
+}
+
+// relieves reports whether spreading a prediction's partitions over more
+// buckets (a fraction of the ones they were in: the prediction after)
+// relieves it: its strain, or the largest pass, falls by a quarter of
+// what an even spread would take off. The pass is asked as well because
+// the refusals its debt causes are a share, which stays at all the
+// requests until the passes are small enough to serve.
+func (in *Input) relieves(before, after *Prediction, fraction float64) bool {
+	b := in.strain(before)
+	if b-in.strain(after) >= b*(1-fraction)/4 {
+		return true
+	}
+	p := before.BurstRows
+	return p > 0 && p-after.BurstRows >= p*(1-fraction)/4
 }
 
 // keyShare is the largest share of new entities one value of field takes

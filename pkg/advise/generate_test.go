@@ -3,6 +3,7 @@ package advise
 import (
 	"context"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -114,5 +115,32 @@ func TestIndexJudgedAsATable(t *testing.T) {
 	}
 	if in := a.Input; r.Predicted.BusiestEntitiesPerSec > in.Opts.Headroom*in.PartitionTarget() || !in.bounded(r.Predicted) {
 		t.Errorf("busiest %v entities/s, largest partition %v rows", r.Predicted.BusiestEntitiesPerSec, r.Predicted.LargestPartitionRows)
+	}
+}
+
+// A help desk scans a minute of its tickets (a partition picked among a
+// year's) 30 times a second: over 8 hash buckets each scan visits 3,000
+// rows, within what one pass can read, but each runs its partition
+// server a fifth of a second into debt and the servers refuse 45% of the
+// requests. The search for buckets goes on past the pass limit, though
+// the refused share stays at all the requests over the first doublings
+// (the pass shrinks), to the fewest buckets whose scans keep the
+// refusals under MaxThrottled.
+func TestBucketsSearchedPastTheRefusalsOfPassDebt(t *testing.T) {
+	src, err := os.ReadFile("testdata/tickets.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := adviseSource(t, "tickets", string(src))
+	r := a.Recommended
+	if r == nil {
+		t.Fatal("nothing recommended")
+	}
+	p := r.Candidate.Prediction
+	if r.Candidate.SearchedBuckets <= 8 || p.ThrottledShare > MaxThrottled {
+		t.Errorf("recommended %s (%d buckets searched), %.2f%% of the requests refused: want more than 8 buckets, under %.0f%%", r.Candidate.Spec.PartitionKey, r.Candidate.SearchedBuckets, 100*p.ThrottledShare, 100*MaxThrottled)
+	}
+	if f := r.Candidate.Fewer; f == nil || f.Prediction.ThrottledShare <= MaxThrottled {
+		t.Errorf("the candidate with a bucket fewer is not over the refusals: %+v", f)
 	}
 }

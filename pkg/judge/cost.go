@@ -568,7 +568,7 @@ func (qj *qjudge) attribute(a ask, ts []ptype, e *eval) {
 		}
 		if h.w > 0 {
 			l.reads(k, f*h.w)
-			l.passes(k, h.most, f*h.over, f*h.w, qj.q.Name)
+			l.passes(k, h.most, h.wv/h.w, f*h.over, f*h.w, qj.q.Name, e.partitions <= 1)
 		}
 	}
 	if qj.acc.Fetches && e.returned > 0 {

@@ -40,7 +40,8 @@ type Figures struct {
 	ThrottledPartition string  `json:"throttled_partition,omitempty"`
 	// ServerThrottledShare is the part of ThrottledShare that partition
 	// servers refuse while they pay off questions that read many
-	// partitions at once (servers.go); ServerPassRows are the most rows
+	// partitions at once and the passes that read one partition at a
+	// time (servers.go, debt.go); ServerPassRows are the most rows
 	// one question visits at once on one server, ServerPassOf that
 	// question. A pass over ServerPassLimit is refused part way.
 	ServerThrottledShare float64 `json:"server_throttled_share,omitempty"`

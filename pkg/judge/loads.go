@@ -41,13 +41,11 @@ type partLoad struct {
 	// or operation it is.
 	pass   float64
 	passOf string
-	// reqs are its requests a second; debt the entities a second that
-	// passes bigger than its bucket holds leave it owing (the sum over
-	// passes of their rate times what they overrun), while which it
-	// refuses every request but a query's next page. debtOf is that debt
-	// by the question or operation whose passes leave it (nil without).
-	reqs, debt float64
-	debtOf     map[string]float64
+	// reqs are its requests a second; passes the queries' passes over
+	// it, by the question or operation that asks them, which run its
+	// bucket into debt (debt.go).
+	reqs   float64
+	passes []passClass
 }
 
 // loads accumulates a workload's predicted load on the tables of a
@@ -78,6 +76,9 @@ type loads struct {
 	// their loads.
 	sorted  []pkey
 	sortedP []*partLoad
+	// serverPasses are the passes that read one partition at a time,
+	// over all partitions (on the partition servers: servers.go).
+	serverPasses []passClass
 	// lastK and lastP are the key at last asked and its load.
 	lastK pkey
 	lastP *partLoad
@@ -157,20 +158,24 @@ func (l *loads) addJoint(k pkey, counted, sq, block float64) {
 }
 
 // pass notes queries visiting rows of each partition of k at once, rate
-// a second, for what (a question's or an operation's name): the largest
-// pass, and the debt of those bigger than the partition's bucket holds
-// (cap entities, refilled at target a second).
+// a second, for what (a question's or an operation's name), each alone
+// on its partition server: the largest pass, and the pass on the
+// partition's bucket and its server's (cap entities, refilled at target
+// a second).
 func (l *loads) pass(k pkey, rows, rate float64, what string) {
-	l.passes(k, rows, rate*math.Max(rows-l.cap, 0), rate, what)
+	l.passes(k, rows, rows, rate*math.Max(rows-l.cap, 0), rate, what, true)
 }
 
 // passes notes queries of different sizes visiting rows of each partition
 // of k at once, rate a second (as a question asked at different moments
 // of a time bucket reads more or fewer of its rows): most is the most
-// rows one visits, overRate the rows a second its passes visit beyond
-// what the partition's bucket holds (each pass's rate times its rows over
-// cap), which the partition owes.
-func (l *loads) passes(k pkey, most, overRate, rate float64, what string) {
+// rows one visits, mean their mean, overRate the rows a second its passes
+// visit beyond what the partition's bucket holds (each pass's rate times
+// its rows over cap). alone says a pass is the only one of its question
+// on its partition server at that moment (it reads one partition), so it
+// is a pass on the server's bucket too (servers.go puts a question's
+// passes over many partitions on the servers itself).
+func (l *loads) passes(k pkey, most, mean, overRate, rate float64, what string, alone bool) {
 	if !(most > 0) || !(rate > 0) {
 		return // a question the mix does not ask visits nothing
 	}
@@ -178,12 +183,12 @@ func (l *loads) passes(k pkey, most, overRate, rate float64, what string) {
 	if most > p.pass {
 		p.pass, p.passOf = most, what
 	}
-	if overRate > 0 {
-		p.debt += overRate
-		if p.debtOf == nil {
-			p.debtOf = map[string]float64{}
-		}
-		p.debtOf[what] += overRate
+	c := passClass{what: what, rate: rate, over: overRate, rows: rate * mean}
+	p.passes = addClass(p.passes, c)
+	if m := l.mult(k); alone && m > 0 {
+		// On the server, a pass weighs the rows it weighs on the
+		// partition (size), over the server's own bucket.
+		l.serverPasses = addClass(l.serverPasses, passClass{what: what, rate: m * rate, rows: m * rate * c.size(l.cap)})
 	}
 }
 
@@ -198,10 +203,12 @@ func (l *loads) reads(k pkey, rate float64) {
 }
 
 // refused are the requests a second that the partitions refuse while
-// in debt after big passes (each partition's requests times the share of
-// the time it is in debt), the partition refusing the most, and those
-// requests by the question or operation whose passes left the debt (each
-// its share of the partition's debt).
+// in debt after passes (each partition's other requests times the share
+// of the time its bucket owes more than they may find, its passes' pages
+// times the share it owes more than a page may: debtShares), the
+// partition refusing the most, and those requests by the question or
+// operation whose passes left the debt (each its share of the rows the
+// partition's passes visit).
 func (l *loads) refused() (float64, pkey, map[string]float64, bool) {
 	total, most := 0.0, 0.0
 	var worst pkey
@@ -210,21 +217,37 @@ func (l *loads) refused() (float64, pkey, map[string]float64, bool) {
 	ks, ps := l.ordered()
 	for i, k := range ks {
 		p := l.loadOf(k, ps[i])
-		if p.debt <= 0 {
+		if len(p.passes) == 0 {
 			continue
 		}
-		// The debt is paid off at what the partition's target leaves
-		// over from its load.
-		r := math.Min(p.debt/math.Max(l.target-p.charged, 0.1*l.target), 1) * p.reqs
+		r, rows := refusedOf(p.passes, p.charged, p.reqs, l.cap, l.target)
+		if !(r > 0) {
+			continue
+		}
 		total += l.mult(k) * r
-		for what, d := range p.debtOf {
-			by[what] += l.mult(k) * r * d / p.debt
+		for _, c := range p.passes {
+			by[c.what] += l.mult(k) * r * c.rows / rows
 		}
 		if !ok || r > most {
 			worst, most, ok = k, r, true
 		}
 	}
 	return total, worst, by, ok
+}
+
+// refusedOf is the requests a second a bucket (cap, target) refuses
+// while passes cs run it into debt, charged entities and reqs requests a
+// second in all (the passes' among them), and the rows a second the
+// passes visit.
+func refusedOf(cs []passClass, charged, reqs, cap, target float64) (refused, rows float64) {
+	first := 0.0 // the passes' first pages
+	for _, c := range cs {
+		rows += c.rows
+		first += c.rate
+	}
+	small, query := debtShares(cs, (charged-rows)/target, cap, target)
+	first = math.Min(first, reqs)
+	return small*(reqs-first) + query*first, rows
 }
 
 // account adds rate requests a second, of entities entities and ru units
@@ -236,6 +259,16 @@ func (l *loads) account(rate, entities, ru float64) {
 	l.requests += rate
 	l.entities += rate * entities
 	l.ru += rate * ru
+}
+
+// charged are the entities a second charged to every partition.
+func (l *loads) charged() float64 {
+	total := 0.0
+	ks, ps := l.ordered()
+	for i, k := range ks {
+		total += l.mult(k) * ps[i].charged
+	}
+	return total
 }
 
 // mult is how many partitions k stands for.
@@ -295,13 +328,13 @@ func (l *loads) loadOf(k pkey, own *partLoad) partLoad {
 			p.charged, p.counted, p.sq, p.ru = p.charged+b.charged, p.counted+b.counted, p.sq+b.sq, p.ru+b.ru
 			// An atom is one partition: what it shares with its group's
 			// others is taken as its own (joint is the atom's alone).
-			p.reqs, p.debt = p.reqs+b.reqs, p.debt+b.debt
-			if b.debtOf != nil {
-				m := maps.Clone(b.debtOf)
-				for what, d := range p.debtOf {
-					m[what] += d
+			p.reqs = p.reqs + b.reqs
+			if len(b.passes) > 0 {
+				cs := slices.Clone(b.passes)
+				for _, c := range p.passes {
+					cs = addClass(cs, c)
 				}
-				p.debtOf = m
+				p.passes = cs
 			}
 			if b.pass > p.pass {
 				p.pass, p.passOf = b.pass, b.passOf

@@ -66,8 +66,43 @@ func (j *judging) servers(f *Figures) {
 		q.RefusedPerQuestion += r
 		refused += q.PerSec * r
 	}
+	refused += j.alonePasses(f, s)
 	if refused > 0 {
 		f.ServerThrottledShare = math.Min(refused/f.AccountRequestsPerSec, 1)
 		f.ThrottledShare = math.Min(f.ThrottledShare+f.ServerThrottledShare, 1)
 	}
+}
+
+// alonePasses are the requests a second the s partition servers refuse
+// while the passes that read one partition at a time (a partition scan,
+// a range query, a question's read of one partition) run their buckets
+// into debt: each server takes its share of those passes as they come,
+// at random moments, and of the account's other entities (debtShares);
+// what the partitions refused never reached a server. Each question's
+// share, by the rows its passes visit, is added to its refused requests.
+func (j *judging) alonePasses(f *Figures, s float64) float64 {
+	l, m := f.loads, j.in.Opts.Model
+	if l == nil || len(l.serverPasses) == 0 {
+		return 0
+	}
+	cs := make([]passClass, len(l.serverPasses))
+	passRows, first := 0.0, 0.0
+	for i, c := range l.serverPasses {
+		cs[i] = passClass{what: c.what, rate: c.rate / s, over: c.over / s, rows: c.rows / s}
+		passRows, first = passRows+c.rows, first+c.rate
+	}
+	other := math.Max(l.charged()-passRows, 0) / s
+	small, query := debtShares(cs, other/m.ServerTarget, j.in.serverCap(), m.ServerTarget)
+	reqs := f.AccountRequestsPerSec * (1 - f.ThrottledShare)
+	first = math.Min(first, reqs)
+	refused := small*(reqs-first) + query*first
+	for x := range f.Questions {
+		q := &f.Questions[x]
+		for _, c := range l.serverPasses {
+			if c.what == q.Name && q.PerSec > 0 {
+				q.RefusedPerQuestion += refused * c.rows / passRows / q.PerSec
+			}
+		}
+	}
+	return refused
 }
