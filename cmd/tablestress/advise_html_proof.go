@@ -16,7 +16,7 @@ func writeProofHTML(ew *textfit.Printer, pr *advise.Proof) {
 	e := html.EscapeString
 	ew.Printf("<section><h2>Proof</h2>\n<p>compare of %s on %s at %s ops/s, %gs each after a %gs warm-up, at %s entities; %s</p>\n",
 		e(schemeNames(pr)), e(orDash(pr.Target)), e(textfit.Rate(pr.Rate)), pr.DurationS, pr.WarmupS, e(textfit.Int(pr.Entities)), e(pr.DurationWhy))
-	ew.Printf("<table><tr><th class=\"l s\">scheme</th><th class=\"l\">role</th><th class=\"l\">busiest partition</th><th>predicted/s</th><th>measured/s</th><th>off</th><th>peak predicted</th><th>peak measured</th><th>throttled</th></tr>\n")
+	ew.Printf("<table><tr><th class=\"l s\">scheme</th><th class=\"l\">role</th><th class=\"l\">busiest partition</th><th>predicted/s</th><th>measured/s</th><th>off</th><th>peak predicted</th><th>peak measured</th><th>throttled</th><th>throttled predicted</th></tr>\n")
 	for _, r := range pr.Schemes {
 		m := r.Measured
 		meas, off, peak, thr, part := "-", "-", "-", "-", r.Predicted.BusiestPartition
@@ -24,9 +24,9 @@ func writeProofHTML(ew *textfit.Printer, pr *advise.Proof) {
 			meas, peak, thr, part = textfit.Rate(m.BusiestEntitiesPerSec), textfit.Rate(m.PeakEntitiesPerSec), pctOf(m.ThrottledShare), m.BusiestPartition
 			off = pctOf((m.BusiestEntitiesPerSec - r.Predicted.BusiestEntitiesPerSec) / max(r.Predicted.BusiestEntitiesPerSec, 1e-9))
 		}
-		ew.Printf("<tr><td class=\"l s\">%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td><td>%s ± %s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+		ew.Printf("<tr><td class=\"l s\">%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td><td>%s ± %s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
 			e(r.Scheme), e(r.Role), e(part), e(textfit.Rate(r.Predicted.BusiestEntitiesPerSec)), e(textfit.Rate(r.Predicted.BusiestSD)), e(meas), e(off),
-			e(textfit.Rate(r.Predicted.PeakEntitiesPerSec)), e(peak), e(thr))
+			e(textfit.Rate(r.Predicted.PeakEntitiesPerSec)), e(peak), e(thr), e(pctOf(r.Predicted.ThrottledShare)))
 	}
 	ew.Printf("</table>\n")
 	writeProofQuestionsHTML(ew, pr)

@@ -21,7 +21,7 @@ func printProof(p *textfit.Printer, pr *advise.Proof) {
 		{Header: "SCHEME", Shrink: true}, {Header: "ROLE", Drop: 2}, {Header: "BUSIEST PARTITION", Short: "BUSIEST", Shrink: true, Drop: 3},
 		{Header: "PREDICTED/S", Short: "PRED/S", Right: true}, {Header: "MEASURED/S", Short: "MEAS/S", Right: true}, {Header: "OFF", Right: true},
 		{Header: "PEAK PREDICTED", Short: "PEAK PRED", Right: true, Drop: 1}, {Header: "PEAK MEASURED", Short: "PEAK", Right: true, Drop: 1},
-		{Header: "THROTTLED", Right: true},
+		{Header: "THROTTLED", Right: true}, {Header: "THROTTLED PREDICTED", Short: "THR PRED", Right: true, Drop: 4},
 	}}
 	for _, r := range pr.Schemes {
 		m := r.Measured
@@ -39,7 +39,8 @@ func printProof(p *textfit.Printer, pr *advise.Proof) {
 		}
 		t.Cells(textfit.Cell{Text: r.Scheme, Color: c}, textfit.Cell{Text: r.Role}, textfit.Cell{Text: part},
 			textfit.Cell{Text: textfit.Rate(r.Predicted.BusiestEntitiesPerSec) + " ± " + textfit.Rate(r.Predicted.BusiestSD)}, textfit.Cell{Text: meas},
-			textfit.Cell{Text: off}, textfit.Cell{Text: textfit.Rate(r.Predicted.PeakEntitiesPerSec)}, textfit.Cell{Text: peak}, textfit.Cell{Text: thr})
+			textfit.Cell{Text: off}, textfit.Cell{Text: textfit.Rate(r.Predicted.PeakEntitiesPerSec)}, textfit.Cell{Text: peak}, textfit.Cell{Text: thr},
+			textfit.Cell{Text: pctOf(r.Predicted.ThrottledShare)})
 	}
 	dropped, _ := t.Render(p, p.Style)
 	if note := textfit.Dropped(dropped); note != "" {

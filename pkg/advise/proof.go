@@ -298,14 +298,15 @@ func durationWhy(d time.Duration, m, sd, tolerance float64, given bool, share fl
 
 // predictRun fills what the judge predicts for one scheme's run of d
 // after warmup: its busiest partition's mean and sd over the window, its
-// peak second, and each question's requests and rows visited at the
+// peak second, the share of its requests the partitions and partition
+// servers refuse at the depth, and each question's requests and rows visited at the
 // depth, with the tolerance the mean of the questions the run asks is
 // checked with.
 func (in *Input) predictRun(r *ProofRun, depth int64, warmup, d time.Duration) {
 	f := r.depth
 	mean, sd := f.BusiestOver(d, in.windowShares(r.cand, depth, warmup, d))
 	peak, _ := f.BusiestOver(time.Second, nil)
-	r.Predicted = ProofFigures{BusiestPartition: f.BusiestPartition, BusiestEntitiesPerSec: mean, BusiestSD: sd, PeakEntitiesPerSec: f.PeakOver(d, peak)}
+	r.Predicted = ProofFigures{BusiestPartition: f.BusiestPartition, BusiestEntitiesPerSec: mean, BusiestSD: sd, PeakEntitiesPerSec: f.PeakOver(d, peak), ThrottledShare: f.ThrottledShare}
 	r.Questions = nil
 	for _, q := range f.Questions {
 		pq := ProofQuestion{Name: q.Name, Plan: q.Label, PredictedRequests: q.RequestsPerQuestion, PredictedRowsVisited: q.RowsVisitedPerQuestion,
