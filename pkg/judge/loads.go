@@ -41,6 +41,9 @@ type partLoad struct {
 	// or operation it is.
 	pass   float64
 	passOf string
+	// passBy is the most rows one query visits in it at once by each
+	// question or operation whose queries visit it (nil without).
+	passBy map[string]float64
 	// reqs are its requests a second; debt the entities a second that
 	// passes bigger than its bucket holds leave it owing (the sum over
 	// passes of their rate times what they overrun), while which it
@@ -178,6 +181,10 @@ func (l *loads) passes(k pkey, most, overRate, rate float64, what string) {
 	if most > p.pass {
 		p.pass, p.passOf = most, what
 	}
+	if p.passBy == nil {
+		p.passBy = map[string]float64{}
+	}
+	p.passBy[what] = math.Max(p.passBy[what], most)
 	if overRate > 0 {
 		p.debt += overRate
 		if p.debtOf == nil {
@@ -306,6 +313,7 @@ func (l *loads) loadOf(k pkey, own *partLoad) partLoad {
 			if b.pass > p.pass {
 				p.pass, p.passOf = b.pass, b.passOf
 			}
+			p.passBy = mergeMax(b.passBy, p.passBy)
 		}
 	}
 	return p
