@@ -47,8 +47,12 @@ type adviceDoc struct {
 		} `json:"predicted"`
 	} `json:"candidates"`
 	Infeasible *struct {
-		Reason   string `json:"reason"`
-		Accounts int    `json:"accounts_needed"`
+		Reason     string `json:"reason"`
+		Accounts   int    `json:"accounts_needed"`
+		Exceptions []struct {
+			Question    string  `json:"question"`
+			RowsVisited float64 `json:"rows_visited_per_question"`
+		} `json:"exceptions"`
 	} `json:"infeasible"`
 	Proof *struct {
 		Run       bool     `json:"run"`
@@ -353,5 +357,28 @@ func TestAdviseSaveProof(t *testing.T) {
 	data, _ := os.ReadFile(path)
 	if code != exitOK || !strings.Contains(string(data), "hash3-minute") || !strings.Contains(string(data), "builtin: date") {
 		t.Errorf("validate: exit %d %s %s\n%s", code, out, errs, data)
+	}
+}
+
+// A question that makes every design hot by its own reads is an
+// exception: parcel-tracking-dashboard asked for a depot's last 10
+// minutes exits 3, the text marks depot-24h and --json holds it in
+// infeasible.exceptions with its cost under the recommendation.
+func TestAdviseHotQuestionIsAnException(t *testing.T) {
+	src, err := os.ReadFile("../../scenarios/parcel-tracking-dashboard.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "dashboard-10m.yaml")
+	if err := os.WriteFile(path, bytes.Replace(src, []byte("window: 24h"), []byte("window: 10m"), 1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, "advise", "--no-prove", path)
+	if code != exitExceptions || !strings.Contains(out, "exception: depot-24h: under parcel+ByDepotCopy-minute") || !strings.Contains(out, "makes every scheme hot") {
+		t.Fatalf("exit %d:\n%s\n%s", code, out, errs)
+	}
+	code, doc, _ := adviseJSON(t, path, "--no-prove")
+	if code != exitExceptions || doc.Infeasible == nil || len(doc.Infeasible.Exceptions) != 1 || doc.Infeasible.Exceptions[0].Question != "depot-24h" || !(doc.Infeasible.Exceptions[0].RowsVisited > 0) {
+		t.Errorf("exit %d, infeasible %+v", code, doc.Infeasible)
 	}
 }

@@ -28,17 +28,44 @@ type Exception struct {
 	EntitiesPerSec float64 `json:"entities_per_sec,omitempty"`
 }
 
+// exceptions is the load recommended with exceptions: the questions
+// named (each unservable or hot with why) as exceptions beside the
+// advice for the rest of the load, the reason their whys; nil when
+// nothing serves the rest.
+func (in *Input) exceptions(ctx context.Context, cs []*Candidate, names, whys []string) (*Infeasible, *Advice, error) {
+	rest, ex, err := in.servedRest(ctx, cs, names, whys)
+	if err != nil || rest == nil {
+		return nil, nil, err
+	}
+	inf := &Infeasible{Exceptions: ex}
+	for _, e := range ex {
+		inf.Questions = append(inf.Questions, e.Why)
+	}
+	inf.Reason = strings.Join(inf.Questions, "; ")
+	return inf, rest, nil
+}
+
 // servedRest advises the load without the questions named (each
 // unservable with why), and returns that advice with the exceptions
-// when it recommends a design; nil when it does not either.
+// when it recommends a design; nil when it does not either. When the
+// rest is itself recommended with exceptions (a question that stands in
+// the way only once these are gone), its exceptions join these and its
+// rest is the advice returned.
 func (in *Input) servedRest(ctx context.Context, cs []*Candidate, names, whys []string) (*Advice, []Exception, error) {
 	rest, ok := without(in.Scenario, names)
 	if !ok {
 		return nil, nil, nil
 	}
 	a, err := again(ctx, rest, in.Opts)
-	if err != nil || a.Recommended == nil || a.Infeasible != nil {
+	if err != nil || a.Recommended == nil {
 		return nil, nil, err
+	}
+	var more []Exception
+	switch {
+	case a.WithExceptions() && a.Split != nil:
+		more, a = a.Infeasible.Exceptions, a.Split
+	case a.Infeasible != nil:
+		return nil, nil, nil
 	}
 	var under *Candidate
 	for _, c := range cs {
@@ -59,7 +86,7 @@ func (in *Input) servedRest(ctx context.Context, cs []*Candidate, names, whys []
 		}
 		out = append(out, e)
 	}
-	return a, out, nil
+	return a, append(out, more...), nil
 }
 
 // sameDesign reports whether candidate c is the design p recommends: the

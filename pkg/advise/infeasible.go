@@ -14,7 +14,10 @@ import (
 // infeasible says why no candidate can be recommended (cs ranked, the
 // nearest to its limits first) and what would serve the load: a question
 // no design serves (named, with what would change it, and the advice for
-// the rest of the load, the question an exception beside it); more
+// the rest of the load, the question an exception beside it); questions
+// that make every design hot by their own reads, when the rest of the
+// load is served (hotQuestions: the same exceptions; else the load is
+// judged as if they were not named); more
 // request units under Cosmos DB (then the advice at that throughput);
 // several accounts when the writes alone ask more of one than its target
 // under every candidate (then the advice for one account's share); else
@@ -26,12 +29,16 @@ func (in *Input) infeasible(ctx context.Context, cs []*Candidate) (*Infeasible, 
 		if len(names) < len(qs) {
 			return inf, nil, nil // a bound of the user's: no exceptions to it
 		}
-		rest, ex, err := in.servedRest(ctx, cs, names, qs)
+		ex, rest, err := in.exceptions(ctx, cs, names, qs)
 		if err != nil || rest == nil {
 			return inf, nil, err
 		}
-		inf.Exceptions = ex
-		return inf, rest, nil
+		return ex, rest, nil
+	}
+	if names, whys := in.hotQuestions(cs); len(names) > 0 {
+		if ex, rest, err := in.exceptions(ctx, cs, names, whys); err != nil || rest != nil {
+			return ex, rest, err
+		}
 	}
 	if in.Cosmos() && all(cs, func(c *Candidate) bool { return c.Prediction.Cosmos.TotalPerSec > h*in.Opts.Model.Cosmos.RU }) {
 		need := math.Inf(1)

@@ -102,6 +102,15 @@ type QuestionCost struct {
 	// per question asked, while they pay off the debt its passes leave
 	// (a pass bigger than a partition's bucket).
 	RefusedPerQuestion float64 `json:"refused_per_question,omitempty"`
+	// BurstRows are the most rows one of its queries visits of one
+	// partition at once, BurstPartition that partition (a pass over
+	// Input.PassLimit is refused part way); ServerPassRows the most rows
+	// one question visits at once on one partition server (over
+	// Input.ServerPassLimit, refused part way). Figures.BurstRows and
+	// ServerPassRows are the largest of any question's.
+	BurstRows      float64 `json:"burst_rows,omitempty"`
+	BurstPartition string  `json:"burst_partition,omitempty"`
+	ServerPassRows float64 `json:"server_pass_rows,omitempty"`
 	// RequestUnitsPerQuestion is under the Cosmos DB model only.
 	RequestUnitsPerQuestion float64 `json:"request_units_per_question,omitempty"`
 	// Ms is the modelled service time of one question.

@@ -41,6 +41,9 @@ type partLoad struct {
 	// or operation it is.
 	pass   float64
 	passOf string
+	// passBy is the most rows one query visits in it at once by each
+	// question or operation whose queries visit it (nil without).
+	passBy map[string]float64
 	// reqs are its requests a second; passes the queries' passes over
 	// it, by the question or operation that asks them, which run its
 	// bucket into debt (debt.go).
@@ -183,6 +186,10 @@ func (l *loads) passes(k pkey, most, mean, overRate, rate float64, what string, 
 	if most > p.pass {
 		p.pass, p.passOf = most, what
 	}
+	if p.passBy == nil {
+		p.passBy = map[string]float64{}
+	}
+	p.passBy[what] = math.Max(p.passBy[what], most)
 	c := passClass{what: what, rate: rate, over: overRate, rows: rate * mean}
 	p.passes = addClass(p.passes, c)
 	if m := l.mult(k); alone && m > 0 {
@@ -339,6 +346,7 @@ func (l *loads) loadOf(k pkey, own *partLoad) partLoad {
 			if b.pass > p.pass {
 				p.pass, p.passOf = b.pass, b.passOf
 			}
+			p.passBy = mergeMax(b.passBy, p.passBy)
 		}
 	}
 	return p

@@ -57,6 +57,7 @@ func (j *judging) servers(f *Figures) {
 		}
 		per := p / s // partitions a server holds, on average
 		heaviest := v / p * math.Max(1, per+3*math.Sqrt(per))
+		q.ServerPassRows = heaviest
 		if heaviest > f.ServerPassRows {
 			f.ServerPassRows, f.ServerPassOf = heaviest, q.Name
 		}

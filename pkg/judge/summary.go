@@ -32,6 +32,11 @@ func (j *judging) summarize(f *Figures, s Size) {
 	if k, bl, ok := l.burstiest(); ok {
 		f.BurstPartition, f.BurstOf, f.BurstRows, f.BurstEntities = j.partName(l, k, s), bl.passOf, bl.pass, bl.pass+bl.charged
 	}
+	for x, q := range f.Questions {
+		if k, rows, ok := l.burstiestOf(q.Name); ok {
+			f.Questions[x].BurstRows, f.Questions[x].BurstPartition = rows, j.partName(l, k, s)
+		}
+	}
 	f.AccountEntitiesPerSec, f.AccountRequestsPerSec, f.WriteRequestsPerSec = l.entities, l.requests, l.writes
 	f.IngressBytesPerSec, f.EgressBytesPerSec = l.ingress, l.egress
 	for _, q := range f.Questions {
