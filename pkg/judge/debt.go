@@ -92,7 +92,37 @@ func debtShares(cs []passClass, load, cap, target float64) (small, query float64
 		return 1, 1
 	}
 	c := cap / target
+	if negligible(lam, size, 1-load, c) {
+		return 0, 0
+	}
 	return levelCrossing(lam, size, 1-load, c, c+queryAhead, top)
+}
+
+// debtNegligible is the share of the time in debt below which a bucket
+// is taken never to refuse: a billionth (a partition taking 20,000
+// requests a second would refuse one every 14 hours).
+const debtNegligible = 1e-9
+
+// negligible reports whether the queue of debtShares is over c less than
+// debtNegligible of the time, by the Cramér–Lundberg bound on the queue
+// drained at drift at every level (it drains faster above c, so its W is
+// no smaller): P(W > c) ≤ e^(−R·c), R the positive root of
+// f(θ) = Σ lam·(e^(θ·size) − 1) − θ·drift (Asmussen, "Applied
+// Probability and Queues", §XIII.5). f is convex, nought at 0, so
+// e^(−R·c) is under debtNegligible exactly when f is negative at
+// ln(1/debtNegligible)/c: one evaluation, where the level-crossing grid
+// takes thousands (most partitions of a table take passes far smaller
+// than their bucket, and are skipped here).
+func negligible(lam, size []float64, drift, c float64) bool {
+	if !(c > 0) {
+		return false
+	}
+	theta := math.Log(1/debtNegligible) / c
+	f := -theta * drift
+	for j, l := range lam {
+		f += l * math.Expm1(theta*size[j])
+	}
+	return f < 0
 }
 
 // levelCrossing solves the queue of debtShares on a grid: passes at rates

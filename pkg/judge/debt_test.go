@@ -123,3 +123,37 @@ func TestServerDebtRefusalsAreTheModels(t *testing.T) {
 		t.Errorf("the judge predicts %.2f%% of the requests refused (%.2f%% by servers), the model refused %.2f%%", 100*f.ThrottledShare, 100*f.ServerThrottledShare, 100*got)
 	}
 }
+
+// negligible skips a bucket only when the level-crossing grid finds it in
+// debt less than debtNegligible of the time, over passes of one and two
+// sizes from a hundredth of the bucket to twice it, at rates up to 60% of
+// the target, with the other requests taking up to 30%; and it skips the
+// passes far smaller than their bucket, which are most of a table's.
+func TestNegligibleDebtIsNegligible(t *testing.T) {
+	const c = 0.1 // a bucket of 200 at 2,000 a second
+	skipped, cases := 0, 0
+	for _, a := range []float64{0.001, 0.005, 0.02, 0.05, 0.09, 0.15, 0.2} {
+		for _, rho := range []float64{0.001, 0.01, 0.1, 0.3, 0.6} {
+			for _, load := range []float64{0, 0.1, 0.3} {
+				for _, two := range []bool{false, true} {
+					lam, size := []float64{rho / a}, []float64{a}
+					if two {
+						lam, size = append(lam, rho/(4*a)), append(size, 2*a)
+					}
+					cases++
+					over, _ := levelCrossing(lam, size, 1-load, c, c+queryAhead, size[len(size)-1])
+					if negligible(lam, size, 1-load, c) {
+						skipped++
+						if over > debtNegligible {
+							t.Errorf("passes %v at %v a second, other load %v: skipped, but in debt %v of the time", size, lam, load, over)
+						}
+					}
+				}
+			}
+		}
+	}
+	if skipped < cases/4 {
+		t.Errorf("only %d of %d cases skipped: the bound skips nothing small", skipped, cases)
+	}
+	t.Logf("%d of %d cases skipped", skipped, cases)
+}
