@@ -506,8 +506,9 @@ func (qj *qjudge) bucketCost(ts []ptype, s Size, g seg, totalMult, holding, want
 		reqs, visited, rows, ents := qj.query(r, m, me)
 		exists := t.mult
 		if t.perQuestion { // a table scan reads the partitions that exist
-			exists *= 1 - math.Exp(-r/qj.rowsFactor)
-			reqs *= 1 - math.Exp(-r/qj.rowsFactor)
+			held := qj.held(r)
+			exists *= held
+			reqs *= held
 		}
 		c.parts += exists
 		c.reqs += t.mult * reqs
@@ -527,6 +528,21 @@ func (qj *qjudge) bucketCost(ts []ptype, s Size, g seg, totalMult, holding, want
 	qj.addSeconds(&c, ts, qj.mes, want)
 	qj.per = c.per // reused by the next bucket's (read uses c.per before)
 	return c
+}
+
+// held is the chance that a partition a table scan crosses holds any of
+// the r rows it holds on average in the query's range: its page ends at
+// the partition's boundary (question.Model's paging), so a partition
+// holding none costs no request. Keys drawn from few values fill a
+// partition as a Poisson count does (1 - e^-r per entity's rows); a
+// PartitionKey of its own per entity (a sequence, a guid) holds its one
+// entity or nothing, so the chance is the mean itself, at most 1.
+func (qj *qjudge) held(r float64) float64 {
+	x := r / qj.rowsFactor
+	if qj.lay.unique {
+		return math.Min(1, x)
+	}
+	return 1 - math.Exp(-x)
 }
 
 // query is one partition's query over a range holding r rows (m of them

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tablestress/tablestress/pkg/keygen"
+	"github.com/tablestress/tablestress/pkg/question"
 )
 
 // A table scan is one query whose pages follow each other (each waits for
@@ -43,6 +44,61 @@ func TestTableScanPagesFollowEachOther(t *testing.T) {
 	for _, q := range judge("{hash(order) % 25}") {
 		if q.Name == "last-minute" && (q.Label != "scan" || q.RoundsPerQuestion*25 > q.RequestsPerQuestion*1.01) {
 			t.Errorf("25 buckets scanned at once: %s, %.1f requests in %.1f rounds", q.Label, q.RequestsPerQuestion, q.RoundsPerQuestion)
+		}
+	}
+}
+
+// perEntityScenario has a PartitionKey of its own per entity, a sequence
+// ({order}) or a guid ({id}), and questions known by a field outside the
+// keys: each is a scan of the table.
+const perEntityScenario = `
+name: per-entity
+seed: 31
+population:
+  entities: 30000
+  interval: 10ms
+  fields:
+    order: {kind: sequence}
+    id: {kind: guid}
+    depot: {kind: choice, values: [north, south, east]}
+questions:
+  - {name: of-depot, known: [depot], want: all}
+  - {name: newest-of-depot, known: [depot], want: newest, limit: 1}
+schemes:
+  - {name: by-order, partition_key: "{order}", row_key: "r"}
+  - {name: by-guid, partition_key: "{id}", row_key: "r"}
+workload:
+  rate: 120
+  mix:
+    - {op: insert, weight: 100}
+    - {question: of-depot, weight: 5}
+    - {question: newest-of-depot, weight: 5}
+`
+
+// A table scan over a partition per entity crosses every partition the
+// seeded table holds, all 30,000 of them, each holding its one entity: a
+// page ends at each boundary, so it is 30,000 requests, as the exact
+// model pages it, not the 18,964 (30,000·(1-1/e)) that 30,000 partitions
+// filled at random would take.
+func TestScanOfEntityPartitionsAgreesWithTheModel(t *testing.T) {
+	in := prepare(t, "per-entity", []byte(perEntityScenario))
+	checkAgainstModel(t, "per-entity", in)
+	for _, s := range in.Own {
+		p, err := in.Judge(context.Background(), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := question.NewModel(in.Pop, s, in.Seeded)
+		for k, q := range in.Questions {
+			var e keygen.Entity
+			in.Pop.Entity(0, &e)
+			_, c, err := m.Ask(context.Background(), question.Derive(q, s), &e, question.BoundsOf(in.Pop, in.Seeded))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if j := p.Seeded.Questions[k].PartitionsPerQuestion; c.Partitions != 30000 || !near(j, float64(c.Partitions), 1) {
+				t.Errorf("%s under %s: judged %.1f partitions, the model %d, want 30,000", q.Name, s.Name, j, c.Partitions)
+			}
 		}
 	}
 }

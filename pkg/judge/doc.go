@@ -23,7 +23,10 @@
 // buckets as the key's rate needs (a Poisson count per bucket), up to the
 // table's span, weighed by how often each key is asked; a table scan is
 // one query the service answers in key order, so it visits every time
-// bucket whatever its limit. The table a proof seeds is judged at
+// bucket whatever its limit, a page (a request) for each partition that
+// holds rows in its range (question.Model's paging): a partition keyed by
+// few values holds some with the Poisson chance, one keyed per entity (a
+// sequence, a guid) holds its one entity. The table a proof seeds is judged at
 // moments over the run, as it stands at each: grown from the first
 // entity the seed wrote, so its oldest rows keep their place against the
 // time buckets' bounds (a walk stops at the table's first bucket).
