@@ -22,13 +22,19 @@ import (
 //     (Input.ServerPassLimit);
 //   - q's part of the throttled share: the requests partitions and
 //     servers refuse while they pay off q's passes, over MaxThrottled of
-//     the account's requests.
+//     the account's requests;
+//   - HotPartition of q: q's reads alone charge one partition more
+//     entities a second than the headroom's share of the partition
+//     target (judge.QuestionCost.ChargedEntitiesPerSec), so that
+//     partition stays hot were every other question and the writes gone.
 //
-// Each is q's own: a pass is one query's, and its debt is left by q's
-// passes, whatever else the load asks. A load merely too heavy (its
+// Each is q's own: a pass is one query's, its debt is left by q's
+// passes, and a partition's entities are charged by the reads that
+// visit them, whatever else the load asks. A load merely too heavy (its
 // writes over every design's partitions, the account over its target, a
 // partition hot from many questions' reads together) names no question
-// here; and a question is only an exception when the rest of the load,
+// here, nor does a question some candidate serves (hash buckets each
+// asked for their share); and a question is only an exception when the rest of the load,
 // without it, is served (servedRest), else the load stays infeasible as
 // it was. When two questions burst, a candidate names the larger pass
 // only: the other is found advising the rest.
