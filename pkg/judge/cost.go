@@ -578,6 +578,7 @@ func (qj *qjudge) attribute(a ask, ts []ptype, e *eval) {
 			f /= math.Max(qj.lay.buckets(qj.s)-recent, 1)
 		}
 		l.addTotals(k, f*h.wv, f*h.wc, f*h.wcc, 0)
+		l.charge(k, f*h.wv, qj.q.Name)
 		if qj.enumHash && t.mult > 1 {
 			// One question reads all t.mult hash buckets of its values.
 			l.addJoint(k, f*h.wc, f*h.wcc, t.mult)

@@ -111,6 +111,12 @@ type QuestionCost struct {
 	BurstRows      float64 `json:"burst_rows,omitempty"`
 	BurstPartition string  `json:"burst_partition,omitempty"`
 	ServerPassRows float64 `json:"server_pass_rows,omitempty"`
+	// ChargedEntitiesPerSec are the most entities a second its own reads
+	// charge one partition (rows visited, whether they match or not),
+	// ChargedPartition that partition: however little else the load asks
+	// or writes, that partition takes at least these.
+	ChargedEntitiesPerSec float64 `json:"charged_entities_per_sec,omitempty"`
+	ChargedPartition      string  `json:"charged_partition,omitempty"`
 	// RequestUnitsPerQuestion is under the Cosmos DB model only.
 	RequestUnitsPerQuestion float64 `json:"request_units_per_question,omitempty"`
 	// Ms is the modelled service time of one question.

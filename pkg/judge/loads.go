@@ -44,6 +44,9 @@ type partLoad struct {
 	// passBy is the most rows one query visits in it at once by each
 	// question or operation whose queries visit it (nil without).
 	passBy map[string]float64
+	// chargedBy are the entities a second of charged that each question's
+	// reads charge it (nil without: questioncharges.go).
+	chargedBy map[string]float64
 	// reqs are its requests a second; passes the queries' passes over
 	// it, by the question or operation that asks them, which run its
 	// bucket into debt (debt.go).
@@ -347,6 +350,7 @@ func (l *loads) loadOf(k pkey, own *partLoad) partLoad {
 				p.pass, p.passOf = b.pass, b.passOf
 			}
 			p.passBy = mergeMax(b.passBy, p.passBy)
+			p.chargedBy = mergeSum(b.chargedBy, p.chargedBy)
 		}
 	}
 	return p

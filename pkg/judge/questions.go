@@ -200,6 +200,7 @@ func (qj *qjudge) scanLoads(a ask) {
 		for b := range int32(recent + 1) {
 			if rows := full * fill[b]; rows > 0 {
 				qj.l.add(pkey{int32(qj.x), int32(g), b}, qj.rate*a.weight, rows, rows*a.pv, 0)
+				qj.l.charge(pkey{int32(qj.x), int32(g), b}, qj.rate*a.weight*rows, qj.q.Name)
 				qj.l.pass(pkey{int32(qj.x), int32(g), b}, rows, qj.rate*a.weight, qj.q.Name)
 			}
 		}

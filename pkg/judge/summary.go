@@ -36,6 +36,9 @@ func (j *judging) summarize(f *Figures, s Size) {
 		if k, rows, ok := l.burstiestOf(q.Name); ok {
 			f.Questions[x].BurstRows, f.Questions[x].BurstPartition = rows, j.partName(l, k, s)
 		}
+		if k, e, ok := l.hottestOf(q.Name); ok {
+			f.Questions[x].ChargedEntitiesPerSec, f.Questions[x].ChargedPartition = e, j.partName(l, k, s)
+		}
 	}
 	f.AccountEntitiesPerSec, f.AccountRequestsPerSec, f.WriteRequestsPerSec = l.entities, l.requests, l.writes
 	f.IngressBytesPerSec, f.EgressBytesPerSec = l.ingress, l.egress
