@@ -38,7 +38,9 @@ func (in *Input) FindingsAt(p *Prediction, f *Figures, l Limits) []Finding {
 	}
 	add(Finding{Kind: Throttled, Partition: f.ThrottledPartition, Value: f.ThrottledShare, Limit: l.MaxThrottled, Target: l.MaxThrottled, Part: f.ServerThrottledShare})
 	if d := p.Deletion; d != nil && !in.Cosmos() {
-		add(Finding{Kind: DeletionLoad, Partition: d.BusiestPartition, Of: d.Retention, Value: d.BusiestEntitiesPerSec, Limit: h * t, Target: t, Headroom: h})
+		if part, v := d.live(); v > 0 {
+			add(Finding{Kind: DeletionLoad, Partition: part, Of: d.Retention, Value: v, Limit: h * t, Target: t, Headroom: h})
+		}
 	}
 	if p.Monotonic && p.WriteEntitiesPerSec > 0 {
 		add(Finding{Kind: Monotonic, Of: p.MonotonicOrder, Value: p.RangeEntitiesPerSec, Limit: h * m.RangeTarget, Target: m.RangeTarget, Headroom: h})

@@ -26,6 +26,23 @@ type Deletion struct {
 	BusiestEntitiesPerSec float64 `json:"busiest_entities_per_sec"`
 }
 
+// live is the partition deleting old data charges the most among those
+// that keep taking the load while it does (a sweep's, or an index row's
+// deleted with its entity), and what it charges. A partition deleted
+// whole (an expired time bucket's, a retired key's) takes no other load:
+// the pace of deleting it is the operator's to choose, spread over as
+// long as the data may outlive the retention, so it charges no partition
+// a share of its target, only the account its requests.
+func (d *Deletion) live() (string, float64) {
+	part, most := "", 0.0
+	for _, t := range d.Tables {
+		if t.How != "partitions" && t.How != "retired" && t.BusiestEntitiesPerSec > most {
+			part, most = t.BusiestPartition, t.BusiestEntitiesPerSec
+		}
+	}
+	return part, most
+}
+
 // TableDeletion is one table's deletion.
 type TableDeletion struct {
 	Table string `json:"table"`
