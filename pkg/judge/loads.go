@@ -349,8 +349,8 @@ func (l *loads) loadOf(k pkey, own *partLoad) partLoad {
 			if b.pass > p.pass {
 				p.pass, p.passOf = b.pass, b.passOf
 			}
-			p.passBy = mergeMax(b.passBy, p.passBy)
-			p.chargedBy = mergeSum(b.chargedBy, p.chargedBy)
+			p.passBy = mergeBy(b.passBy, p.passBy, math.Max)
+			p.chargedBy = mergeBy(b.chargedBy, p.chargedBy, plus)
 		}
 	}
 	return p

@@ -26,6 +26,13 @@ func (l *loads) charge(k pkey, charged float64, what string) {
 // entities a second, and those entities, or none (ok false): of one
 // question, what busiest is of the whole load.
 func (l *loads) hottestOf(what string) (pkey, float64, bool) {
+	return l.mostOf(what, func(p partLoad) map[string]float64 { return p.chargedBy })
+}
+
+// mostOf is the partition whose figure by question or operation (by of a
+// partition's load) is the largest for what, and that figure, or none
+// (ok false); over the partitions the table holds, in their order.
+func (l *loads) mostOf(what string, by func(partLoad) map[string]float64) (pkey, float64, bool) {
 	var best pkey
 	most, ok := 0.0, false
 	ks, ps := l.ordered()
@@ -33,16 +40,17 @@ func (l *loads) hottestOf(what string) (pkey, float64, bool) {
 		if l.mult(k) <= 0 {
 			continue
 		}
-		if e := l.loadOf(k, ps[i]).chargedBy[what]; e > 0 && (!ok || e > most) {
-			best, most, ok = k, e, true
+		if v := by(l.loadOf(k, ps[i]))[what]; v > 0 && (!ok || v > most) {
+			best, most, ok = k, v, true
 		}
 	}
 	return best, most, ok
 }
 
-// mergeSum is a copy of a with each value of b added to a's; nil when
-// both are (an atom's own charges on top of its group's).
-func mergeSum(a, b map[string]float64) map[string]float64 {
+// mergeBy is a copy of a with each value of b combined into a's by f
+// (math.Max for the largest pass, a sum for charges); nil when both are
+// (an atom's own figures on top of its group's).
+func mergeBy(a, b map[string]float64, f func(x, y float64) float64) map[string]float64 {
 	if b == nil {
 		return a
 	}
@@ -51,7 +59,10 @@ func mergeSum(a, b map[string]float64) map[string]float64 {
 		m = map[string]float64{}
 	}
 	for k, v := range b {
-		m[k] += v
+		m[k] = f(m[k], v)
 	}
 	return m
 }
+
+// plus is x + y, for mergeBy.
+func plus(x, y float64) float64 { return x + y }
