@@ -124,6 +124,14 @@ func TestInfeasibleNamesTheQuestion(t *testing.T) {
 			t.Errorf("%q in %q", not, inf.Reason)
 		}
 	}
+	// At the horizon a customer of 10,000 that never retires holds a
+	// year of its orders (on the seeded table, a few).
+	c := candidate(t, a, "customer")
+	q, seeded := c.Prediction.Questions[0], c.Prediction.Seeded.Questions[0]
+	want := a.Input.InsertRate() * a.Input.Opts.Horizon.Seconds() / 10000
+	if q.Name != "orders-of-customer" || q.RowsPerQuestion < 0.99*want || q.RowsPerQuestion > 1.01*want || seeded.RowsPerQuestion > 4 {
+		t.Errorf("%s returns %v rows at the horizon (%v seeded), want about %v", q.Name, q.RowsPerQuestion, seeded.RowsPerQuestion, want)
+	}
 }
 
 // A question that would take longer than the horizon is said in words,
