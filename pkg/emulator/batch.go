@@ -75,7 +75,7 @@ func (s *Server) transact(ctx context.Context, ops []batchOp, g *grant, bodyByte
 	for _, o := range ops {
 		props += len(o.props)
 	}
-	f, refused, d := s.gate(ctx, part, model.Request{Table: first.table, Partition: part, Op: model.OpBatch, Entities: len(ops), Bytes: bodyBytes, Body: bodyBytes, Props: props}, extendsOf(t, part))
+	f, refused, d := s.gate(ctx, part, model.Request{Table: first.table, Partition: part, Op: model.OpBatch, Entities: len(ops), Bytes: bodyBytes, Props: props}, extendsOf(t, part))
 	if refused != nil {
 		refused.table = first.table
 		return *refused, refused.err

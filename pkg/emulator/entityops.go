@@ -95,7 +95,7 @@ func (s *Server) insert(r *http.Request, name string, g *grant) reply {
 		return errReply(aerr, pk)
 	}
 	t := s.store.Table(name)
-	f, refused, d := s.gate(r.Context(), pk, model.Request{Table: name, Partition: pk, Op: model.OpWrite, Entities: 1, Bytes: len(body), Body: len(body), Props: len(props)}, extendsOf(t, pk))
+	f, refused, d := s.gate(r.Context(), pk, model.Request{Table: name, Partition: pk, Op: model.OpWrite, Entities: 1, Bytes: len(body), Props: len(props)}, extendsOf(t, pk))
 	if refused != nil {
 		return *refused
 	}
@@ -209,7 +209,7 @@ func (s *Server) updateEntity(r *http.Request, rt route, mergeMode bool) reply {
 		return errReply(aerr, rt.pk)
 	}
 	t := s.store.Table(rt.table)
-	f, refused, d := s.gate(r.Context(), rt.pk, model.Request{Table: rt.table, Partition: rt.pk, Op: model.OpWrite, Entities: 1, Bytes: len(body), Body: len(body), Props: len(props)}, extendsOf(t, rt.pk))
+	f, refused, d := s.gate(r.Context(), rt.pk, model.Request{Table: rt.table, Partition: rt.pk, Op: model.OpWrite, Entities: 1, Bytes: len(body), Props: len(props)}, extendsOf(t, rt.pk))
 	if refused != nil {
 		return *refused
 	}

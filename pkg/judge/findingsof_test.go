@@ -23,9 +23,9 @@ func served(t *testing.T, cfg model.Config, egress bool, target float64, size in
 	step := int64(time.Second) / int64(rate)
 	admitted := 0.0
 	for i := range 11 * rate {
-		r := model.Request{Table: "t", Partition: fmt.Sprint(i % 5000), Op: model.OpWrite, Entities: 1, Write: true, Body: size}
+		r := model.Request{Table: "t", Partition: fmt.Sprint(i % 5000), Op: model.OpWrite, Entities: 1, Write: true, Bytes: size}
 		if egress {
-			r.Op, r.Write, r.Body = model.OpRead, false, 0
+			r.Op, r.Write, r.Bytes = model.OpRead, false, 0
 		}
 		d := m.Admit(r)
 		if d.Allow && egress {

@@ -23,8 +23,8 @@ import "github.com/tablestress/tablestress/pkg/azure"
 //
 // What is metered is the bytes of the HTTP bodies, as the service reads
 // and writes them: a request's body (an entity's JSON, a transaction's
-// multipart body; Request.Body) and a served answer's body (an entity, a
-// query page, ChargeEgress). Headers are not counted: a model assumption,
+// multipart body: a write's Request.Bytes) and a served answer's body (an
+// entity, a query page, ChargeEgress). Headers are not counted: a model assumption,
 // and the judge weighs the rows alone too ("each row as the run sends
 // it").
 //
@@ -54,7 +54,7 @@ func (m *Model) admitBandwidth(r Request, now int64) (d Decision, ok bool) {
 	if !m.egress.allows(m.egressLimit, now, 0) {
 		return m.refusals.throttle(byEgress), false
 	}
-	if !m.ingress.take(m.ingressLimit, now, float64(max(r.Body, 0))) {
+	if !m.ingress.take(m.ingressLimit, now, float64(r.body())) {
 		return m.refusals.throttle(byIngress), false
 	}
 	return Decision{}, true
@@ -70,4 +70,13 @@ func (m *Model) ChargeEgress(n int) {
 		return
 	}
 	m.egress.charge(m.egressLimit, m.clock(), float64(n))
+}
+
+// body is the bytes r sends the service: a write's entities (Bytes), none
+// for a read or a query page.
+func (r Request) body() int {
+	if !r.Op.writes() {
+		return 0
+	}
+	return max(r.Bytes, 0)
 }

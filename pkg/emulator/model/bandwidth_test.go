@@ -25,7 +25,7 @@ func bandwidthRun(t *testing.T, rate, in, out int) ([]outcome, State) {
 	outs := make([]outcome, 0, 4*rate)
 	step := time.Second / time.Duration(rate)
 	for i := range 4 * rate {
-		r := Request{Table: "t", Partition: fmt.Sprintf("p%04d", i%5000), Op: OpRead, Entities: 1, Body: in}
+		r := Request{Table: "t", Partition: fmt.Sprintf("p%04d", i%5000), Op: OpRead, Entities: 1, Bytes: in}
 		if in > 0 {
 			r.Op, r.Write = OpWrite, true
 		}
@@ -109,7 +109,7 @@ func TestBandwidthOnlyUnderAzure(t *testing.T) {
 		m.SetPaused(cfg.Enabled && cfg.Kind == Azure)
 		for i := range 10000 {
 			m.ChargeEgress(1 << 30)
-			if d := m.Admit(Request{Table: "t", Partition: fmt.Sprint(i), Op: OpWrite, Entities: 1, Body: mib}); !d.Allow {
+			if d := m.Admit(Request{Table: "t", Partition: fmt.Sprint(i), Op: OpWrite, Entities: 1, Bytes: mib}); !d.Allow {
 				t.Fatalf("%s, paused %v: request %d refused: %+v", cfg, m.State().Paused, i, d)
 			}
 		}

@@ -21,13 +21,11 @@ type Request struct {
 	// as 0.
 	Entities int
 	// Bytes is the size of the entities written or read (a transaction's
-	// all together), for Cosmos DB's request units; 0 when not known.
-	Bytes int
-	// Body is the bytes of the request's body (an entity's JSON, a
-	// transaction's multipart body; 0 for reads and deletes), charged to
-	// the account's ingress under Azure (bandwidth.go). Negative counts
+	// all together: its multipart body), for Cosmos DB's request units;
+	// 0 when not known. A write's Bytes are its body, which Azure's model
+	// takes from the account's ingress (bandwidth.go). Negative counts
 	// as 0.
-	Body int
+	Bytes int
 	// Props is the properties written (a transaction's all together), for
 	// Cosmos DB's indexing charge.
 	Props int
